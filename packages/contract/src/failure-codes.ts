@@ -1,0 +1,64 @@
+/**
+ * Failure codes recorded on a failed extraction (contract §7). The worker writes one of these
+ * into `extractions.error_code`; the API maps it to an HTTP status without reinterpreting it.
+ */
+export const FAILURE_CODES = [
+  'SOURCE_UNREACHABLE',
+  'SOURCE_FORBIDDEN',
+  'SOURCE_TOO_LARGE',
+  'SOURCE_UNSUPPORTED',
+  'SOURCE_UNREADABLE',
+  'MODEL_UNAVAILABLE',
+  'MODEL_REFUSED',
+  'OUTPUT_INVALID',
+  'TIMEOUT',
+  'INTERNAL',
+] as const;
+
+export type FailureCode = (typeof FAILURE_CODES)[number];
+
+export function isFailureCode(value: unknown): value is FailureCode {
+  return typeof value === 'string' && (FAILURE_CODES as readonly string[]).includes(value);
+}
+
+/** Failures caused by the submitted source: the client must change its input (422 on `source`). */
+export const SOURCE_FAILURES: ReadonlySet<FailureCode> = new Set([
+  'SOURCE_UNREACHABLE',
+  'SOURCE_FORBIDDEN',
+  'SOURCE_TOO_LARGE',
+  'SOURCE_UNSUPPORTED',
+  'SOURCE_UNREADABLE',
+]);
+
+/** HTTP status a synchronous create answers with when the extraction ended in this failure. */
+export function failureHttpStatus(code: FailureCode): number {
+  if (SOURCE_FAILURES.has(code)) return 422;
+  if (code === 'MODEL_UNAVAILABLE' || code === 'MODEL_REFUSED' || code === 'OUTPUT_INVALID')
+    return 502;
+  if (code === 'TIMEOUT') return 504;
+  return 500;
+}
+
+/**
+ * An error that ends (or retries) an extraction with a contract failure code. `retryable` says
+ * whether another attempt could succeed (network faults, timeouts, 5xx/429); the worker turns
+ * non-retryable ones into BullMQ UnrecoverableErrors.
+ */
+export class ExtractionFailure extends Error {
+  readonly code: FailureCode;
+  readonly retryable: boolean;
+  /** Tokens already spent before the failure, so they can be recorded (uncharged). */
+  tokens: number;
+
+  constructor(
+    code: FailureCode,
+    message: string,
+    options: { retryable?: boolean; cause?: unknown; tokens?: number } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'ExtractionFailure';
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+    this.tokens = options.tokens ?? 0;
+  }
+}
