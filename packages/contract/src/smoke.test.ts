@@ -1,0 +1,10 @@
+import { describe, expect, it } from 'vitest';
+import { failureHttpStatus } from './index.ts';
+
+describe('failure codes', () => {
+  it('maps source failures to 422 and model failures to 502', () => {
+    expect(failureHttpStatus('SOURCE_UNREADABLE')).toBe(422);
+    expect(failureHttpStatus('MODEL_UNAVAILABLE')).toBe(502);
+    expect(failureHttpStatus('INTERNAL')).toBe(500);
+  });
+});
