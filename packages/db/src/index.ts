@@ -1,0 +1,3 @@
+export * from './schema.ts';
+export * from './client.ts';
+export * from './migrate.ts';
