@@ -1,0 +1,218 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { recordRequest } from './record.ts';
+import { sampleValue } from './sample-value.ts';
+import type { Behaviour, RecordedRequest, Usage } from './types.ts';
+
+export interface ModelStandInOptions {
+  port?: number;
+  host?: string;
+  /** when set, requests must carry `Authorization: Bearer <apiKey>` or get 401 */
+  apiKey?: string;
+  /** the default behaviour once the one-shot queue is empty */
+  defaultBehaviour?: Behaviour;
+  /** model ids listed by `GET /v1/models` */
+  models?: string[];
+}
+
+export interface ModelStandIn {
+  /** base URL ending in `/v1`, ready for `OPENAI_BASE_URL` */
+  url: string;
+  /** every chat-completions request received, in order */
+  requests: RecordedRequest[];
+  /** queue one-shot behaviours for the next requests (in order) */
+  behave(next: Behaviour | Behaviour[]): void;
+  /** forget recorded requests and queued behaviours */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * An OpenAI-compatible server for tests: answers chat completions with a value valid for the
+ * request's json_schema, records what reached it, and misbehaves on request.
+ */
+export async function startModelStandIn(options: ModelStandInOptions = {}): Promise<ModelStandIn> {
+  const requests: RecordedRequest[] = [];
+  const queue: Behaviour[] = [];
+  const defaultBehaviour = options.defaultBehaviour ?? {};
+  const models = options.models ?? ['gpt-4.1', 'gpt-4.1-mini'];
+  let counter = 0;
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendError(res, 500, String(error), 'server_error');
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
+    const rawBody = await readBody(req);
+    if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
+      sendError(
+        res,
+        401,
+        'Incorrect API key provided.',
+        'invalid_request_error',
+        'invalid_api_key',
+      );
+      return;
+    }
+    if (req.method === 'GET' && path === '/v1/models') {
+      sendJson(res, 200, {
+        object: 'list',
+        data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'stand-in' })),
+      });
+      return;
+    }
+    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+      sendError(res, 404, `Unknown route ${req.method ?? ''} ${path}`, 'invalid_request_error');
+      return;
+    }
+    const recorded = recordRequest(req.method, path, req.headers, rawBody);
+    requests.push(recorded);
+    const behaviour = queue.shift() ?? defaultBehaviour;
+
+    if (behaviour.hang) return; // the socket stays open until the client or close() ends it
+    if (behaviour.delayMs) await sleep(behaviour.delayMs);
+    if (res.destroyed) return;
+    if (behaviour.status !== undefined) {
+      for (const [name, value] of Object.entries(behaviour.headers ?? {}))
+        res.setHeader(name, value);
+      if (behaviour.body !== undefined) sendJson(res, behaviour.status, behaviour.body);
+      else
+        sendError(
+          res,
+          behaviour.status,
+          `Stand-in error ${behaviour.status}`,
+          errorType(behaviour.status),
+        );
+      return;
+    }
+    if (recorded.body === undefined) {
+      sendError(res, 400, 'The body is not valid JSON.', 'invalid_request_error');
+      return;
+    }
+    if ((recorded.body as { stream?: unknown }).stream === true) {
+      sendError(res, 400, 'The stand-in does not stream.', 'invalid_request_error');
+      return;
+    }
+    counter += 1;
+    sendJson(
+      res,
+      200,
+      completion(recorded, behaviour, `chatcmpl-standin-${counter}`, rawBody.length),
+    );
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}/v1`,
+    requests,
+    behave(next) {
+      queue.push(...(Array.isArray(next) ? next : [next]));
+    },
+    reset() {
+      requests.length = 0;
+      queue.length = 0;
+    },
+    close() {
+      return new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // hanging requests would keep close() waiting forever
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function completion(request: RecordedRequest, behaviour: Behaviour, id: string, bodySize: number) {
+  let content: string | null = null;
+  let refusal: string | null = null;
+  if (behaviour.refuse !== undefined) refusal = behaviour.refuse;
+  else if (behaviour.content !== undefined) content = behaviour.content;
+  else if ('output' in behaviour) content = JSON.stringify(behaviour.output);
+  else if (behaviour.respond) content = JSON.stringify(behaviour.respond(request));
+  else content = JSON.stringify(sampleValue(request.schema));
+
+  const usage = estimateUsage(request, bodySize, content ?? refusal ?? '');
+  Object.assign(usage, behaviour.usage);
+  if (behaviour.usage && behaviour.usage.total_tokens === undefined) {
+    usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
+  }
+  return {
+    id,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: request.model ?? 'unknown',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content, refusal, annotations: [] },
+        logprobs: null,
+        finish_reason: behaviour.finishReason ?? 'stop',
+      },
+    ],
+    usage,
+    system_fingerprint: 'fp_stand_in',
+  };
+}
+
+/**
+ * Roughly what OpenAI would bill: 4 characters of request text per token, a flat 765 tokens
+ * per image (a 1024x1024 high-detail image) since the stand-in does not decode images.
+ */
+function estimateUsage(request: RecordedRequest, bodySize: number, answer: string): Usage {
+  const imageChars = request.images.reduce(
+    (sum, image) => sum + Math.ceil((image.bytes * 4) / 3),
+    0,
+  );
+  const prompt = Math.ceil(Math.max(0, bodySize - imageChars) / 4) + request.images.length * 765;
+  const completionTokens = Math.max(1, Math.ceil(answer.length / 4));
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completionTokens,
+    total_tokens: prompt + completionTokens,
+  };
+}
+
+function errorType(status: number): string {
+  if (status === 429) return 'rate_limit_exceeded';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  code?: string,
+): void {
+  sendJson(res, status, { error: { message, type, param: null, code: code ?? null } });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'x-request-id': `req_standin_${Date.now()}`,
+  });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

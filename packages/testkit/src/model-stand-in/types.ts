@@ -1,0 +1,66 @@
+/** One image found in a chat message, decoded from its data URL. */
+export interface RecordedImage {
+  mime: string;
+  /** size of the decoded image bytes (not of the base64 text) */
+  bytes: number;
+  detail: string | undefined;
+  /** true when the URL was a data URL; remote URLs are recorded with bytes 0 */
+  inline: boolean;
+}
+
+export interface RecordedMessage {
+  role: string;
+  /** the text of the message, text parts joined with a newline */
+  text: string;
+  images: RecordedImage[];
+}
+
+/** What reached the stand-in, in a form tests can assert on. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** parsed JSON body, or undefined when the body was not JSON */
+  body: unknown;
+  model: string | undefined;
+  messages: RecordedMessage[];
+  /** `response_format.json_schema.schema`, when the request had one */
+  schema: unknown;
+  /** every image of every message, in order */
+  images: RecordedImage[];
+  /** text of every message joined with a blank line, in order */
+  text: string;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/**
+ * How the stand-in answers one request. Fields combine: `{ delayMs: 50, output: {...} }`
+ * waits, then answers with that output. Without `status`, `refuse`, `content`, `output`,
+ * `respond` or `hang`, the answer is generated from the request's schema.
+ */
+export interface Behaviour {
+  delayMs?: number;
+  /** answer with this HTTP status and an OpenAI-style error body (or `body` when given) */
+  status?: number;
+  body?: unknown;
+  /** extra response headers, e.g. `retry-after` */
+  headers?: Record<string, string>;
+  /** answer with `message.refusal` set and no content */
+  refuse?: string;
+  /** raw `message.content`, e.g. text that is not JSON or JSON that breaks the schema */
+  content?: string;
+  /** a specific JSON value as the content */
+  output?: unknown;
+  /** compute the output from the request */
+  respond?: (request: RecordedRequest) => unknown;
+  /** never answer (until the client gives up or the server closes) */
+  hang?: boolean;
+  /** override parts of the reported usage */
+  usage?: Partial<Usage>;
+  finishReason?: 'stop' | 'length' | 'content_filter';
+}
