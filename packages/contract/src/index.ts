@@ -3,3 +3,8 @@ export * from './states.ts';
 export * from './content.ts';
 export * from './structure-types.ts';
 export * from './errors.ts';
+export * from './time.ts';
+export * from './pagination.ts';
+export * from './zod-errors.ts';
+export * from './list-query.ts';
+export * from './structure.ts';

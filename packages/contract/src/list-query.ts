@@ -1,0 +1,201 @@
+/**
+ * Query parameters of the list routes (contract §4): `page`, `limit`, `startDate`, `endDate`,
+ * `search`, and for extractions also `status` and `schema_id`.
+ *
+ * Values arrive as Express puts them in `req.query`: strings, arrays when a parameter is
+ * repeated, nested objects with an extended parser. Anything but a single well-formed value is
+ * a 422 on that parameter; an ambiguous repeated `page` must not silently pick one.
+ */
+import { z } from 'zod';
+import type { FieldError } from './errors.ts';
+import { EXTRACTION_STATUSES, type ExtractionStatus } from './states.ts';
+import { addUtcDays, parseCalendarDate } from './time.ts';
+import { zodIssuesToFieldErrors } from './zod-errors.ts';
+
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
+/** Keeps `offsetFor(page, MAX_LIMIT)` an exact integer; beyond it a page is simply invalid. */
+export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / MAX_LIMIT);
+export const MAX_SEARCH_CHARS = 255;
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface ListQuery {
+  page: number;
+  limit: number;
+  /** Start of the `startDate` day in UTC (inclusive bound on `createdAt`). */
+  startDate?: Date;
+  /** Start of the day after `endDate` in UTC (exclusive bound), so `endDate` is a whole day. */
+  endDateExclusive?: Date;
+  /** Trimmed; absent when empty. Match it literally: see `escapeLike`. */
+  search?: string;
+  /** Extractions only. */
+  status?: ExtractionStatus;
+  /** Extractions only; lower-cased. */
+  schemaId?: string;
+}
+
+export interface ListQueryOptions {
+  /** Also accept the extraction filters `status` and `schema_id`. */
+  extraction?: boolean;
+}
+
+export type ListQueryResult = { ok: true; value: ListQuery } | { ok: false; errors: FieldError[] };
+
+type Ctx = z.core.$RefinementCtx;
+
+/**
+ * A single string; `undefined` when absent; `null` after adding an issue saying why the value
+ * is not one string.
+ */
+function single(name: string, value: unknown, ctx: Ctx): string | undefined | null {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'string') return value;
+  ctx.addIssue({
+    code: 'custom',
+    message: Array.isArray(value)
+      ? `${name} must be given once, not ${value.length} times`
+      : `${name} must be a single value`,
+  });
+  return null;
+}
+
+function integerParam(name: string, min: number, max: number, fallback: number) {
+  const rule =
+    max === MAX_PAGE ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
+  return z.unknown().transform((value, ctx): number => {
+    const text = single(name, value, ctx);
+    if (text === null) return z.NEVER;
+    if (text === undefined) return fallback;
+    const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (!(n >= min && n <= max)) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be ${rule}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+function dateParam(name: string) {
+  return z.unknown().transform((value, ctx): Date | undefined => {
+    const text = single(name, value, ctx);
+    if (text === null) return z.NEVER;
+    if (text === undefined) return undefined;
+    const date = parseCalendarDate(text);
+    if (!date) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be a real calendar date in the form YYYY-MM-DD`,
+      });
+      return z.NEVER;
+    }
+    return date;
+  });
+}
+
+const searchParam = z.unknown().transform((value, ctx): string | undefined => {
+  const text = single('search', value, ctx);
+  if (text === null) return z.NEVER;
+  if (text === undefined) return undefined;
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  if ([...trimmed].length > MAX_SEARCH_CHARS) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `search must be at most ${MAX_SEARCH_CHARS} characters long`,
+    });
+    return z.NEVER;
+  }
+  return trimmed;
+});
+
+const statusParam = z.unknown().transform((value, ctx): ExtractionStatus | undefined => {
+  const text = single('status', value, ctx);
+  if (text === null) return z.NEVER;
+  if (text === undefined) return undefined;
+  const status = EXTRACTION_STATUSES.find((s) => s === text);
+  if (!status) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `status must be one of: ${EXTRACTION_STATUSES.join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return status;
+});
+
+const schemaIdParam = z.unknown().transform((value, ctx): string | undefined => {
+  const text = single('schema_id', value, ctx);
+  if (text === null) return z.NEVER;
+  if (text === undefined) return undefined;
+  if (!UUID_PATTERN.test(text)) {
+    ctx.addIssue({ code: 'custom', message: 'schema_id must be a UUID' });
+    return z.NEVER;
+  }
+  return text.toLowerCase();
+});
+
+const commonShape = {
+  page: integerParam('page', 1, MAX_PAGE, DEFAULT_PAGE),
+  limit: integerParam('limit', 1, MAX_LIMIT, DEFAULT_LIMIT),
+  startDate: dateParam('startDate'),
+  endDate: dateParam('endDate'),
+  search: searchParam,
+};
+
+function dateOrder<T extends { startDate?: Date | undefined; endDate?: Date | undefined }>(
+  schema: z.ZodType<T>,
+) {
+  return schema.refine((q) => !(q.startDate && q.endDate && q.startDate > q.endDate), {
+    message: 'startDate must not be after endDate',
+    path: ['startDate'],
+    // Checked even when another parameter is invalid: one entry per problem.
+    when: (payload) => {
+      const v = payload.value as { startDate?: unknown; endDate?: unknown } | undefined;
+      return v?.startDate instanceof Date && v.endDate instanceof Date;
+    },
+  });
+}
+
+/** `GET /schemas` query. Unknown parameters are ignored. */
+export const listQuerySchema = dateOrder(z.object(commonShape));
+
+/** `GET /extractions` query: the common parameters plus `status` and `schema_id`. */
+export const extractionListQuerySchema = dateOrder(
+  z.object({ ...commonShape, status: statusParam, schema_id: schemaIdParam }),
+);
+
+type ParsedQuery = z.output<typeof listQuerySchema> &
+  Partial<z.output<typeof extractionListQuerySchema>>;
+
+/**
+ * Validates a list query. On success the dates are already turned into the half-open UTC range
+ * `[startDate, endDateExclusive)` that the repositories filter `createdAt` by.
+ */
+export function parseListQuery(
+  query: Record<string, unknown>,
+  options: ListQueryOptions = {},
+): ListQueryResult {
+  const result = options.extraction
+    ? extractionListQuerySchema.safeParse(query)
+    : listQuerySchema.safeParse(query);
+  if (!result.success) return { ok: false, errors: zodIssuesToFieldErrors(result.error.issues) };
+  const q: ParsedQuery = result.data;
+  const value: ListQuery = { page: q.page, limit: q.limit };
+  if (q.startDate) value.startDate = q.startDate;
+  if (q.endDate) value.endDateExclusive = addUtcDays(q.endDate, 1);
+  if (q.search !== undefined) value.search = q.search;
+  if (q.status !== undefined) value.status = q.status;
+  if (q.schema_id !== undefined) value.schemaId = q.schema_id;
+  return { ok: true, value };
+}
+
+/**
+ * Escapes `\`, `%` and `_` so user text matches literally in `ILIKE $1 ESCAPE '\'`
+ * (contract §4: those characters in `search` are literal). Wrap the result in `%…%` yourself.
+ */
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
