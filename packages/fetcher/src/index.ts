@@ -9,3 +9,17 @@ export {
 } from './allowlist.ts';
 export { resolveAndCheck, systemLookup, type LookupAll, type ResolvedAddress } from './resolve.ts';
 export { checkSubmittedUrl, MAX_URL_LENGTH } from './submit-url.ts';
+export {
+  createPinnedConnector,
+  createPinnedDispatcher,
+  type PinnedConnectorOptions,
+} from './pinned-dispatcher.ts';
+export {
+  safeFetch,
+  DEFAULT_MAX_REDIRECTS,
+  type SafeFetchOptions,
+  type SafeFetchResult,
+} from './safe-fetch.ts';
+export { sniffContentType, isImageType, type SniffedType } from './sniff.ts';
+export { fetchSource, type BinarySourceKind, type FetchedSource } from './fetch-source.ts';
+export { defaultPort } from './submit-url.ts';
