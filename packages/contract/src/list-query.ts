@@ -65,77 +65,92 @@ function single(name: string, value: unknown, ctx: Ctx): string | undefined | nu
 function integerParam(name: string, min: number, max: number, fallback: number) {
   const rule =
     max === MAX_PAGE ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
-  return z.unknown().transform((value, ctx): number => {
-    const text = single(name, value, ctx);
-    if (text === null) return z.NEVER;
-    if (text === undefined) return fallback;
-    const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (!(n >= min && n <= max)) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be ${rule}` });
-      return z.NEVER;
-    }
-    return n;
-  });
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): number => {
+      const text = single(name, value, ctx);
+      if (text === null) return z.NEVER;
+      if (text === undefined) return fallback;
+      const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+      if (!(n >= min && n <= max)) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be ${rule}` });
+        return z.NEVER;
+      }
+      return n;
+    });
 }
 
 function dateParam(name: string) {
-  return z.unknown().transform((value, ctx): Date | undefined => {
-    const text = single(name, value, ctx);
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): Date | undefined => {
+      const text = single(name, value, ctx);
+      if (text === null) return z.NEVER;
+      if (text === undefined) return undefined;
+      const date = parseCalendarDate(text);
+      if (!date) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a real calendar date in the form YYYY-MM-DD`,
+        });
+        return z.NEVER;
+      }
+      return date;
+    });
+}
+
+const searchParam = z
+  .unknown()
+  .optional()
+  .transform((value, ctx): string | undefined => {
+    const text = single('search', value, ctx);
     if (text === null) return z.NEVER;
     if (text === undefined) return undefined;
-    const date = parseCalendarDate(text);
-    if (!date) {
+    const trimmed = text.trim();
+    if (trimmed === '') return undefined;
+    if ([...trimmed].length > MAX_SEARCH_CHARS) {
       ctx.addIssue({
         code: 'custom',
-        message: `${name} must be a real calendar date in the form YYYY-MM-DD`,
+        message: `search must be at most ${MAX_SEARCH_CHARS} characters long`,
       });
       return z.NEVER;
     }
-    return date;
+    return trimmed;
   });
-}
 
-const searchParam = z.unknown().transform((value, ctx): string | undefined => {
-  const text = single('search', value, ctx);
-  if (text === null) return z.NEVER;
-  if (text === undefined) return undefined;
-  const trimmed = text.trim();
-  if (trimmed === '') return undefined;
-  if ([...trimmed].length > MAX_SEARCH_CHARS) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `search must be at most ${MAX_SEARCH_CHARS} characters long`,
-    });
-    return z.NEVER;
-  }
-  return trimmed;
-});
+const statusParam = z
+  .unknown()
+  .optional()
+  .transform((value, ctx): ExtractionStatus | undefined => {
+    const text = single('status', value, ctx);
+    if (text === null) return z.NEVER;
+    if (text === undefined) return undefined;
+    const status = EXTRACTION_STATUSES.find((s) => s === text);
+    if (!status) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `status must be one of: ${EXTRACTION_STATUSES.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return status;
+  });
 
-const statusParam = z.unknown().transform((value, ctx): ExtractionStatus | undefined => {
-  const text = single('status', value, ctx);
-  if (text === null) return z.NEVER;
-  if (text === undefined) return undefined;
-  const status = EXTRACTION_STATUSES.find((s) => s === text);
-  if (!status) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `status must be one of: ${EXTRACTION_STATUSES.join(', ')}`,
-    });
-    return z.NEVER;
-  }
-  return status;
-});
-
-const schemaIdParam = z.unknown().transform((value, ctx): string | undefined => {
-  const text = single('schema_id', value, ctx);
-  if (text === null) return z.NEVER;
-  if (text === undefined) return undefined;
-  if (!UUID_PATTERN.test(text)) {
-    ctx.addIssue({ code: 'custom', message: 'schema_id must be a UUID' });
-    return z.NEVER;
-  }
-  return text.toLowerCase();
-});
+const schemaIdParam = z
+  .unknown()
+  .optional()
+  .transform((value, ctx): string | undefined => {
+    const text = single('schema_id', value, ctx);
+    if (text === null) return z.NEVER;
+    if (text === undefined) return undefined;
+    if (!UUID_PATTERN.test(text)) {
+      ctx.addIssue({ code: 'custom', message: 'schema_id must be a UUID' });
+      return z.NEVER;
+    }
+    return text.toLowerCase();
+  });
 
 const commonShape = {
   page: integerParam('page', 1, MAX_PAGE, DEFAULT_PAGE),

@@ -100,9 +100,11 @@ function lengthMessage(
  */
 export const readableErrorMap: z.core.$ZodErrorMap = (issue: RawIssue) => {
   const name = formatIssuePath(issue.path ?? []) || 'value';
+  // An absent key reaches the map as a type or option mismatch on `undefined`.
+  const absent = issue.input === undefined && (issue.path?.length ?? 0) > 0;
   switch (issue.code) {
     case 'invalid_type': {
-      if (issue.input === undefined) return requiredMessage(name);
+      if (absent) return requiredMessage(name);
       const word = TYPE_WORDS[issue.expected];
       return word ? `${name} must be ${word}` : undefined;
     }
@@ -111,6 +113,7 @@ export const readableErrorMap: z.core.$ZodErrorMap = (issue: RawIssue) => {
     case 'too_big':
       return lengthMessage(name, issue.origin, issue.maximum, issue.inclusive, 'max');
     case 'invalid_value':
+      if (absent) return requiredMessage(name);
       return issue.values.length === 1
         ? `${name} must be ${describeValues(issue.values)}`
         : `${name} must be one of: ${describeValues(issue.values)}`;
