@@ -1,0 +1,69 @@
+import OpenAI from 'openai';
+import type { PublicModel } from '@xt/contract';
+
+export interface ModelClientOptions {
+  apiKey: string;
+  /** any OpenAI-compatible server; OpenAI's own when absent */
+  baseURL?: string | undefined;
+  /** public model name → provider model name; unmapped names are sent as they are */
+  modelMap: Record<string, string>;
+  /** per HTTP call */
+  timeoutMs: number;
+  /**
+   * SDK-internal retries per call (429, 5xx, connection errors). Keep it low: the job queue
+   * retries the whole extraction with backoff, and retries multiply.
+   */
+  maxRetries: number;
+  /** estimated input tokens per call above which a document is split; default 120,000 */
+  maxInputTokens?: number | undefined;
+  /** chunks of one document extracted at the same time; default 4 */
+  concurrency?: number | undefined;
+  /** repair calls after an invalid answer, per chunk; default 2 */
+  maxRepairs?: number | undefined;
+  /** cap on the model's answer (`max_completion_tokens`); the provider's default when absent */
+  maxOutputTokens?: number | undefined;
+}
+
+export interface ModelClient {
+  readonly openai: OpenAI;
+  providerModel(model: PublicModel): string;
+  readonly maxInputTokens: number;
+  readonly concurrency: number;
+  readonly maxRepairs: number;
+  readonly maxOutputTokens: number | undefined;
+  /** removes the API key from text that may be logged or stored */
+  readonly redact: (text: string) => string;
+}
+
+export const DEFAULT_MAX_INPUT_TOKENS = 120_000;
+export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_MAX_REPAIRS = 2;
+
+export function createModelClient(options: ModelClientOptions): ModelClient {
+  const openai = new OpenAI({
+    apiKey: options.apiKey,
+    // explicit, so the SDK never falls back to reading OPENAI_BASE_URL itself
+    baseURL: options.baseURL ?? 'https://api.openai.com/v1',
+    timeout: options.timeoutMs,
+    maxRetries: options.maxRetries,
+  });
+  const key = options.apiKey;
+  return {
+    openai,
+    providerModel: (model) => options.modelMap[model] ?? model,
+    maxInputTokens: positive(options.maxInputTokens, DEFAULT_MAX_INPUT_TOKENS),
+    concurrency: positive(options.concurrency, DEFAULT_CONCURRENCY),
+    maxRepairs: Math.max(0, Math.floor(options.maxRepairs ?? DEFAULT_MAX_REPAIRS)),
+    maxOutputTokens: options.maxOutputTokens,
+    redact: (text) => {
+      let out = key.length >= 4 ? text.split(key).join('[redacted]') : text;
+      // provider messages quote a masked key ("sk-abc***xyz"); drop even that
+      out = out.replace(/\b(sk|sess|rk)-[A-Za-z0-9_*-]{4,}/g, '[redacted]');
+      return out;
+    },
+  };
+}
+
+function positive(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value >= 1 ? Math.floor(value) : fallback;
+}

@@ -1,0 +1,23 @@
+export { toJsonSchema, unwrapOutput, WRAP_KEY, type JsonSchema } from './json-schema.ts';
+export { validateOutput, ROOT_PATH } from './validate-output.ts';
+export {
+  buildMessages,
+  SYSTEM_PROMPT,
+  type BuildMessagesInput,
+  type ChunkPosition,
+} from './prompt.ts';
+export { describeStructure } from './describe-structure.ts';
+export {
+  createModelClient,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_MAX_INPUT_TOKENS,
+  DEFAULT_MAX_REPAIRS,
+  type ModelClient,
+  type ModelClientOptions,
+} from './client.ts';
+export { extract, type ExtractInput, type ExtractResult } from './extract.ts';
+export { estimateTextTokens, estimateImageTokens, estimatePartTokens } from './tokens.ts';
+export { chunkParts, type PartEstimator } from './chunking.ts';
+export { mergeOutputs } from './merge.ts';
+export { relaxStructure } from './relax.ts';
+export { providerFailure } from './provider-errors.ts';

@@ -1,0 +1,126 @@
+import type { FieldError, Structure } from '@xt/contract';
+import { ExtractionFailure } from '@xt/contract';
+import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ModelClient } from './client.ts';
+import { toJsonSchema, unwrapOutput } from './json-schema.ts';
+import { providerFailure } from './provider-errors.ts';
+import { validateOutput } from './validate-output.ts';
+import { createHash } from 'node:crypto';
+
+/** Tokens and calls spent by one extraction, shared by all its calls (chunks and repairs). */
+export interface Spend {
+  tokens: number;
+  calls: number;
+}
+
+export interface ModelCallInput {
+  client: ModelClient;
+  providerModel: string;
+  /** what the answer is validated against */
+  structure: Structure;
+  messages: ChatCompletionMessageParam[];
+  spend: Spend;
+  signal?: AbortSignal | undefined;
+}
+
+const MAX_ERRORS_SHOWN = 30;
+
+/**
+ * One model call plus up to `maxRepairs` repair calls: an answer that is not JSON, was cut off,
+ * or breaks the structure is sent back with what is wrong, and the model answers again.
+ */
+export async function callWithRepairs(input: ModelCallInput): Promise<unknown> {
+  const { client, structure } = input;
+  const { schema, wrapped } = toJsonSchema(structure);
+  const cacheKey = `xt-${createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 32)}`;
+  const messages = [...input.messages];
+  let problems: string[] = [];
+
+  for (let attempt = 0; attempt <= client.maxRepairs; attempt += 1) {
+    const completion = await send(input, messages, schema, cacheKey);
+    const choice = completion.choices[0];
+    const message = choice?.message;
+    if (message?.refusal || choice?.finish_reason === 'content_filter') {
+      throw new ExtractionFailure(
+        'MODEL_REFUSED',
+        `The model refused to extract from this source${message?.refusal ? `: ${message.refusal.slice(0, 500)}` : '.'}`,
+      );
+    }
+    const content = message?.content ?? '';
+    if (choice?.finish_reason === 'length') {
+      problems = ['the answer was cut off by the output limit before the JSON ended'];
+      messages.push({
+        role: 'user',
+        content:
+          'Your previous answer was cut off before the JSON ended. Answer again with complete JSON; keep text values short and do not repeat items.',
+      });
+      continue;
+    }
+    const parsed = parseJson(content);
+    if (!parsed.ok) {
+      problems = [`the answer is not valid JSON (${parsed.error})`];
+    } else {
+      const output = unwrapOutput(parsed.value, wrapped);
+      const errors = validateOutput(structure, output);
+      if (errors.length === 0) return output;
+      problems = errors.map(formatError);
+    }
+    messages.push({ role: 'assistant', content });
+    messages.push({ role: 'user', content: repairRequest(problems) });
+  }
+  throw new ExtractionFailure(
+    'OUTPUT_INVALID',
+    `The model's answer still did not match the structure after ${client.maxRepairs} repairs: ${problems.slice(0, 5).join('; ')}`,
+  );
+}
+
+async function send(
+  input: ModelCallInput,
+  messages: ChatCompletionMessageParam[],
+  schema: Record<string, unknown>,
+  cacheKey: string,
+): Promise<ChatCompletion> {
+  const { client, spend } = input;
+  let completion: ChatCompletion;
+  try {
+    completion = await client.openai.chat.completions.create(
+      {
+        model: input.providerModel,
+        messages,
+        temperature: 0,
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'extraction', strict: true, schema },
+        },
+        // routes requests with the same schema to the same prompt cache
+        prompt_cache_key: cacheKey,
+        ...(client.maxOutputTokens ? { max_completion_tokens: client.maxOutputTokens } : {}),
+      },
+      { signal: input.signal },
+    );
+  } catch (error) {
+    throw providerFailure(error, client.redact);
+  }
+  spend.calls += 1;
+  spend.tokens += completion.usage?.total_tokens ?? 0;
+  return completion;
+}
+
+function repairRequest(problems: string[]): string {
+  const shown = problems.slice(0, MAX_ERRORS_SHOWN).map((p) => `- ${p}`);
+  if (problems.length > MAX_ERRORS_SHOWN)
+    shown.push(`- and ${problems.length - MAX_ERRORS_SHOWN} more`);
+  return `Your previous answer does not match the required structure:\n${shown.join('\n')}\nAnswer again with the complete corrected JSON. Remember: use null for optional values the source does not contain; never invent values.`;
+}
+
+function formatError(error: FieldError): string {
+  return `${error.field} ${error.message}`;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
