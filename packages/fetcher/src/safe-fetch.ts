@@ -68,6 +68,15 @@ function tooLarge(maxBytes: number, url: string): ExtractionFailure {
   );
 }
 
+/**
+ * Aborts a response body we will not read. undici reports a destroyed unread body as an
+ * 'error' event; with nobody listening that would crash the process, and here it is expected.
+ */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
 async function readCapped(
   body: Dispatcher.ResponseData['body'],
   maxBytes: number,
@@ -79,7 +88,7 @@ async function readCapped(
     total += chunk.length;
     if (total > maxBytes) {
       // Stop the transfer now rather than downloading the rest only to throw it away.
-      body.destroy();
+      discard(body);
       throw tooLarge(maxBytes, url);
     }
     chunks.push(chunk);
@@ -123,7 +132,7 @@ async function fetchHops(
     }
     const declared = Number(headerValue(res.headers['content-length']) ?? NaN);
     if (Number.isFinite(declared) && declared > opts.maxBytes) {
-      res.body.destroy();
+      discard(res.body);
       throw tooLarge(opts.maxBytes, current.href);
     }
     const body = await readCapped(res.body, opts.maxBytes, current.href);

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExtractionFailure } from '@xt/contract';
+import { parseAllowlist, type Allowlist } from './allowlist.ts';
+import { fetchSource } from './fetch-source.ts';
+import { startServer, type RunningServer } from './test-servers.ts';
+import { SAMPLES, bytes } from './test-samples.ts';
+
+let server: RunningServer;
+let allowlist: Allowlist;
+
+/** path → [served Content-Type, body]; several headers lie on purpose. */
+const FILES: Record<string, [string, Buffer]> = {
+  '/doc.pdf': ['application/pdf', SAMPLES.pdf],
+  '/pdf-as-text': ['text/plain', SAMPLES.pdf],
+  '/png-as-pdf': ['application/pdf', SAMPLES.png],
+  '/photo.png': ['image/png', SAMPLES.png],
+  '/png-as-jpeg': ['image/jpeg', SAMPLES.png],
+  '/gif-as-octets': ['application/octet-stream', SAMPLES.gif],
+  '/html-as-png': ['image/png', bytes('<!DOCTYPE html><html><body>login</body></html>')],
+  '/text-as-pdf': ['application/pdf', bytes('not a pdf at all')],
+  '/empty': ['application/pdf', Buffer.alloc(0)],
+};
+
+beforeAll(async () => {
+  server = await startServer((req, res) => {
+    const file = FILES[req.url ?? ''];
+    if (!file) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': file[0], 'content-length': file[1].length }).end(file[1]);
+  });
+  allowlist = parseAllowlist(`127.0.0.1:${server.port}`);
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+const opts = () => ({ allowlist, maxBytes: 100_000, timeoutMs: 5_000 });
+
+async function failureOf(promise: Promise<unknown>): Promise<ExtractionFailure> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ExtractionFailure) return err;
+    throw err;
+  }
+  throw new Error('expected the fetch to fail');
+}
+
+describe('fetchSource', () => {
+  it('returns a PDF with the type its bytes show', async () => {
+    const got = await fetchSource(`${server.origin}/doc.pdf`, 'pdf', opts());
+    expect(got.contentType).toBe('application/pdf');
+    expect(got.bytes.equals(SAMPLES.pdf)).toBe(true);
+    expect(got.finalUrl).toBe(`${server.origin}/doc.pdf`);
+  });
+
+  it('accepts a real PDF served under the wrong header', async () => {
+    const got = await fetchSource(`${server.origin}/pdf-as-text`, 'pdf', opts());
+    expect(got).toMatchObject({ contentType: 'application/pdf', headerContentType: 'text/plain' });
+  });
+
+  it.each(['/png-as-pdf', '/text-as-pdf', '/photo.png'])(
+    'refuses %s as a PDF with SOURCE_UNSUPPORTED',
+    async (path) => {
+      const failure = await failureOf(fetchSource(`${server.origin}${path}`, 'pdf', opts()));
+      expect(failure.code).toBe('SOURCE_UNSUPPORTED');
+      expect(failure.retryable).toBe(false);
+    },
+  );
+
+  it.each([
+    ['/photo.png', 'image/png'],
+    ['/png-as-jpeg', 'image/png'],
+    ['/png-as-pdf', 'image/png'],
+    ['/gif-as-octets', 'image/gif'],
+  ])('lets the bytes decide for image %s', async (path, type) => {
+    const got = await fetchSource(`${server.origin}${path}`, 'image', opts());
+    expect(got.contentType).toBe(type);
+  });
+
+  it('refuses an HTML page served as an image', async () => {
+    const failure = await failureOf(fetchSource(`${server.origin}/html-as-png`, 'image', opts()));
+    expect(failure.code).toBe('SOURCE_UNSUPPORTED');
+    expect(failure.message).toMatch(/text\/html.*served as image\/png/);
+  });
+
+  it('reports an empty body as SOURCE_UNREADABLE', async () => {
+    const failure = await failureOf(fetchSource(`${server.origin}/empty`, 'pdf', opts()));
+    expect(failure.code).toBe('SOURCE_UNREADABLE');
+  });
+
+  it('applies the per-kind cap the caller passes', async () => {
+    const failure = await failureOf(
+      fetchSource(`${server.origin}/photo.png`, 'image', {
+        ...opts(),
+        maxBytes: SAMPLES.png.length - 1,
+      }),
+    );
+    expect(failure.code).toBe('SOURCE_TOO_LARGE');
+  });
+});
