@@ -1,0 +1,80 @@
+import express, { Router, type Express } from 'express';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { CompletionWaiter } from '@xt/queue';
+import type { DbHandle } from '@xt/db';
+import './http/types.ts';
+import type { ApiConfig } from './config.ts';
+import { authenticate } from './auth/authenticate.ts';
+import { accessLog } from './http/access-log.ts';
+import { errorHandler, notFoundHandler } from './http/error-handler.ts';
+import { rateLimiter } from './http/rate-limit.ts';
+import { requestId } from './http/request-id.ts';
+import { dashboardRoute } from './ops/dashboard.ts';
+import { healthRoutes } from './ops/health.ts';
+import { createMetrics, metricsRoute } from './ops/metrics.ts';
+import { docsRoutes } from './ops/openapi.ts';
+import { SchemaService } from './schemas/service.ts';
+import { schemaRoutes } from './schemas/routes.ts';
+import { ExtractionService } from './extractions/service.ts';
+import { extractionRoutes } from './extractions/routes.ts';
+
+export interface AppDeps {
+  config: ApiConfig;
+  db: DbHandle;
+  redis: Redis;
+  queue: Queue;
+  waiter: CompletionWaiter;
+  logger: Logger;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const { config, db, redis, queue, waiter, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('json spaces', 0);
+
+  const metrics = createMetrics({ queue, waiters: () => waiter.size() });
+  app.use(requestId(logger));
+  app.use(accessLog(metrics));
+
+  // Operational routes: outside /v1 and unauthenticated (§1).
+  app.use(healthRoutes({ pool: db.pool, redis }));
+  app.use(metricsRoute(metrics, config.METRICS_TOKEN));
+  app.use(docsRoutes());
+  const dashboard = dashboardRoute(queue, config.ADMIN_USER, config.ADMIN_PASSWORD);
+  if (dashboard) app.use(dashboard);
+
+  const extractions = new ExtractionService({
+    db: db.db,
+    queue,
+    waiter,
+    config,
+    logger,
+  });
+  const api = Router();
+  // Only resource paths are authenticated, so an unknown path is a 404 with or without a key.
+  const resources = ['/schemas', '/extractions'];
+  api.use(resources, authenticate(db.db));
+  api.use(
+    resources,
+    rateLimiter({
+      redis,
+      prefix: config.QUEUE_PREFIX,
+      max: config.RATE_LIMIT_MAX,
+      windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    }),
+  );
+  api.use(schemaRoutes(new SchemaService(db.db), '/v1'));
+  api.use(extractionRoutes(extractions, config));
+
+  // Same handlers with and without the version segment (§1); /v1 is canonical.
+  app.use('/v1', api);
+  app.use(api);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/**
+ * The API's configuration, read once from the environment at start-up. Every bad variable is
+ * reported by name in one message, so a misconfigured deploy fails loudly and early.
+ */
+const schema = z.object({
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('xt'),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  TRUST_PROXY: z.string().default('loopback'),
+  METRICS_TOKEN: z.string().min(1).optional(),
+  ADMIN_USER: z.string().min(1).optional(),
+  ADMIN_PASSWORD: z.string().min(1).optional(),
+  RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  EXTRACTION_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(55),
+  MAX_TEXT_CHARS: z.coerce.number().int().min(1).default(1_000_000),
+  SOURCE_ALLOWLIST: z.string().default(''),
+  JOB_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
+  JOB_BACKOFF_MS: z.coerce.number().int().min(0).default(2_000),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(10),
+});
+
+export type ApiConfig = z.infer<typeof schema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

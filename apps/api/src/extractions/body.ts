@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import {
+  DEFAULT_MODEL,
+  PUBLIC_MODELS,
+  SOURCE_TYPES,
+  validationError,
+  type FieldError,
+  type PublicModel,
+  type SourceType,
+} from '@xt/contract';
+import { checkSubmittedUrl, type Allowlist } from '@xt/fetcher';
+import { parseOr422 } from '../http/validate.ts';
+
+export const MAX_INSTRUCTION_CHARS = 4000;
+
+export interface ExtractionInput {
+  schemaId: string;
+  type: SourceType;
+  source: string;
+  model: PublicModel;
+  instruction?: string;
+}
+
+const oneString = (name: string) =>
+  z.string({
+    error: (i) =>
+      i.input === undefined || i.input === null
+        ? `${name} is required`
+        : Array.isArray(i.input)
+          ? `${name} must be given once`
+          : `${name} must be a string`,
+  });
+
+const fields = z.object({
+  schema_id: oneString('schema_id').trim().pipe(z.uuid({ error: 'schema_id must be a UUID' })),
+  type: oneString('type').pipe(
+    z.enum(SOURCE_TYPES, { error: `type must be one of: ${SOURCE_TYPES.join(', ')}` }),
+  ),
+  source: oneString('source'),
+  model: z
+    .union([z.literal(''), z.enum(PUBLIC_MODELS)], {
+      error: `model must be one of: ${PUBLIC_MODELS.join(', ')}`,
+    })
+    .optional(),
+  instruction: z
+    .string({ error: 'instruction must be a string' })
+    .max(MAX_INSTRUCTION_CHARS, `instruction must be at most ${MAX_INSTRUCTION_CHARS} characters`)
+    .optional(),
+});
+
+function sourceError(type: SourceType, source: string, opts: { maxTextChars: number; allowlist: Allowlist }): string | null {
+  if (type === 'text') {
+    if (source.trim() === '') return 'source must not be empty';
+    if (source.length > opts.maxTextChars) return `source must be at most ${opts.maxTextChars} characters`;
+    return null;
+  }
+  const problem = checkSubmittedUrl(source.trim(), opts.allowlist);
+  return problem ? `source ${problem} (for type ${type}, source is the URL of the content)` : null;
+}
+
+/**
+ * The create form, whatever content type carried it. Every invalid field is reported in one
+ * 422; the URL rules (§6) run only once `type` is known to be a URL type.
+ */
+export function parseExtractionBody(
+  body: Record<string, unknown>,
+  opts: { maxTextChars: number; allowlist: Allowlist },
+): ExtractionInput {
+  const errors: FieldError[] = [];
+  let parsed: z.infer<typeof fields> | undefined;
+  try {
+    parsed = parseOr422(fields, body);
+  } catch (err) {
+    const list = (err as { fields?: FieldError[] }).fields;
+    if (!list) throw err;
+    errors.push(...list);
+  }
+  const type = typeof body.type === 'string' && (SOURCE_TYPES as readonly string[]).includes(body.type) ? (body.type as SourceType) : undefined;
+  if (type && typeof body.source === 'string' && !errors.some((e) => e.field === 'source')) {
+    const problem = sourceError(type, body.source, opts);
+    if (problem) errors.push({ field: 'source', message: problem });
+  }
+  if (errors.length > 0 || !parsed) throw validationError(errors);
+  const input: ExtractionInput = {
+    schemaId: parsed.schema_id.toLowerCase(),
+    type: parsed.type,
+    source: parsed.type === 'text' ? parsed.source : parsed.source.trim(),
+    model: parsed.model ? parsed.model : DEFAULT_MODEL,
+  };
+  if (parsed.instruction !== undefined && parsed.instruction.trim() !== '') input.instruction = parsed.instruction;
+  return input;
+}

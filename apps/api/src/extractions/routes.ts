@@ -1,0 +1,96 @@
+import express, { Router, type RequestHandler } from 'express';
+import multer from 'multer';
+
+import { parseAllowlist } from '@xt/fetcher';
+import type { ApiConfig } from '../config.ts';
+import { principalOf } from '../auth/principal.ts';
+import { acceptBody, bodyObject, defaultEmptyBody } from '../http/body.ts';
+import { sendOk } from '../http/envelope.ts';
+import { listQueryOr422 } from '../http/list.ts';
+import { idParam } from '../http/validate.ts';
+import { parseExtractionBody } from './body.ts';
+import { decideWait } from './prefer.ts';
+import { failureAsHttpError, type ExtractionService } from './service.ts';
+import { serializeListRecord, serializeSingleRecord } from './serialize.ts';
+
+const FORM_TYPES = ['multipart/form-data', 'application/json', 'application/*+json', 'application/x-www-form-urlencoded'];
+
+/** One body parser per accepted content type, chosen by the request's Content-Type. */
+function createBodyParsers(config: ApiConfig): RequestHandler[] {
+  // UTF-8 text can take up to 4 bytes a character; the rest is room for the other fields.
+  const maxBytes = config.MAX_TEXT_CHARS * 4 + 64 * 1024;
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    limits: { fieldSize: maxBytes, fields: 20, parts: 30 },
+  });
+  return [
+    acceptBody(FORM_TYPES),
+    (req, res, next) => {
+      if (req.is('multipart/form-data')) {
+        upload.none()(req, res, next);
+        return;
+      }
+      next();
+    },
+    express.json({ limit: maxBytes, type: ['application/json', 'application/*+json'] }),
+    express.urlencoded({ limit: maxBytes, extended: false, parameterLimit: 50 }),
+    defaultEmptyBody,
+  ];
+}
+
+export function extractionRoutes(service: ExtractionService, config: ApiConfig): Router {
+  const router = Router();
+  const allowlist = parseAllowlist(config.SOURCE_ALLOWLIST);
+
+  router.post('/extractions', ...createBodyParsers(config), async (req, res) => {
+    const principal = principalOf(req);
+    const input = parseExtractionBody(bodyObject(req.body), { maxTextChars: config.MAX_TEXT_CHARS, allowlist });
+    const wait = decideWait(req.get('prefer'), config.EXTRACTION_WAIT_SECONDS);
+
+    // A client that goes away stops the waiting, never the extraction.
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) gone.abort();
+    };
+    res.on('close', onClose);
+    try {
+      const outcome = await service.create(principal.accountId, input, {
+        requestId: req.id,
+        waitSeconds: wait.seconds,
+        signal: gone.signal,
+        log: req.log,
+      });
+      if (gone.signal.aborted) return;
+      if (wait.applied) res.setHeader('Preference-Applied', wait.applied);
+      const row = outcome.row;
+      if (outcome.kind === 'finished' && row.status === 'completed') {
+        sendOk(res, { id: row.id, status: row.status, output: row.output, totalTokens: row.totalTokens }, 'Extraction completed.');
+        return;
+      }
+      if (outcome.kind === 'finished') throw failureAsHttpError(row);
+      res.setHeader('Location', `/v1/extractions/${row.id}`);
+      res.setHeader('Retry-After', String(outcome.kind === 'accepted' ? outcome.retryAfterSeconds : 5));
+      sendOk(res, { id: row.id, status: row.status, output: null, totalTokens: 0 }, 'Extraction accepted; poll its Location for the result.', 202);
+    } finally {
+      res.off('close', onClose);
+    }
+  });
+
+  router.get('/extractions', async (req, res) => {
+    const q = listQueryOr422(req.query, { extraction: true });
+    const { rows, meta } = await service.list(principalOf(req).accountId, q);
+    sendOk(res, { data: rows.map(serializeListRecord), meta }, 'Extractions retrieved.');
+  });
+
+  router.get('/extractions/:id', async (req, res) => {
+    const row = await service.get(principalOf(req).accountId, idParam(req.params.id, 'Extraction'));
+    sendOk(res, serializeSingleRecord(row), 'Extraction retrieved.');
+  });
+
+  router.delete('/extractions/:id', async (req, res) => {
+    await service.delete(principalOf(req).accountId, idParam(req.params.id, 'Extraction'));
+    sendOk(res, {}, 'Extraction deleted.');
+  });
+
+  return router;
+}

@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import type { Queue } from 'bullmq';
+import type { Logger } from 'pino';
+import {
+  escapeLike,
+  failureHttpStatus,
+  FINAL_STATUSES,
+  HttpError,
+  isFailureCode,
+  notFound,
+  offsetFor,
+  paginationMeta,
+  validationError,
+  type ListQuery,
+} from '@xt/contract';
+import { extractions, schemas, type Db, type ExtractionRow } from '@xt/db';
+import { EXTRACT_JOB, extractJobOptions, type CompletionWaiter, type ExtractJobPayload } from '@xt/queue';
+import type { ApiConfig } from '../config.ts';
+import type { ExtractionInput } from './body.ts';
+
+/** Between two looks at the database while waiting: covers a lost pub/sub wake-up. */
+const RECHECK_MS = 5_000;
+
+export type CreateOutcome =
+  | { kind: 'finished'; row: ExtractionRow }
+  | { kind: 'accepted'; row: ExtractionRow; retryAfterSeconds: number };
+
+export class ExtractionService {
+  private readonly db: Db;
+  private readonly queue: Queue;
+  private readonly waiter: CompletionWaiter;
+  private readonly config: ApiConfig;
+  private readonly logger: Logger;
+
+  constructor(deps: { db: Db; queue: Queue; waiter: CompletionWaiter; config: ApiConfig; logger: Logger }) {
+    this.db = deps.db;
+    this.queue = deps.queue;
+    this.waiter = deps.waiter;
+    this.config = deps.config;
+    this.logger = deps.logger;
+  }
+
+  /**
+   * Writes the extraction as `pending` with snapshots of the schema, then enqueues it. The row
+   * is committed before the enqueue: if Redis is unavailable the row waits for the reconciler
+   * rather than the request failing and the submission being lost.
+   */
+  async create(
+    accountId: string,
+    input: ExtractionInput,
+    ctx: { requestId: string; waitSeconds: number; signal: AbortSignal; log: Logger },
+  ): Promise<CreateOutcome> {
+    const id = randomUUID();
+    const row = await this.db.transaction(async (tx) => {
+      const [schema] = await tx
+        .select({ name: schemas.name, structure: schemas.structure })
+        .from(schemas)
+        .where(and(eq(schemas.accountId, accountId), eq(schemas.id, input.schemaId)));
+      if (!schema) throw validationError([{ field: 'schema_id', message: 'schema_id does not name a schema of this account' }]);
+      const [inserted] = await tx
+        .insert(extractions)
+        .values({
+          id,
+          accountId,
+          schemaId: input.schemaId,
+          schemaName: schema.name,
+          schemaStructure: schema.structure,
+          sourceType: input.type,
+          source: input.source,
+          instruction: input.instruction ?? null,
+          model: input.model,
+          requestId: ctx.requestId,
+        })
+        .returning();
+      if (!inserted) throw new Error('insert returned no row');
+      return inserted;
+    });
+
+    // Listen before enqueueing so a fast worker cannot finish unnoticed.
+    const deadline = Date.now() + ctx.waitSeconds * 1000;
+    const firstWake = ctx.waitSeconds > 0 ? this.waiter.wait(id, Math.min(RECHECK_MS, ctx.waitSeconds * 1000), ctx.signal) : null;
+
+    const payload: ExtractJobPayload = { extractionId: id, requestId: ctx.requestId };
+    try {
+      await this.queue.add(EXTRACT_JOB, payload, extractJobOptions(id, { attempts: this.config.JOB_ATTEMPTS, backoffMs: this.config.JOB_BACKOFF_MS }));
+    } catch (err) {
+      ctx.log.warn({ err, extractionId: id }, 'enqueue failed; the reconciler will enqueue it');
+    }
+
+    if (firstWake === null) return { kind: 'accepted', row, retryAfterSeconds: 2 };
+    const finished = await this.waitForFinal(id, deadline, firstWake, ctx.signal);
+    if (finished) return { kind: 'finished', row: finished };
+    const latest = (await this.find(accountId, id)) ?? row;
+    return { kind: 'accepted', row: latest, retryAfterSeconds: 5 };
+  }
+
+  private async waitForFinal(
+    id: string,
+    deadline: number,
+    firstWake: Promise<boolean>,
+    signal: AbortSignal,
+  ): Promise<ExtractionRow | null> {
+    let wake = firstWake;
+    for (;;) {
+      await wake;
+      const row = await this.findById(id);
+      if (!row) return null;
+      if (FINAL_STATUSES.has(row.status)) return row;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0 || signal.aborted) return null;
+      wake = this.waiter.wait(id, Math.min(RECHECK_MS, remaining), signal);
+    }
+  }
+
+  private async findById(id: string): Promise<ExtractionRow | undefined> {
+    const [row] = await this.db.select().from(extractions).where(eq(extractions.id, id));
+    return row;
+  }
+
+  async find(accountId: string, id: string): Promise<ExtractionRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(extractions)
+      .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)));
+    return row;
+  }
+
+  async get(accountId: string, id: string): Promise<ExtractionRow> {
+    const row = await this.find(accountId, id);
+    if (!row) throw notFound('Extraction');
+    return row;
+  }
+
+  async list(accountId: string, q: ListQuery) {
+    const conditions: (SQL | undefined)[] = [eq(extractions.accountId, accountId)];
+    if (q.search) conditions.push(sql`${extractions.schemaName} ilike ${`%${escapeLike(q.search)}%`} escape '\\'`);
+    if (q.startDate) conditions.push(gte(extractions.createdAt, q.startDate));
+    if (q.endDateExclusive) conditions.push(lt(extractions.createdAt, q.endDateExclusive));
+    if (q.status) conditions.push(eq(extractions.status, q.status));
+    if (q.schemaId) conditions.push(eq(extractions.schemaId, q.schemaId));
+    const where = and(...conditions);
+    const [totalRow] = await this.db.select({ n: count() }).from(extractions).where(where);
+    const total = totalRow?.n ?? 0;
+    const rows = await this.db
+      .select()
+      .from(extractions)
+      .where(where)
+      .orderBy(desc(extractions.createdAt), desc(extractions.id))
+      .limit(q.limit)
+      .offset(offsetFor(q.page, q.limit));
+    return { rows, meta: paginationMeta(total, q.page, q.limit) };
+  }
+
+  /**
+   * Deletes the row first: a job that is already running then finds nothing to update and
+   * writes no result and no charge. A job still waiting is removed from the queue.
+   */
+  async delete(accountId: string, id: string): Promise<void> {
+    const deleted = await this.db
+      .delete(extractions)
+      .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)))
+      .returning({ id: extractions.id });
+    if (deleted.length === 0) throw notFound('Extraction');
+    try {
+      const job = await this.queue.getJob(id);
+      if (job && !(await job.isActive())) await job.remove();
+    } catch (err) {
+      // Locked by a worker that just picked it up: that worker will find no row and stop.
+      this.logger.debug({ err, extractionId: id }, 'job not removed');
+    }
+  }
+}
+
+/** A failed extraction as the error a synchronous create answers with (§6). */
+export function failureAsHttpError(row: ExtractionRow): HttpError {
+  const code = isFailureCode(row.errorCode) ? row.errorCode : 'INTERNAL';
+  const status = failureHttpStatus(code);
+  const message = row.errorMessage ?? 'The extraction failed.';
+  const extra = { extractionId: row.id };
+  if (status === 422)
+    return new HttpError(422, code, message, { fields: [{ field: 'source', message }], extra });
+  return new HttpError(status, code, message, { extra });
+}

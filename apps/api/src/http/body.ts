@@ -1,0 +1,45 @@
+import express, { type RequestHandler } from 'express';
+import { HttpError } from '@xt/contract';
+
+function hasBody(req: Parameters<RequestHandler>[0]): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Refuses a body of a type the route does not take (415) before anything reads it. A request
+ * without a body passes, and the route sees `{}` so it can name the missing fields (422).
+ */
+export function acceptBody(types: string[]): RequestHandler {
+  return (req, _res, next) => {
+    if (hasBody(req) && !req.is(types)) {
+      next(
+        new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type must be one of: ${types.join(', ')}.`),
+      );
+      return;
+    }
+    next();
+  };
+}
+
+export const defaultEmptyBody: RequestHandler = (req, _res, next) => {
+  req.body ??= {};
+  next();
+};
+
+export function jsonBody(limit: string): RequestHandler[] {
+  return [
+    acceptBody(['application/json', 'application/*+json']),
+    express.json({ limit, type: ['application/json', 'application/*+json'] }),
+    defaultEmptyBody,
+  ];
+}
+
+/** A JSON body must be an object; arrays and scalars are a validation error on the body. */
+export function bodyObject(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new HttpError(422, 'VALIDATION_FAILED', 'The request is invalid.', {
+      fields: [{ field: 'body', message: 'the request body must be a JSON object' }],
+    });
+  return body as Record<string, unknown>;
+}

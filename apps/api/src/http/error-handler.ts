@@ -1,0 +1,69 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import multer from 'multer';
+import { HttpError } from '@xt/contract';
+import { sendError } from './envelope.ts';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+}
+
+function fromBodyParser(err: unknown): HttpError | null {
+  const e = err as BodyParserError;
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return new HttpError(400, 'MALFORMED_BODY', 'The request body is not valid JSON.');
+    case 'entity.too.large':
+      return new HttpError(413, 'BODY_TOO_LARGE', 'The request body is too large.');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported.');
+    case 'request.aborted':
+      return new HttpError(400, 'MALFORMED_BODY', 'The request body was not received completely.');
+    case 'parameters.too.many':
+      return new HttpError(413, 'BODY_TOO_LARGE', 'The request body has too many fields.');
+    default:
+      return null;
+  }
+}
+
+function fromMulter(err: unknown): HttpError | null {
+  if (err instanceof multer.MulterError) {
+    if (err.code === 'LIMIT_FILE_SIZE' || err.code === 'LIMIT_FIELD_VALUE' || err.code === 'LIMIT_PART_COUNT' || err.code === 'LIMIT_FIELD_COUNT' || err.code === 'LIMIT_FILE_COUNT')
+      return new HttpError(413, 'BODY_TOO_LARGE', 'The request body is too large.');
+    if (err.code === 'LIMIT_UNEXPECTED_FILE')
+      return new HttpError(422, 'VALIDATION_FAILED', 'The request is invalid.', {
+        fields: [{ field: 'source', message: 'file uploads are not supported yet; pass a URL in source' }],
+      });
+    return new HttpError(400, 'MALFORMED_BODY', `The multipart body is malformed (${err.code}).`);
+  }
+  // busboy reports a truncated or garbled multipart body as a plain Error.
+  if (err instanceof Error && /Unexpected end of form|Malformed part header|Multipart: Boundary not found/i.test(err.message))
+    return new HttpError(400, 'MALFORMED_BODY', 'The multipart body is malformed.');
+  return null;
+}
+
+/** The one place where errors become envelopes. Nothing internal ever reaches the client. */
+export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+  const known = err instanceof HttpError ? err : (fromBodyParser(err) ?? fromMulter(err));
+  if (res.headersSent) {
+    req.log.error({ err }, 'error after headers were sent');
+    res.end();
+    return;
+  }
+  if (!known) {
+    req.log.error({ err }, 'unhandled error');
+    sendError(res, 500, { message: 'An unexpected error occurred.', code: 'INTERNAL' });
+    return;
+  }
+  if (known.status >= 500) req.log.error({ err }, known.message);
+  for (const [name, value] of Object.entries(known.headers ?? {})) res.setHeader(name, value);
+  if (known.status === 422 && known.fields)
+    sendError(res, 422, { errors: known.fields, code: known.code, ...known.extra });
+  else sendError(res, known.status, { message: known.message, code: known.code, ...known.extra });
+};
+
+export const notFoundHandler: RequestHandler = (_req, _res, next) => {
+  next(new HttpError(404, 'NOT_FOUND', 'Route not found.'));
+};

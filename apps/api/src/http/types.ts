@@ -1,0 +1,14 @@
+import type { Logger } from 'pino';
+import type { Principal } from '@xt/accounts';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The request id (§2): the caller's x-request-id when acceptable, else a fresh UUID. */
+    id: string;
+    log: Logger;
+    /** Set by the auth middleware on every /v1 route. */
+    principal?: Principal;
+  }
+}
+
+export {};

@@ -1,0 +1,31 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Router, type RequestHandler } from 'express';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import type { Queue } from 'bullmq';
+
+function basicAuth(user: string, password: string): RequestHandler {
+  const expected = Buffer.from(`${user}:${password}`);
+  return (req, res, next) => {
+    const given = /^Basic\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1];
+    const decoded = given ? Buffer.from(given, 'base64') : Buffer.alloc(0);
+    if (decoded.length === expected.length && timingSafeEqual(decoded, expected)) {
+      next();
+      return;
+    }
+    res.setHeader('WWW-Authenticate', 'Basic realm="queues", charset="UTF-8"');
+    res.status(401).json({ status: false, message: 'Dashboard credentials required.', code: 'UNAUTHORIZED' });
+  };
+}
+
+/** The queue dashboard (§1): only mounted when ADMIN_USER and ADMIN_PASSWORD are both set. */
+export function dashboardRoute(queue: Queue, user?: string, password?: string): Router | null {
+  if (!user || !password) return null;
+  const adapter = new ExpressAdapter();
+  adapter.setBasePath('/admin/queues');
+  createBullBoard({ queues: [new BullMQAdapter(queue)], serverAdapter: adapter });
+  const router = Router();
+  router.use('/admin/queues', basicAuth(user, password), adapter.getRouter() as RequestHandler);
+  return router;
+}

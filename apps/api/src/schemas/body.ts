@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { validateStructure, validationError, type FieldError, type Structure } from '@xt/contract';
+import { parseOr422 } from '../http/validate.ts';
+
+const name = z
+  .string({ error: (i) => (i.input === undefined ? 'name is required' : 'name must be a string') })
+  .trim()
+  .min(1, 'name must not be empty')
+  .max(255, 'name must be at most 255 characters');
+
+const description = z
+  .string({ error: 'description must be a string or null' })
+  .max(2000, 'description must be at most 2000 characters')
+  .nullable();
+
+export interface SchemaInput {
+  name: string;
+  description: string | null;
+  structure: Structure;
+}
+
+function structureErrors(body: Record<string, unknown>, required: boolean): FieldError[] {
+  if (!('structure' in body) || body.structure === undefined)
+    return required ? [{ field: 'structure', message: 'structure is required' }] : [];
+  return validateStructure(body.structure, 'structure');
+}
+
+/**
+ * Validates name, description and structure together so one 422 lists every problem at once.
+ * `partial` is PATCH: only the fields present are checked and returned.
+ */
+export function parseSchemaBody(body: Record<string, unknown>, mode: 'full' | 'partial'): Partial<SchemaInput> {
+  const fields = z.object({
+    name: mode === 'full' ? name : name.optional(),
+    description: description.optional(),
+  });
+  const errors: FieldError[] = [];
+  let scalar: { name?: string | undefined; description?: string | null | undefined } = {};
+  try {
+    scalar = parseOr422(fields, body);
+  } catch (err) {
+    const fieldsOf = (err as { fields?: FieldError[] }).fields;
+    if (!fieldsOf) throw err;
+    errors.push(...fieldsOf);
+  }
+  errors.push(...structureErrors(body, mode === 'full'));
+  if (mode === 'partial' && !['name', 'description', 'structure'].some((k) => body[k] !== undefined))
+    errors.push({ field: 'body', message: 'give at least one of name, description, structure' });
+  if (errors.length > 0) throw validationError(errors);
+
+  const out: Partial<SchemaInput> = {};
+  if (scalar.name !== undefined) out.name = scalar.name;
+  if (mode === 'full') out.description = scalar.description ?? null;
+  else if (scalar.description !== undefined) out.description = scalar.description;
+  if (body.structure !== undefined) out.structure = body.structure as Structure;
+  return out;
+}

@@ -1,0 +1,55 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Queue } from 'bullmq';
+import { createDb, runMigrations } from '@xt/db';
+import { createCompletionWaiter, createRedis, EXTRACTION_QUEUE } from '@xt/queue';
+import { createApp } from './app.ts';
+import type { ApiConfig } from './config.ts';
+import { createLogger, type Logger } from './logger.ts';
+
+export interface RunningApi {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Wires the API's dependencies, applies migrations and listens. Used by main and by tests. */
+export async function startApi(config: ApiConfig, logger: Logger = createLogger(config.LOG_LEVEL)): Promise<RunningApi> {
+  await runMigrations(config.DATABASE_URL);
+  const db = createDb(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'api' });
+  const redis = createRedis(config.REDIS_URL, 'producer');
+  const subscriber = createRedis(config.REDIS_URL, 'blocking');
+  const queue = new Queue(EXTRACTION_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
+  queue.on('error', (err) => logger.warn({ err }, 'queue error'));
+  const waiter = await createCompletionWaiter(subscriber, config.QUEUE_PREFIX);
+  const app = createApp({ config, db, redis, queue, waiter, logger });
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+    s.once('error', reject);
+  });
+  // Longer than any wait a client may ask for (Prefer: wait=300), shorter than forever.
+  server.requestTimeout = 330_000;
+  server.headersTimeout = 60_000;
+  server.keepAliveTimeout = 65_000;
+  const address = server.address() as AddressInfo;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      // Stop accepting; waiting requests are released by closing the waiter (they answer 202).
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      await waiter.close();
+      const grace = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_SECONDS * 1000);
+      server.closeIdleConnections();
+      await stopped;
+      clearTimeout(grace);
+      await queue.close().catch(() => undefined);
+      subscriber.disconnect();
+      redis.disconnect();
+      await db.close();
+    })());
+  return { url, server, close };
+}

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { REPO_ROOT } from './config.ts';
+import path from 'node:path';
+
+export interface Supervised {
+  name: string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Runs an app entry point as a child process (TypeScript through tsx) and restarts it when it
+ * dies unexpectedly, with a growing pause so a crash loop does not spin.
+ */
+export function supervise(name: string, entry: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Supervised {
+  let child: ChildProcess | undefined;
+  let stopping = false;
+  let restarts = 0;
+  let startedAt = 0;
+
+  const start = () => {
+    startedAt = Date.now();
+    child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, entry)], {
+      env,
+      stdio: 'inherit',
+      cwd: REPO_ROOT,
+    });
+    child.on('exit', (code, signal) => {
+      if (stopping) return;
+      // A child that ran for a minute before dying starts a fresh backoff.
+      if (Date.now() - startedAt > 60_000) restarts = 0;
+      const delay = Math.min(30_000, 500 * 2 ** restarts++);
+      log(`${name} exited (${signal ?? code}); restarting in ${delay} ms`);
+      setTimeout(() => {
+        if (!stopping) start();
+      }, delay).unref();
+    });
+  };
+  start();
+
+  return {
+    name,
+    stop(signal = 'SIGTERM') {
+      stopping = true;
+      const c = child;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const kill = setTimeout(() => c.kill('SIGKILL'), 20_000);
+        c.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        c.kill(signal);
+      });
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { z } from 'zod';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/**
+ * The launcher's own settings. Everything else in the environment is passed through to the API
+ * and worker processes, which validate their own configuration.
+ */
+const schema = z.object({
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  DATA_DIR: z.string().default(path.join(REPO_ROOT, '.data')),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  WORKER_PROCESSES: z.coerce.number().int().min(0).max(64).default(1),
+});
+
+export type LauncherConfig = z.infer<typeof schema>;
+
+export function loadLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,79 @@
+/**
+ * `npm start`: the whole service on one machine. Uses the servers named by DATABASE_URL and
+ * REDIS_URL, or else starts the embedded default (a project-local PostgreSQL and a redis-server
+ * child process, data under DATA_DIR, default ./.data). Then applies migrations, creates a
+ * development key on first start, and runs the API and the worker processes.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import { createDb, runMigrations } from '@xt/db';
+import type { RunningServer } from '@xt/embedded';
+import { loadLauncherConfig } from './config.ts';
+import { devKeyFile, ensureDevKey } from './dev-key.ts';
+import { supervise, type Supervised } from './children.ts';
+import { startLocalPostgres, startLocalRedis, stackFile, writeStack } from './local-servers.ts';
+
+const log = (line: string) => console.log(`[start] ${line}`);
+
+async function main(): Promise<void> {
+  const config = loadLauncherConfig();
+  await mkdir(config.DATA_DIR, { recursive: true });
+  const servers: RunningServer[] = [];
+  const children: Supervised[] = [];
+  let shuttingDown = false;
+
+  const shutdown = async (code: number) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    log('stopping');
+    await Promise.all(children.map((c) => c.stop()));
+    for (const s of servers.reverse()) await s.stop().catch(() => undefined);
+    await rm(stackFile(config.DATA_DIR), { force: true });
+    process.exit(code);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(0));
+
+  try {
+    const embedded = !config.DATABASE_URL && !config.REDIS_URL;
+    let databaseUrl = config.DATABASE_URL;
+    if (!databaseUrl) {
+      log(`starting the embedded PostgreSQL (data in ${config.DATA_DIR}/postgres)`);
+      const pgServer = await startLocalPostgres(config.DATA_DIR, () => undefined);
+      servers.push(pgServer.server);
+      databaseUrl = pgServer.databaseUrl;
+    }
+    let redisUrl = config.REDIS_URL;
+    if (!redisUrl) {
+      log(`starting redis-server (data in ${config.DATA_DIR}/redis)`);
+      const redis = await startLocalRedis(config.DATA_DIR);
+      servers.push(redis);
+      redisUrl = redis.url;
+    }
+
+    await runMigrations(databaseUrl);
+    if (embedded) {
+      const handle = createDb(databaseUrl, { max: 1 });
+      try {
+        const key = await ensureDevKey(handle.db, config.DATA_DIR);
+        if (key) {
+          log('created a development API key (shown once; also saved to ' + devKeyFile(config.DATA_DIR) + '):');
+          console.log(key);
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+
+    const env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, PORT: String(config.PORT) };
+    children.push(supervise('api', 'apps/api/src/main.ts', env, log));
+    for (let i = 1; i <= config.WORKER_PROCESSES; i++)
+      children.push(supervise(`worker-${i}`, 'apps/worker/src/main.ts', { ...env, WORKER_NAME: `worker-${i}` }, log));
+    const apiUrl = `http://127.0.0.1:${config.PORT}`;
+    await writeStack(config.DATA_DIR, { pid: process.pid, databaseUrl, redisUrl, apiUrl });
+    log(`service starting at ${apiUrl} (API docs at ${apiUrl}/docs); Ctrl-C stops everything`);
+  } catch (err) {
+    console.error(`[start] ${(err as Error).message}`);
+    await shutdown(1);
+  }
+}
+
+await main();

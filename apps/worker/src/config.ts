@@ -1,0 +1,94 @@
+import os from 'node:os';
+import { z } from 'zod';
+
+const MiB = 1024 * 1024;
+
+/** `{"gpt-4.1":"gpt-4.1-2025-04-14"}` or `gpt-4.1=my-deployment,gpt-4.1-mini=small` */
+const modelMap = z
+  .string()
+  .default('')
+  .transform((text, ctx) => {
+    const trimmed = text.trim();
+    if (trimmed === '') return {} as Record<string, string>;
+    if (trimmed.startsWith('{')) {
+      try {
+        const parsed = z.record(z.string(), z.string()).parse(JSON.parse(trimmed));
+        return parsed;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of strings or name=target pairs' });
+        return z.NEVER;
+      }
+    }
+    const map: Record<string, string> = {};
+    for (const pair of trimmed.split(',')) {
+      const [from, to] = pair.split('=').map((s) => s.trim());
+      if (!from || !to) {
+        ctx.addIssue({ code: 'custom', message: `bad pair "${pair}": expected name=target` });
+        return z.NEVER;
+      }
+      map[from] = to;
+    }
+    return map;
+  });
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+/**
+ * The worker's configuration, read once at start-up; each bad variable is named in the error.
+ * Limits default to contract §8.
+ */
+const schema = z.object({
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }),
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('xt'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WORKER_NAME: z.string().default(`worker-${process.pid}`),
+  DB_POOL_MAX: int(10, 1),
+
+  OPENAI_API_KEY: z.string().default(''),
+  OPENAI_BASE_URL: z.url().optional(),
+  MODEL_MAP: modelMap,
+  MODEL_TIMEOUT_MS: int(120_000, 1000),
+  MODEL_MAX_RETRIES: int(1),
+  MODEL_MAX_INPUT_TOKENS: int(120_000, 1000),
+  MODEL_CHUNK_CONCURRENCY: int(4, 1),
+  MODEL_MAX_REPAIRS: int(2),
+
+  // Jobs in flight per process: model calls are I/O-bound, so many at once is the point.
+  WORKER_CONCURRENCY: int(64, 1),
+  // CPU-bound preparation (PDF rasterising, images) runs in this many threads.
+  PREP_THREADS: int(Math.max(1, os.availableParallelism()), 1),
+  // Pages rendered at once in this process's Chromium.
+  RENDER_CONCURRENCY: int(4, 1),
+  JOB_ATTEMPTS: int(3, 1),
+  JOB_BACKOFF_MS: int(2_000),
+  JOB_TIMEOUT_MS: int(10 * 60_000, 1000),
+  LOCK_DURATION_MS: int(60_000, 5_000),
+  RECONCILE_INTERVAL_MS: int(30_000, 500),
+  RECONCILE_AFTER_MS: int(30_000, 0),
+
+  SOURCE_ALLOWLIST: z.string().default(''),
+  MAX_PDF_BYTES: int(50 * MiB, 1),
+  MAX_IMAGE_BYTES: int(20 * MiB, 1),
+  MAX_HTML_BYTES: int(10 * MiB, 1),
+  FETCH_TIMEOUT_MS: int(30_000, 100),
+  PAGE_TIMEOUT_MS: int(45_000, 100),
+  NETWORK_IDLE_MS: int(500, 0),
+  MAX_REDIRECTS: int(10),
+  MAX_PDF_PAGES: int(100, 1),
+  MAX_IMAGE_PIXELS: int(50_000_000, 1),
+  PDF_MODE: z.enum(['auto', 'text', 'images']).default('auto'),
+  CHROMIUM_PATH: z.string().optional(),
+  BROWSER_MAX_PAGES: int(100, 1),
+});
+
+export type WorkerConfig = z.infer<typeof schema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

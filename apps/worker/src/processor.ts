@@ -1,0 +1,110 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { ExtractionFailure, type PublicModel, type SourceType, type Structure } from '@xt/contract';
+import type { Db } from '@xt/db';
+import { extract, type ModelClient } from '@xt/model';
+import { extractJobPayload, publishCompletion } from '@xt/queue';
+import type { SourcePreparer } from './sources/index.ts';
+import { claim, complete, exists, fail, release } from './transitions.ts';
+
+export interface ProcessorDeps {
+  db: Db;
+  redis: Redis;
+  prefix: string;
+  model: ModelClient;
+  sources: SourcePreparer;
+  logger: Logger;
+  jobTimeoutMs: number;
+}
+
+function asFailure(err: unknown): ExtractionFailure {
+  if (err instanceof ExtractionFailure) return err;
+  return new ExtractionFailure('INTERNAL', 'The extraction failed unexpectedly.', { retryable: true, cause: err });
+}
+
+/**
+ * The extraction job handler: claim the row, prepare the source, call the model, record the
+ * outcome. Retryable failures return the row to `pending` and let BullMQ back off and retry;
+ * the rest fail it at once (UnrecoverableError).
+ */
+export function createProcessor(deps: ProcessorDeps) {
+  return async function processExtraction(job: Job): Promise<{ status: string }> {
+    const { extractionId, requestId } = extractJobPayload.parse(job.data);
+    const log = deps.logger.child({ extractionId, requestId, jobId: job.id, attempt: job.attemptsMade + 1 });
+
+    const claimed = await claim(deps.db, extractionId);
+    if (claimed.kind === 'gone') {
+      log.info('extraction was deleted; nothing to do');
+      return { status: 'deleted' };
+    }
+    if (claimed.kind === 'final') {
+      log.info({ status: claimed.row.status }, 'extraction already finished; duplicate delivery ignored');
+      return { status: claimed.row.status };
+    }
+    const row = claimed.row;
+
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error('job timeout')), deps.jobTimeoutMs);
+    try {
+      const source = await withTimeout(
+        deps.sources.prepare(row.sourceType as SourceType, row.source, { model: row.model as PublicModel, signal: controller.signal }),
+        controller.signal,
+      );
+      // Deleted while its source was being prepared: spend no model tokens on it.
+      if (!(await exists(deps.db, extractionId))) return { status: 'deleted' };
+      const result = await withTimeout(
+        extract({
+          client: deps.model,
+          model: row.model as PublicModel,
+          structure: row.schemaStructure as Structure,
+          source,
+          instruction: row.instruction ?? undefined,
+          signal: controller.signal,
+        }),
+        controller.signal,
+      );
+      const written = await complete(deps.db, extractionId, result.output, result.totalTokens);
+      log.info({ tokens: result.totalTokens, calls: result.calls, written }, 'extraction completed');
+      if (written) await publishCompletion(deps.redis, deps.prefix, extractionId);
+      return { status: written ? 'completed' : 'discarded' };
+    } catch (err) {
+      const failure = asFailure(err);
+      const attemptsLeft = (job.opts.attempts ?? 1) - (job.attemptsMade + 1);
+      if (failure.retryable && attemptsLeft > 0) {
+        await release(deps.db, extractionId, failure.code, failure.message, failure.tokens);
+        log.warn({ code: failure.code, err: failure.cause ?? failure, attemptsLeft }, 'attempt failed; will retry');
+        throw failure;
+      }
+      const written = await fail(deps.db, extractionId, failure.code, failure.message, failure.tokens);
+      log.warn({ code: failure.code, err: failure.cause ?? failure, written }, 'extraction failed');
+      if (written) await publishCompletion(deps.redis, deps.prefix, extractionId);
+      throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** Races work against the job deadline; the work itself is told through the same signal. */
+function withTimeout<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(timeoutFailure());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(timeoutFailure());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+function timeoutFailure(): ExtractionFailure {
+  return new ExtractionFailure('TIMEOUT', 'The extraction took longer than the job time limit.', { retryable: true });
+}

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { extractions, type Db } from '@xt/db';
+import { EXTRACT_JOB, extractJobOptions, type ExtractionJobPolicy } from '@xt/queue';
+
+const BATCH = 500;
+
+/**
+ * Makes sure every unfinished extraction has a live job. The API commits the row before it
+ * enqueues, so a Redis hiccup (or a lost Redis) can leave `pending` rows with no job; and a row
+ * can be left `processing` when its job is gone. One worker at a time does this (a Redis lock),
+ * for rows older than `afterMs` so it never races a request that is still enqueueing.
+ */
+export function createReconciler(deps: {
+  db: Db;
+  queue: Queue;
+  redis: Redis;
+  prefix: string;
+  policy: ExtractionJobPolicy;
+  afterMs: number;
+  staleProcessingMs: number;
+  logger: Logger;
+}) {
+  const lockKey = `${deps.prefix}:reconciler-lock`;
+
+  async function runOnce(): Promise<number> {
+    const token = randomUUID();
+    const locked = await deps.redis.set(lockKey, token, 'PX', 60_000, 'NX');
+    if (!locked) return 0;
+    let requeued = 0;
+    try {
+      const candidates = await deps.db
+        .select({ id: extractions.id, status: extractions.status, requestId: extractions.requestId, updatedAt: extractions.updatedAt })
+        .from(extractions)
+        .where(
+          and(
+            inArray(extractions.status, ['pending', 'processing']),
+            lt(extractions.createdAt, sql`now() - ${`${deps.afterMs} milliseconds`}::interval`),
+          ),
+        )
+        .orderBy(extractions.createdAt)
+        .limit(BATCH);
+      for (const row of candidates) {
+        const job = await deps.queue.getJob(row.id);
+        const state = job ? await job.getState() : 'missing';
+        if (state === 'waiting' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children') continue;
+        if (state === 'active') continue;
+        const staleProcessing =
+          row.status === 'processing' && Date.now() - row.updatedAt.getTime() > deps.staleProcessingMs;
+        if (row.status === 'processing' && !staleProcessing && state !== 'missing') continue;
+        // The job is gone, or finished without the row reaching a final state (for example the
+        // database was down when the worker tried to write it): give the extraction a new job.
+        if (job) await job.remove().catch(() => undefined);
+        if (row.status === 'processing')
+          await deps.db
+            .update(extractions)
+            .set({ status: 'pending', updatedAt: sql`now()` })
+            .where(and(eq(extractions.id, row.id), eq(extractions.status, 'processing')));
+        await deps.queue.add(
+          EXTRACT_JOB,
+          { extractionId: row.id, ...(row.requestId ? { requestId: row.requestId } : {}) },
+          extractJobOptions(row.id, deps.policy),
+        );
+        requeued++;
+        deps.logger.warn({ extractionId: row.id, previousJobState: state }, 'reconciler enqueued an extraction');
+      }
+    } finally {
+      // Release only our own lock.
+      await deps.redis.eval(
+        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end",
+        1,
+        lockKey,
+        token,
+      );
+    }
+    return requeued;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  return {
+    runOnce,
+    start(intervalMs: number) {
+      const tick = () => {
+        running = runOnce()
+          .catch((err: unknown) => deps.logger.warn({ err }, 'reconcile failed'))
+          .finally(() => {
+            timer = setTimeout(tick, intervalMs);
+            timer.unref();
+          });
+      };
+      timer = setTimeout(tick, Math.min(intervalMs, 1_000));
+      timer.unref();
+    },
+    async stop() {
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

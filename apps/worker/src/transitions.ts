@@ -1,0 +1,91 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FailureCode } from '@xt/contract';
+import { extractions, type Db, type ExtractionRow } from '@xt/db';
+
+/**
+ * Every state change is one conditional UPDATE (contract §7): it only applies when the row is
+ * in the state the caller expects, so a duplicate or retried job can never complete, fail or
+ * charge an extraction twice, and a deleted extraction is never written again.
+ */
+
+export type ClaimResult =
+  | { kind: 'claimed'; row: ExtractionRow }
+  | { kind: 'gone' }
+  | { kind: 'final'; row: ExtractionRow };
+
+/**
+ * pending → processing. A row already `processing` is taken over too: that is a job BullMQ
+ * re-delivered after its worker died, and refusing it would leave the row stuck forever.
+ */
+export async function claim(db: Db, id: string): Promise<ClaimResult> {
+  const [row] = await db
+    .update(extractions)
+    .set({
+      status: 'processing',
+      attempts: sql`${extractions.attempts} + 1`,
+      startedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(extractions.id, id), inArray(extractions.status, ['pending', 'processing'])))
+    .returning();
+  if (row) return { kind: 'claimed', row };
+  const [existing] = await db.select().from(extractions).where(eq(extractions.id, id));
+  return existing ? { kind: 'final', row: existing } : { kind: 'gone' };
+}
+
+export async function exists(db: Db, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: extractions.id }).from(extractions).where(eq(extractions.id, id));
+  return row !== undefined;
+}
+
+/** processing → completed, charged. False when another delivery won or the row was deleted. */
+export async function complete(db: Db, id: string, output: unknown, tokens: number): Promise<boolean> {
+  const rows = await db
+    .update(extractions)
+    .set({
+      status: 'completed',
+      output,
+      charged: true,
+      totalTokens: sql`${extractions.totalTokens} + ${tokens}`,
+      errorCode: null,
+      errorMessage: null,
+      finishedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
+    .returning({ id: extractions.id });
+  return rows.length > 0;
+}
+
+/** processing → failed, uncharged, with the tokens spent recorded. */
+export async function fail(db: Db, id: string, code: FailureCode, message: string, tokens: number): Promise<boolean> {
+  const rows = await db
+    .update(extractions)
+    .set({
+      status: 'failed',
+      errorCode: code,
+      errorMessage: message,
+      totalTokens: sql`${extractions.totalTokens} + ${tokens}`,
+      finishedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
+    .returning({ id: extractions.id });
+  return rows.length > 0;
+}
+
+/** processing → pending before a retry; the last error is kept for operators, not shown. */
+export async function release(db: Db, id: string, code: FailureCode, message: string, tokens: number): Promise<boolean> {
+  const rows = await db
+    .update(extractions)
+    .set({
+      status: 'pending',
+      errorCode: code,
+      errorMessage: message,
+      totalTokens: sql`${extractions.totalTokens} + ${tokens}`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
+    .returning({ id: extractions.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,2 @@
+export * from './key-material.ts';
+export * from './keys.ts';

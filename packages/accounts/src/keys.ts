@@ -1,0 +1,109 @@
+import { and, asc, eq, isNull, like, or, sql } from 'drizzle-orm';
+import { accounts, apiKeys, type Db } from '@xt/db';
+import { displayPrefix, generateKey, hashKey, looksLikeKey } from './key-material.ts';
+
+export type KeyScope = 'read' | 'write';
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  accountId: string;
+  accountName: string;
+  scope: KeyScope;
+  displayPrefix: string;
+}
+
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  scope: KeyScope;
+}
+
+/** Creates the account when it does not exist yet, then a key for it. The key is shown once. */
+export async function createKey(
+  db: Db,
+  input: { accountName: string; scope: KeyScope; label?: string },
+): Promise<CreatedKey> {
+  const name = input.accountName.trim();
+  if (!name) throw new Error('account name must not be empty');
+  return db.transaction(async (tx) => {
+    await tx.insert(accounts).values({ name }).onConflictDoNothing({ target: accounts.name });
+    const [account] = await tx.select().from(accounts).where(eq(accounts.name, name));
+    if (!account) throw new Error(`account ${name} could not be created`);
+    const key = generateKey();
+    const [row] = await tx
+      .insert(apiKeys)
+      .values({
+        accountId: account.id,
+        hash: hashKey(key),
+        displayPrefix: displayPrefix(key),
+        scope: input.scope,
+        label: input.label ?? null,
+      })
+      .returning({ id: apiKeys.id });
+    if (!row) throw new Error('key could not be stored');
+    return {
+      id: row.id,
+      key,
+      accountId: account.id,
+      accountName: account.name,
+      scope: input.scope,
+      displayPrefix: displayPrefix(key),
+    };
+  });
+}
+
+export async function listKeys(db: Db) {
+  return db
+    .select({
+      id: apiKeys.id,
+      displayPrefix: apiKeys.displayPrefix,
+      scope: apiKeys.scope,
+      label: apiKeys.label,
+      account: accounts.name,
+      createdAt: apiKeys.createdAt,
+      revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .orderBy(asc(apiKeys.createdAt));
+}
+
+/**
+ * Revokes by key id or by display prefix. A prefix that matches several live keys is refused
+ * rather than revoking more than the operator meant.
+ */
+export async function revokeKey(db: Db, idOrPrefix: string): Promise<{ id: string; displayPrefix: string }> {
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrPrefix);
+  const match = isUuid
+    ? eq(apiKeys.id, idOrPrefix)
+    : or(like(apiKeys.displayPrefix, `${idOrPrefix.replace(/[%_\\]/g, '\\$&')}%`));
+  const candidates = await db
+    .select({ id: apiKeys.id, displayPrefix: apiKeys.displayPrefix })
+    .from(apiKeys)
+    .where(and(match, isNull(apiKeys.revokedAt)));
+  if (candidates.length === 0) throw new Error(`no active key matches ${idOrPrefix}`);
+  if (candidates.length > 1)
+    throw new Error(`${candidates.length} active keys match ${idOrPrefix}; give the key id instead`);
+  const [target] = candidates;
+  if (!target) throw new Error('unreachable');
+  await db.update(apiKeys).set({ revokedAt: sql`now()` }).where(eq(apiKeys.id, target.id));
+  return target;
+}
+
+/** Resolves a presented bearer credential; null when unknown, malformed or revoked. */
+export async function authenticateKey(db: Db, presented: string): Promise<Principal | null> {
+  if (!looksLikeKey(presented)) return null;
+  const [row] = await db
+    .select({ id: apiKeys.id, accountId: apiKeys.accountId, scope: apiKeys.scope })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.hash, hashKey(presented)), isNull(apiKeys.revokedAt)));
+  if (!row) return null;
+  return { keyId: row.id, accountId: row.accountId, scope: row.scope };
+}
+
+export async function countKeys(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(apiKeys);
+  return row?.n ?? 0;
+}

@@ -1,0 +1,77 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Tells API processes that an extraction reached a final state. A request waiting for a result
+ * may be held by any API process while any worker, on any machine, finishes the job, so the
+ * signal goes through Redis pub/sub. It is only a wake-up call: the waiter reads the outcome
+ * from the database, which stays the source of truth (a lost message costs latency, not data).
+ */
+export function completionChannel(prefix: string): string {
+  return `${prefix}:extraction-finished`;
+}
+
+export async function publishCompletion(redis: Redis, prefix: string, extractionId: string): Promise<void> {
+  await redis.publish(completionChannel(prefix), extractionId);
+}
+
+type Listener = () => void;
+
+export interface CompletionWaiter {
+  /** Resolves true when notified, false when `timeoutMs` passes or `signal` aborts. */
+  wait(extractionId: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
+  /** Number of registered listeners (for metrics and leak tests). */
+  size(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * One subscriber connection per process, shared by every waiting request; listeners are kept
+ * in a map and always removed on wake-up, timeout or client disconnect.
+ */
+export async function createCompletionWaiter(subscriber: Redis, prefix: string): Promise<CompletionWaiter> {
+  const listeners = new Map<string, Set<Listener>>();
+  const channel = completionChannel(prefix);
+  subscriber.on('message', (ch: string, id: string) => {
+    if (ch !== channel) return;
+    const set = listeners.get(id);
+    if (!set) return;
+    for (const fn of [...set]) fn();
+  });
+  await subscriber.subscribe(channel);
+
+  return {
+    wait(extractionId, timeoutMs, signal) {
+      return new Promise<boolean>((resolve) => {
+        let set = listeners.get(extractionId);
+        if (!set) {
+          set = new Set();
+          listeners.set(extractionId, set);
+        }
+        const current = set;
+        const done = (notified: boolean) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          current.delete(listener);
+          if (current.size === 0 && listeners.get(extractionId) === current) listeners.delete(extractionId);
+          resolve(notified);
+        };
+        const listener: Listener = () => done(true);
+        const onAbort = () => done(false);
+        const timer = setTimeout(() => done(false), Math.max(0, timeoutMs));
+        current.add(listener);
+        if (signal?.aborted) done(false);
+        else signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+    size() {
+      let n = 0;
+      for (const set of listeners.values()) n += set.size;
+      return n;
+    },
+    async close() {
+      for (const set of listeners.values()) for (const fn of [...set]) fn();
+      listeners.clear();
+      await subscriber.unsubscribe(channel).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './redis.ts';
+export * from './catalogue.ts';
+export * from './completion.ts';
