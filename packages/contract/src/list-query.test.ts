@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { parse } from 'node:querystring';
+import { HttpError } from './errors.ts';
 import {
+  assertListQuery,
+  containsPattern,
   escapeLike,
   extractionListQuerySchema,
   listQuerySchema,
@@ -229,5 +233,38 @@ describe('escapeLike', () => {
     expect(escapeLike('50%_off\\now')).toBe('50\\%\\_off\\\\now');
     expect(escapeLike('plain text')).toBe('plain text');
     expect(escapeLike('%%')).toBe('\\%\\%');
+  });
+});
+
+describe('containsPattern', () => {
+  it('wraps the escaped text for a substring match', () => {
+    expect(containsPattern('a_b')).toBe('%a\\_b%');
+  });
+});
+
+describe('with a real query-string parser', () => {
+  it('reads what node:querystring (Express 5 default) produces, null prototype included', () => {
+    const query = parse('page=2&limit=5&search=%2550%25&startDate=2026-01-01&status=failed');
+    expect(Object.getPrototypeOf(query)).toBeNull();
+    const value = valueOf(parseListQuery(query, { extraction: true }));
+    expect(value).toMatchObject({ page: 2, limit: 5, search: '%50%', status: 'failed' });
+  });
+
+  it('catches a repeated parameter from the URL', () => {
+    expect(fieldsOf(parse('page=1&page=2'))).toEqual(['page']);
+  });
+});
+
+describe('assertListQuery', () => {
+  it('returns the value or throws a 422 listing every problem', () => {
+    expect(assertListQuery({ page: '4' })).toEqual({ page: 4, limit: 10 });
+    try {
+      assertListQuery({ page: 'x', schema_id: 'y' }, { extraction: true });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(HttpError);
+      expect((error as HttpError).status).toBe(422);
+      expect((error as HttpError).fields?.map((f) => f.field)).toEqual(['page', 'schema_id']);
+    }
   });
 });

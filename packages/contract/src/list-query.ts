@@ -7,7 +7,7 @@
  * a 422 on that parameter; an ambiguous repeated `page` must not silently pick one.
  */
 import { z } from 'zod';
-import type { FieldError } from './errors.ts';
+import { validationError, type FieldError } from './errors.ts';
 import { EXTRACTION_STATUSES, type ExtractionStatus } from './states.ts';
 import { addUtcDays, parseCalendarDate } from './time.ts';
 import { zodIssuesToFieldErrors } from './zod-errors.ts';
@@ -207,10 +207,25 @@ export function parseListQuery(
   return { ok: true, value };
 }
 
+/** `parseListQuery` for route handlers: the value, or a 422 HttpError with every problem. */
+export function assertListQuery(
+  query: Record<string, unknown>,
+  options: ListQueryOptions = {},
+): ListQuery {
+  const result = parseListQuery(query, options);
+  if (!result.ok) throw validationError(result.errors);
+  return result.value;
+}
+
 /**
  * Escapes `\`, `%` and `_` so user text matches literally in `ILIKE $1 ESCAPE '\'`
  * (contract §4: those characters in `search` are literal). Wrap the result in `%…%` yourself.
  */
 export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** `%<escaped>%`: the `ILIKE … ESCAPE '\'` pattern for a case-insensitive substring search. */
+export function containsPattern(search: string): string {
+  return `%${escapeLike(search)}%`;
 }

@@ -444,6 +444,24 @@ describe('validateStructure: field names', () => {
   );
 });
 
+describe('validateStructure: reserved names', () => {
+  it('rejects __proto__ as a field name', () => {
+    const s = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string"}}}',
+    ) as unknown;
+    expect(validateStructure(s)).toEqual([
+      { field: 'structure.properties.__proto__', message: 'Field name "__proto__" is reserved.' },
+    ]);
+  });
+
+  it('reports __proto__ as an unknown attribute rather than following it', () => {
+    const s = JSON.parse(
+      '{"type":"object","__proto__":{"x":1},"properties":{"a":{"type":"string"}}}',
+    ) as unknown;
+    expect(fieldsOf(s)).toEqual(['structure.__proto__']);
+  });
+});
+
 describe('validateStructure: limits', () => {
   it(`allows nesting ${STRUCTURE_LIMITS.maxDepth} levels deep and rejects one more`, () => {
     expect(validateStructure({ type: 'object', properties: { x: nested(9) } })).toEqual([]);

@@ -287,7 +287,11 @@ class StructureValidator {
     }
     for (const name of names) {
       const childPath = `${field}.${name}`;
-      if (!FIELD_NAME.test(name)) {
+      if (name === '__proto__') {
+        // Legal by the character rule, but it turns into a prototype when code downstream
+        // copies fields by assignment; no real document needs a field of that name.
+        this.add(childPath, 'Field name "__proto__" is reserved.');
+      } else if (!FIELD_NAME.test(name)) {
         this.add(
           childPath,
           `Field name "${name}" is invalid: use 1 to ${STRUCTURE_LIMITS.maxNameLength} letters, digits, "_" or "-".`,
