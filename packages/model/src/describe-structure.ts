@@ -31,7 +31,9 @@ function describeProperties(field: FieldDefinition, prefix: string, lines: strin
 }
 
 function describeElement(field: FieldDefinition, path: string, lines: string[]): void {
-  lines.push(`- ${path} (each element: ${typeName(field)})${explain(field)}`);
+  // the list's own line already names the element type; say more only when there is more
+  const text = explain(field);
+  if (text) lines.push(`- ${path} (each element: ${typeName(field)})${text}`);
   describeChildren(field, path, lines);
 }
 
