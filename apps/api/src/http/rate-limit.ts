@@ -1,4 +1,4 @@
-import { rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
@@ -19,7 +19,7 @@ export function rateLimiter(options: {
     limit: options.max,
     standardHeaders: 'draft-6',
     legacyHeaders: false,
-    keyGenerator: (req) => req.principal?.keyId ?? req.ip ?? 'unknown',
+    keyGenerator: (req) => req.principal?.keyId ?? ipKeyGenerator(req.ip ?? 'unknown'),
     store: new RedisStore({
       prefix: `${options.prefix}:rl:`,
       sendCommand: (command: string, ...args: string[]) =>

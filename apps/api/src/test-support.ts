@@ -1,0 +1,88 @@
+/**
+ * Starts the real API in-process on a cloned database and a private queue prefix, with keys for
+ * two accounts, and offers a small JSON client. Used by the API's integration tests.
+ */
+import { createKey } from '@xt/accounts';
+import { createDb } from '@xt/db';
+import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@xt/testkit';
+import { loadConfig, type ApiConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { startApi, type RunningApi } from './server.ts';
+
+export interface TestApi {
+  url: string;
+  database: TestDatabase;
+  prefix: string;
+  config: ApiConfig;
+  keys: { write: string; read: string; other: string };
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests probe arbitrary JSON
+  text: string;
+}
+
+export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+  const database = await createTestDatabase();
+  const prefix = uniquePrefix('api');
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    REDIS_URL: testRedisUrl(),
+    QUEUE_PREFIX: prefix,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    SHUTDOWN_GRACE_SECONDS: '0',
+    ...env,
+  });
+  const api: RunningApi = await startApi(config, createLogger('silent'));
+  const handle = createDb(database.url, { max: 2 });
+  const write = await createKey(handle.db, { accountName: 'acme', scope: 'write' });
+  const read = await createKey(handle.db, { accountName: 'acme', scope: 'read' });
+  const other = await createKey(handle.db, { accountName: 'globex', scope: 'write' });
+  await handle.close();
+
+  const request = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...options.headers };
+    const key = options.key === undefined ? write.key : options.key;
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    let body = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    const res = await fetch(`${api.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+
+  return {
+    url: api.url,
+    database,
+    prefix,
+    config,
+    keys: { write: write.key, read: read.key, other: other.key },
+    request,
+    async close() {
+      await api.close();
+      await database.drop();
+    },
+  };
+}

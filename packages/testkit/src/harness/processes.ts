@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
+
+export interface AppProcess {
+  child: ChildProcess;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts an app entry point (TypeScript, through tsx) as a real child process, and resolves once
+ * it prints `readyText` (or rejects with its output if it exits first).
+ */
+export async function startAppProcess(entry: string, env: Record<string, string>, readyText: string, timeoutMs = 60_000): Promise<AppProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `${REPO_ROOT}/${entry}`], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const append = (chunk: Buffer) => {
+    out += chunk.toString();
+    if (out.length > 2_000_000) out = out.slice(-1_000_000);
+  };
+  child.stdout.on('data', append);
+  child.stderr.on('data', append);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${entry} did not become ready in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const onData = () => {
+      if (out.includes(readyText)) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited with ${code} before it was ready:\n${out}`));
+    });
+  });
+  return {
+    child,
+    output: () => out,
+    stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+      return new Promise((resolve) => {
+        const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', (code) => {
+          clearTimeout(kill);
+          resolve(code);
+        });
+        child.kill(signal);
+      });
+    },
+  };
+}

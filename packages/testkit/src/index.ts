@@ -1,0 +1,2 @@
+export * from './harness/index.ts';
+export * from './model-stand-in/index.ts';
