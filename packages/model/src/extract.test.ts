@@ -103,6 +103,17 @@ describe('extract against the stand-in', () => {
     expect(request?.messages[3]?.text).toContain('Invoice INV-7, 2 x SKU-A');
   });
 
+  it('fills optional fields a non-strict provider left out with null', async () => {
+    standIn.behave({ output: { number: 'INV-7', lines: [] }, ...fixedUsage });
+    const result = await extract({
+      client: client(),
+      model: 'gpt-4.1',
+      structure: invoice,
+      source: textSource,
+    });
+    expect(result.output).toEqual({ number: 'INV-7', currency: null, lines: [] });
+  });
+
   it('sends images as data URLs and unwraps a root array', async () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001', 'hex');
     responder = () => ({ items: ['a', 'b'] });
@@ -332,7 +343,10 @@ describe('extract of a long document', () => {
   /** answers with the SKUs and the invoice number the request's source text contains */
   function readSource(request: RecordedRequest): unknown {
     const source = request.messages.at(-1)?.text ?? '';
-    const skus = [...source.matchAll(/SKU-(\w+)/g)].map((m) => ({ sku: `SKU-${m[1] ?? ''}` }));
+    // like the model (rule 3 of the system prompt) it lists each item once per answer
+    const skus = [
+      ...new Set([...source.matchAll(/SKU-(\w+)/g)].map((m) => `SKU-${m[1] ?? ''}`)),
+    ].map((sku) => ({ sku }));
     const number = /Invoice (INV-\d+)/.exec(source)?.[1] ?? null;
     return { number, currency: null, lines: skus };
   }

@@ -5,6 +5,7 @@ import { chunkParts } from './chunking.ts';
 import type { ModelClient } from './client.ts';
 import { toJsonSchema } from './json-schema.ts';
 import { mergeOutputs } from './merge.ts';
+import { fillAbsentFields } from './normalize.ts';
 import { callWithRepairs, type Spend } from './model-call.ts';
 import { buildMessages } from './prompt.ts';
 import { relaxStructure } from './relax.ts';
@@ -71,7 +72,7 @@ async function run(input: ExtractInput, spend: Spend): Promise<unknown> {
   );
 
   if (chunks.length <= 1) {
-    return callWithRepairs({
+    const output = await callWithRepairs({
       client,
       providerModel,
       structure,
@@ -79,6 +80,7 @@ async function run(input: ExtractInput, spend: Spend): Promise<unknown> {
       spend,
       signal: input.signal,
     });
+    return fillAbsentFields(structure, output);
   }
 
   const relaxed = relaxStructure(structure);

@@ -19,5 +19,6 @@ export { extract, type ExtractInput, type ExtractResult } from './extract.ts';
 export { estimateTextTokens, estimateImageTokens, estimatePartTokens } from './tokens.ts';
 export { chunkParts, type PartEstimator } from './chunking.ts';
 export { mergeOutputs } from './merge.ts';
+export { fillAbsentFields } from './normalize.ts';
 export { relaxStructure } from './relax.ts';
 export { providerFailure } from './provider-errors.ts';

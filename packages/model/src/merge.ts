@@ -3,9 +3,11 @@ import type { FieldDefinition, Structure } from '@xt/contract';
 /**
  * Merges the outputs of the chunks of one document, given in document order, without another
  * model call:
- * - arrays are concatenated in document order, exact (deep-equal) duplicates removed: lists
- *   such as line items or table rows run across pages, and an element repeated word for word
- *   is nearly always a running header or a row repeated at a page break, not a second item;
+ * - arrays are concatenated in document order, and an element deep-equal to one an earlier
+ *   chunk already gave is dropped: lists such as line items run across pages, and an element
+ *   repeated word for word in another chunk is nearly always a running header or a row repeated
+ *   at a page break. Identical elements within one chunk stay: the model saw both rows side by
+ *   side, so they are two rows;
  * - objects are merged field by field, recursively;
  * - scalars take the first non-null value in document order: header facts (numbers, dates,
  *   parties) come first in a document, and a chunk that does not contain a value says null.
@@ -21,15 +23,14 @@ function mergeValues(field: FieldDefinition, values: unknown[]): unknown {
   if (present.length === 0) return null;
   if (field.type === 'array') {
     const out: unknown[] = [];
-    const seen = new Set<string>();
+    const earlier = new Set<string>();
     for (const value of present) {
       if (!Array.isArray(value)) continue;
-      for (const element of value) {
-        const key = canonicalJson(element);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push(element);
-      }
+      const keys = value.map(canonicalJson);
+      value.forEach((element, i) => {
+        if (!earlier.has(keys[i] as string)) out.push(element);
+      });
+      for (const key of keys) earlier.add(key);
     }
     return out;
   }
