@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { ExtractionFailure } from '@xt/contract';
 import { Agent, buildConnector } from 'undici';
 import type { Allowlist } from './allowlist.ts';
 import { resolveAndCheck, type LookupAll } from './resolve.ts';
@@ -10,6 +11,30 @@ export interface PinnedConnectorOptions {
   lookup?: LookupAll;
   /** Extra TLS options (a test CA, for instance); never `host`, which the connector pins. */
   tls?: { ca?: string | Buffer | Array<string | Buffer>; rejectUnauthorized?: boolean };
+}
+
+/** undici's own default connect timeout, reused as the bound on the DNS step. */
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * undici does not abandon a connection attempt whose connector has not called back yet, so a
+ * DNS server that never answers would hold the request (and the Agent) forever. Bound it.
+ */
+function withTimeout<T>(promise: Promise<T>, ms: number, host: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(
+        new ExtractionFailure(
+          'SOURCE_UNREACHABLE',
+          `Resolving ${host} took longer than ${ms} ms.`,
+          {
+            retryable: true,
+          },
+        ),
+      );
+    }, ms);
+    promise.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
 }
 
 function stripBrackets(host: string): string {
@@ -31,10 +56,11 @@ export function createPinnedConnector(
     ...(opts.connectTimeoutMs === undefined ? {} : { timeout: opts.connectTimeoutMs }),
   });
   const lookupOpts = opts.lookup ? { lookup: opts.lookup } : {};
+  const resolveTimeout = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   return (options, callback) => {
     const host = stripBrackets(options.hostname);
     const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
-    resolveAndCheck(host, port, allowlist, lookupOpts).then(
+    withTimeout(resolveAndCheck(host, port, allowlist, lookupOpts), resolveTimeout, host).then(
       ({ address }) => {
         const servername = options.servername || (isIP(host) === 0 ? host : undefined);
         dial({ ...options, hostname: address, ...(servername ? { servername } : {}) }, callback);

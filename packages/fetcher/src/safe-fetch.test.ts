@@ -236,6 +236,28 @@ describe('safeFetch timeouts and network faults', () => {
     expect(failure.retryable).toBe(true);
   });
 
+  it('applies the deadline to a DNS lookup that never answers', async () => {
+    const failure = await failureOf(
+      safeFetch(
+        'http://stuck.test/',
+        opts({ timeoutMs: 300, lookup: () => new Promise(() => {}) }),
+      ),
+    );
+    expect(failure.code).toBe('TIMEOUT');
+  });
+
+  it('bounds a stuck DNS lookup by the connect timeout, as a retryable fault', async () => {
+    const failure = await failureOf(
+      safeFetch(
+        'http://stuck.test/',
+        opts({ timeoutMs: 5_000, connectTimeoutMs: 200, lookup: () => new Promise(() => {}) }),
+      ),
+    );
+    expect(failure.code).toBe('SOURCE_UNREACHABLE');
+    expect(failure.retryable).toBe(true);
+    expect(failure.message).toMatch(/Resolving stuck.test took longer than 200 ms/);
+  });
+
   it('applies the deadline to the body too', async () => {
     const failure = await failureOf(
       safeFetch(`${server.origin}/slow-body`, opts({ timeoutMs: 300 })),

@@ -77,6 +77,19 @@ function discard(body: Dispatcher.ResponseData['body']): void {
   body.destroy();
 }
 
+/**
+ * undici leaves a request whose connection is still being set up pending even after its
+ * signal aborts, so the deadline is enforced here as well.
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 async function readCapped(
   body: Dispatcher.ResponseData['body'],
   maxBytes: number,
@@ -112,7 +125,13 @@ async function fetchHops(
   if (opts.userAgent) headers['user-agent'] = opts.userAgent;
   let current = start;
   for (;;) {
-    const res = await request(current, { dispatcher, method: 'GET', headers, signal });
+    const pending = request(current, { dispatcher, method: 'GET', headers, signal });
+    // If the deadline wins the race, an answer arriving later must not hold its connection open.
+    pending.then(
+      (late) => signal.aborted && discard(late.body),
+      () => {},
+    );
+    const res = await untilAborted(pending, signal);
     const location = headerValue(res.headers.location);
     if (REDIRECT_STATUSES.has(res.statusCode) && location !== null) {
       await res.body.dump();
@@ -179,6 +198,8 @@ export async function safeFetch(url: string, opts: SafeFetchOptions): Promise<Sa
     }
     throw toFetchFailure(err, url);
   } finally {
-    if (owned) await dispatcher.destroy();
+    // Not awaited: a connection attempt still resolving would keep destroy() pending until the
+    // connector gives up, and the caller already has its answer.
+    if (owned) dispatcher.destroy().catch(() => {});
   }
 }
