@@ -1,3 +1,4 @@
 export * from './database.ts';
 export * from './processes.ts';
 export * from './prefix.ts';
+export * from './wait.ts';
