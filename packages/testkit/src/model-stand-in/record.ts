@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { imageSize } from './image-size.ts';
 import type { RecordedImage, RecordedMessage, RecordedRequest } from './types.ts';
 
 /** Turns a raw chat-completions request into the shape tests assert on. */
@@ -61,14 +62,14 @@ function recordImage(imageUrl: unknown): RecordedImage {
     };
   }
   const data = parsed[3] ?? '';
-  const bytes = parsed[2]
-    ? Buffer.from(data, 'base64').length
-    : Buffer.from(decodeURIComponent(data)).length;
+  const decoded = parsed[2] ? Buffer.from(data, 'base64') : Buffer.from(decodeURIComponent(data));
+  const size = imageSize(decoded);
   return {
     mime: parsed[1] ?? '',
-    bytes,
+    bytes: decoded.length,
     detail: typeof detail === 'string' ? detail : undefined,
     inline: true,
+    ...(size ?? {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import sharp from 'sharp';
 import { startModelStandIn, type ModelStandIn } from './index.ts';
 
 const schema = {
@@ -122,6 +123,36 @@ describe('model stand-in', () => {
       { mime: 'image/png', bytes: png.length, detail: 'high', inline: true },
     ]);
     expect(recorded?.headers.authorization).toBe('Bearer test-key');
+  });
+
+  it('records image sizes and bills images by OpenAI tiles', async () => {
+    const image = await sharp({
+      create: { width: 1024, height: 1024, channels: 3, background: { r: 0, g: 0, b: 0 } },
+    })
+      .png()
+      .toBuffer();
+    const body = (detail: string) => ({
+      model: 'gpt-4.1',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'image_url',
+              image_url: { url: `data:image/png;base64,${image.toString('base64')}`, detail },
+            },
+          ],
+        },
+      ],
+    });
+    const high = await post(standIn.url, body('high'));
+    const low = await post(standIn.url, body('low'));
+    expect(standIn.requests[0]?.images[0]).toMatchObject({
+      width: 1024,
+      height: 1024,
+      bytes: image.length,
+    });
+    expect(high.body.usage.prompt_tokens - low.body.usage.prompt_tokens).toBe(765 - 85);
   });
 
   it('plays queued one-shot behaviours in order, then the default', async () => {

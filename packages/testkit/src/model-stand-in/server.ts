@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { recordRequest } from './record.ts';
 import { sampleValue } from './sample-value.ts';
-import type { Behaviour, RecordedRequest, Usage } from './types.ts';
+import type { Behaviour, RecordedImage, RecordedRequest, Usage } from './types.ts';
 
 export interface ModelStandInOptions {
   port?: number;
@@ -164,21 +164,34 @@ function completion(request: RecordedRequest, behaviour: Behaviour, id: string, 
 }
 
 /**
- * Roughly what OpenAI would bill: 4 characters of request text per token, a flat 765 tokens
- * per image (a 1024x1024 high-detail image) since the stand-in does not decode images.
+ * Roughly what OpenAI would bill: 4 characters of request text per token, and for images the
+ * gpt-4.1 tile formula when the header gave a size (765, a 1024x1024 image, when it did not).
  */
 function estimateUsage(request: RecordedRequest, bodySize: number, answer: string): Usage {
   const imageChars = request.images.reduce(
     (sum, image) => sum + Math.ceil((image.bytes * 4) / 3),
     0,
   );
-  const prompt = Math.ceil(Math.max(0, bodySize - imageChars) / 4) + request.images.length * 765;
+  const imageTokens = request.images.reduce((sum, image) => sum + imageTokenCost(image), 0);
+  const prompt = Math.ceil(Math.max(0, bodySize - imageChars) / 4) + imageTokens;
   const completionTokens = Math.max(1, Math.ceil(answer.length / 4));
   return {
     prompt_tokens: prompt,
     completion_tokens: completionTokens,
     total_tokens: prompt + completionTokens,
   };
+}
+
+function imageTokenCost(image: RecordedImage): number {
+  if (image.detail === 'low') return 85;
+  if (!image.width || !image.height) return 765;
+  let w = image.width;
+  let h = image.height;
+  const fit = Math.min(1, 2048 / Math.max(w, h));
+  w *= fit;
+  h *= fit;
+  const shorten = Math.min(1, 768 / Math.min(w, h));
+  return 85 + 170 * Math.ceil((w * shorten) / 512) * Math.ceil((h * shorten) / 512);
 }
 
 function errorType(status: number): string {

@@ -6,6 +6,9 @@ export interface RecordedImage {
   detail: string | undefined;
   /** true when the URL was a data URL; remote URLs are recorded with bytes 0 */
   inline: boolean;
+  /** read from the PNG or JPEG header; absent for other formats */
+  width?: number;
+  height?: number;
 }
 
 export interface RecordedMessage {
