@@ -22,6 +22,11 @@ export interface ModelClientOptions {
   maxRepairs?: number | undefined;
   /** cap on the model's answer (`max_completion_tokens`); the provider's default when absent */
   maxOutputTokens?: number | undefined;
+  /**
+   * Default 0: extraction wants the most likely reading, the same on every retry. `null` leaves
+   * it out, for models that reject the parameter (reasoning models behind MODEL_MAP).
+   */
+  temperature?: number | null | undefined;
 }
 
 export interface ModelClient {
@@ -31,6 +36,7 @@ export interface ModelClient {
   readonly concurrency: number;
   readonly maxRepairs: number;
   readonly maxOutputTokens: number | undefined;
+  readonly temperature: number | null;
   /** removes the API key from text that may be logged or stored */
   readonly redact: (text: string) => string;
 }
@@ -55,6 +61,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     concurrency: positive(options.concurrency, DEFAULT_CONCURRENCY),
     maxRepairs: Math.max(0, Math.floor(options.maxRepairs ?? DEFAULT_MAX_REPAIRS)),
     maxOutputTokens: options.maxOutputTokens,
+    temperature: options.temperature === undefined ? 0 : options.temperature,
     redact: (text) => {
       let out = key.length >= 4 ? text.split(key).join('[redacted]') : text;
       // provider messages quote a masked key ("sk-abc***xyz"); drop even that

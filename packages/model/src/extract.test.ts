@@ -90,6 +90,7 @@ describe('extract against the stand-in', () => {
     expect(request?.model).toBe('gpt-4.1-2025-04-14');
     expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
     const body = request?.body as { response_format: unknown; temperature: number };
+    expect(body.temperature).toBe(0);
     expect(body.response_format).toMatchObject({
       type: 'json_schema',
       json_schema: { name: 'extraction', strict: true },
@@ -101,6 +102,16 @@ describe('extract against the stand-in', () => {
     expect(request?.messages.map((m) => m.role)).toEqual(['system', 'system', 'user', 'user']);
     expect(request?.messages[2]?.text).toContain('Only line items with a SKU.');
     expect(request?.messages[3]?.text).toContain('Invoice INV-7, 2 x SKU-A');
+  });
+
+  it('leaves temperature out when configured with null', async () => {
+    await extract({
+      client: client({ temperature: null }),
+      model: 'gpt-4.1',
+      structure: invoice,
+      source: textSource,
+    });
+    expect(standIn.requests[0]?.body).not.toHaveProperty('temperature');
   });
 
   it('fills optional fields a non-strict provider left out with null', async () => {

@@ -87,7 +87,7 @@ async function send(
       {
         model: input.providerModel,
         messages,
-        temperature: 0,
+        ...(client.temperature === null ? {} : { temperature: client.temperature }),
         response_format: {
           type: 'json_schema',
           json_schema: { name: 'extraction', strict: true, schema },
