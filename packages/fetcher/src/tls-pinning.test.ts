@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +94,28 @@ describe('TLS through the pinned connector', () => {
       expect(err).toMatchObject({ code: 'SOURCE_UNREACHABLE', retryable: false });
     } finally {
       await dispatcher.close();
+    }
+  });
+
+  it('gives up on a handshake that never completes after connectTimeoutMs (retryable)', async () => {
+    // Accepts TCP and then says nothing, so the TLS handshake hangs inside the connect phase.
+    const sockets: Socket[] = [];
+    const silent = createTcpServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+    const silentPort = (silent.address() as AddressInfo).port;
+    try {
+      const err: unknown = await safeFetch(`https://secure.test:${silentPort}/`, {
+        allowlist: allowlist(),
+        maxBytes: 1000,
+        timeoutMs: 10_000,
+        connectTimeoutMs: 200,
+        lookup,
+      }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'SOURCE_UNREACHABLE', retryable: true });
+      expect((err as Error).message).toMatch(/UND_ERR_CONNECT_TIMEOUT/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
     }
   });
 });
