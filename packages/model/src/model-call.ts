@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FieldError, Structure } from '@xt/contract';
 import { ExtractionFailure } from '@xt/contract';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
@@ -5,7 +6,6 @@ import type { ModelClient } from './client.ts';
 import { toJsonSchema, unwrapOutput } from './json-schema.ts';
 import { providerFailure } from './provider-errors.ts';
 import { validateOutput } from './validate-output.ts';
-import { createHash } from 'node:crypto';
 
 /** Tokens and calls spent by one extraction, shared by all its calls (chunks and repairs). */
 export interface Spend {
