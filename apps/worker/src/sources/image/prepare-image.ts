@@ -1,0 +1,118 @@
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import { ExtractionFailure, type PreparedSource, type PublicModel } from '@xt/contract';
+import { encodeForModel } from './encode.ts';
+import { visionSize } from './vision-size.ts';
+
+export interface ImageOptions {
+  model: PublicModel;
+  /** Largest width × height accepted, checked against the header before any decoding. */
+  maxPixels: number;
+}
+
+/**
+ * Raster formats the prebuilt libvips decodes and that real image sources use. SVG is refused
+ * on purpose: it is a document, not an image (external references, scripts, entity expansion,
+ * unbounded canvas), and a page of vector content is better submitted as a webpage, where it is
+ * rendered in the sandboxed browser with every request checked.
+ */
+const RASTER_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
+
+function classify(err: unknown): ExtractionFailure {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/unsupported image format/i.test(message)) {
+    return new ExtractionFailure(
+      'SOURCE_UNSUPPORTED',
+      'The source is not an image format the service reads.',
+      {
+        cause: err,
+      },
+    );
+  }
+  if (/pixel limit/i.test(message)) {
+    return new ExtractionFailure('SOURCE_TOO_LARGE', 'The image has too many pixels.', {
+      cause: err,
+    });
+  }
+  return new ExtractionFailure('SOURCE_UNREADABLE', `The image could not be decoded: ${message}`, {
+    cause: err,
+  });
+}
+
+async function readHeader(bytes: Buffer, maxPixels: number): Promise<Metadata> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: maxPixels }).metadata();
+  } catch (err) {
+    throw classify(err);
+  }
+  if (meta.format === 'svg') {
+    throw new ExtractionFailure(
+      'SOURCE_UNSUPPORTED',
+      'SVG images are not accepted; submit the SVG as a webpage or send a PNG or JPEG.',
+    );
+  }
+  if (!RASTER_FORMATS.has(meta.format) || (meta.format === 'heif' && meta.compression !== 'av1')) {
+    throw new ExtractionFailure(
+      'SOURCE_UNSUPPORTED',
+      `Images in ${meta.format} format are not accepted.`,
+    );
+  }
+  // The header is all that has been read: refuse a pixel bomb before libvips allocates for it.
+  if (meta.width * meta.height > maxPixels) {
+    throw new ExtractionFailure(
+      'SOURCE_TOO_LARGE',
+      `The image is ${meta.width}×${meta.height} pixels; the limit is ${maxPixels} pixels.`,
+    );
+  }
+  return meta;
+}
+
+/**
+ * Turns image bytes into the one image part the model needs: upright (EXIF), first frame
+ * only, flattened on white, shrunk to exactly what the chosen model looks at, re-encoded as
+ * PNG or JPEG and carried as a data URL.
+ *
+ * Transparency is flattened on white because servers differ in what they put behind it
+ * (several drop alpha, leaving black), and black text on black is lost; white is what a viewer
+ * or a printed page shows.
+ */
+export async function prepareImage(bytes: Buffer, opts: ImageOptions): Promise<PreparedSource> {
+  const meta = await readHeader(bytes, opts.maxPixels);
+  const target = visionSize(opts.model, meta.autoOrient);
+  let raw: { data: Buffer; info: OutputInfo };
+  try {
+    raw = await sharp(bytes, {
+      limitInputPixels: opts.maxPixels,
+      // Tolerate the minor encoder slips common in camera and scanner files; truncated or
+      // corrupt pixel data still fails.
+      failOn: 'error',
+      autoOrient: true,
+      pages: 1,
+      page: 0,
+      sequentialRead: true,
+    })
+      .resize(target.width, target.height, { fit: 'fill', kernel: 'lanczos3' })
+      .flatten({ background: '#ffffff' })
+      .toColourspace('srgb')
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch (err) {
+    throw classify(err);
+  }
+  const encoded = await encodeForModel(raw.data, {
+    width: raw.info.width,
+    height: raw.info.height,
+  });
+  return {
+    parts: [
+      {
+        kind: 'image',
+        dataUrl: encoded.dataUrl,
+        width: encoded.width,
+        height: encoded.height,
+        detail: 'high',
+      },
+    ],
+  };
+}

@@ -1,0 +1,176 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { ExtractionFailure, type ContentPart } from '@xt/contract';
+import * as fx from '../../../../../packages/testkit/src/fixtures/index.ts';
+import { preparePdf, type PdfOptions } from './prepare-pdf.ts';
+
+const base: PdfOptions = {
+  model: 'gpt-4.1',
+  mode: 'auto',
+  maxPages: 100,
+  maxImagePixels: 50_000_000,
+};
+type ImagePart = Extract<ContentPart, { kind: 'image' }>;
+type TextPart = Extract<ContentPart, { kind: 'text' }>;
+
+async function failure(promise: Promise<unknown>): Promise<ExtractionFailure> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ExtractionFailure);
+  return err as ExtractionFailure;
+}
+
+async function decode(part: ImagePart) {
+  const data = Buffer.from(part.dataUrl.slice(part.dataUrl.indexOf(',') + 1), 'base64');
+  const meta = await sharp(data).metadata();
+  const stats = await sharp(data).stats();
+  return { meta, min: Math.min(...stats.channels.map((c) => c.min)) };
+}
+
+describe('preparePdf: text layer', () => {
+  it('gives one text part per page, in order, with page markers and units', async () => {
+    const pages = [
+      'Alpha page: invoice 1001 for ACME Ltd.',
+      'Beta page: delivery note 2002.',
+      'Gamma page: terms.',
+    ];
+    const result = await preparePdf(await fx.textPdf(pages), base);
+    expect(result).toMatchObject({ pageCount: 3, textPages: 3, imagePages: 0 });
+    expect(result.parts.map((p) => p.kind)).toEqual(['text', 'text', 'text']);
+    result.parts.forEach((part, i) => {
+      const text = (part as TextPart).text;
+      expect(part.unit).toBe(i + 1);
+      expect(text.startsWith(`--- Page ${i + 1} ---\n`)).toBe(true);
+      expect(text).toContain(pages[i]);
+    });
+  });
+
+  it('reads lines in reading order, not drawing order, and honours page rotation', async () => {
+    const result = await preparePdf(await fx.shuffledTextPdf(), { ...base, mode: 'text' });
+    const [first, second] = result.parts as TextPart[];
+    expect(first!.text).toBe(
+      '--- Page 1 ---\nFirst line of the page.\nSecond line:\ttotal 42.00 EUR\nThird line comes last.',
+    );
+    expect(second!.text).toBe('--- Page 2 ---\nRotated page heading\nRotated page body text.');
+  });
+
+  it('keeps every page of a long document', async () => {
+    const result = await preparePdf(await fx.multiPagePdf(40), base);
+    expect(result.textPages).toBe(40);
+    expect((result.parts[39] as TextPart).text).toContain('Page 40 of 40');
+  });
+});
+
+describe('preparePdf: page images', () => {
+  it('rasterises scanned pages at the size gpt-4.1 sees', async () => {
+    const result = await preparePdf(
+      await fx.scannedPdf(['Scanned receipt total 12.50', 'Second scan']),
+      base,
+    );
+    expect(result).toMatchObject({ pageCount: 2, textPages: 0, imagePages: 2 });
+    expect(result.parts.map((p) => [p.kind, p.unit])).toEqual([
+      ['text', 1],
+      ['image', 1],
+      ['text', 2],
+      ['image', 2],
+    ]);
+    expect((result.parts[0] as TextPart).text).toBe('--- Page 1 ---');
+    const image = result.parts[1] as ImagePart;
+    expect({ width: image.width, height: image.height }).toEqual({ width: 768, height: 994 });
+    expect(image.detail).toBe('high');
+    const { meta, min } = await decode(image);
+    expect({ width: meta.width, height: meta.height }).toEqual({ width: 768, height: 994 });
+    expect(min).toBeLessThan(80); // dark glyphs drawn: the scan really was rendered
+  });
+
+  it('fills the gpt-4.1-mini patch budget', async () => {
+    const result = await preparePdf(await fx.scannedPdf(['Scanned']), {
+      ...base,
+      model: 'gpt-4.1-mini',
+    });
+    const image = result.parts[1] as ImagePart;
+    const patches = Math.ceil(image.width / 32) * Math.ceil(image.height / 32);
+    expect(patches).toBeLessThanOrEqual(1536);
+    expect(patches).toBeGreaterThan(1400);
+  });
+
+  it('mixes text and images page by page in auto mode', async () => {
+    const pdf = await fx.mixedPdf([
+      { text: 'A born-digital page with a proper text layer.' },
+      { scan: 'A page that was scanned.' },
+      { text: 'Another digital page with words on it.' },
+    ]);
+    const result = await preparePdf(pdf, base);
+    expect(result).toMatchObject({ pageCount: 3, textPages: 2, imagePages: 1 });
+    expect(result.parts.map((p) => `${p.kind}${p.unit}`)).toEqual([
+      'text1',
+      'text2',
+      'image2',
+      'text3',
+    ]);
+  });
+
+  it('renders every page in images mode and skips blank pages', async () => {
+    const pdf = await fx.mixedPdf([
+      { text: 'Digital page one with text.' },
+      { text: '' },
+      { scan: 'Scan' },
+    ]);
+    const result = await preparePdf(pdf, { ...base, mode: 'images' });
+    expect(result).toMatchObject({ pageCount: 3, textPages: 0, imagePages: 2 });
+    expect(result.parts.filter((p) => p.kind === 'image').map((p) => p.unit)).toEqual([1, 3]);
+  });
+
+  it('skips embedded images above maxImagePixels instead of decoding them', async () => {
+    const err = await failure(
+      preparePdf(await fx.scannedPdf(['Scan']), { ...base, maxImagePixels: 10_000 }),
+    );
+    expect(err.code).toBe('SOURCE_UNREADABLE');
+  });
+});
+
+describe('preparePdf: refusals', () => {
+  it('refuses too many pages before doing any page work', async () => {
+    const err = await failure(preparePdf(fx.hugePdf(5000), base));
+    expect(err.code).toBe('SOURCE_TOO_LARGE');
+    expect(err.message).toContain('5000 pages');
+    expect(
+      (await failure(preparePdf(await fx.multiPagePdf(11), { ...base, maxPages: 10 }))).code,
+    ).toBe('SOURCE_TOO_LARGE');
+  });
+
+  it('reports encrypted, corrupt, empty and blank files as unreadable', async () => {
+    const encrypted = await failure(preparePdf(fx.encryptedPdf(), base));
+    expect(encrypted.code).toBe('SOURCE_UNREADABLE');
+    expect(encrypted.message).toMatch(/password/);
+    for (const bytes of [
+      fx.corruptPdf(),
+      await fx.emptyPdf(),
+      await fx.blankPdf(3),
+      Buffer.alloc(0),
+    ]) {
+      expect((await failure(preparePdf(bytes, base))).code).toBe('SOURCE_UNREADABLE');
+    }
+  });
+
+  it('says a scanned file has no text in text mode', async () => {
+    const err = await failure(preparePdf(await fx.scannedPdf(['Scan']), { ...base, mode: 'text' }));
+    expect(err.code).toBe('SOURCE_UNREADABLE');
+    expect(err.message).toMatch(/scanned/);
+  });
+
+  it('refuses another kind of file sent as a PDF', async () => {
+    const lying = await fx.lyingFile();
+    expect(lying.contentType).toBe('application/pdf');
+    expect((await failure(preparePdf(lying.body, base))).code).toBe('SOURCE_UNSUPPORTED');
+  });
+
+  it('leaves the caller’s bytes intact', async () => {
+    const bytes = await fx.textPdf(['Some text that is long enough to use.']);
+    const copy = Buffer.from(bytes);
+    await preparePdf(bytes, base);
+    expect(bytes.equals(copy)).toBe(true);
+  });
+});

@@ -1,0 +1,136 @@
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import {
+  ExtractionFailure,
+  type ContentPart,
+  type PreparedSource,
+  type PublicModel,
+} from '@xt/contract';
+import { encodeForModel } from '../image/encode.ts';
+import { openPdf } from './open-pdf.ts';
+import { pageText, paintsImages } from './page-text.ts';
+import { renderPage } from './render-page.ts';
+import { assessText } from './usable-text.ts';
+
+export type PdfMode = 'auto' | 'text' | 'images';
+
+export interface PdfOptions {
+  model: PublicModel;
+  /** auto: text where the text layer is faithful, a page image where not. */
+  mode: PdfMode;
+  /** Refused before any page is read when the document has more pages. */
+  maxPages: number;
+  /** Embedded images with more pixels are skipped by the parser instead of decoded. */
+  maxImagePixels: number;
+}
+
+export type PreparedPdf = PreparedSource & {
+  pageCount: number;
+  textPages: number;
+  imagePages: number;
+};
+
+const marker = (n: number) => `--- Page ${n} ---`;
+
+/**
+ * Turns PDF bytes into model input, page by page in order: a text part (page marker and the
+ * text layer in reading order) for pages whose text can be trusted, or a marker and a page
+ * image rendered at the resolution the model sees. Pages with nothing on them are left out.
+ */
+export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<PreparedPdf> {
+  checkSignature(bytes);
+  const { doc, close } = await openPdf(bytes, { maxImagePixels: opts.maxImagePixels });
+  try {
+    const pageCount = doc.numPages;
+    if (pageCount > opts.maxPages) {
+      throw new ExtractionFailure(
+        'SOURCE_TOO_LARGE',
+        `The PDF has ${pageCount} pages; at most ${opts.maxPages} are accepted.`,
+      );
+    }
+    const parts: ContentPart[] = [];
+    let textPages = 0;
+    let imagePages = 0;
+    for (let n = 1; n <= pageCount; n++) {
+      const page = await doc.getPage(n);
+      try {
+        const text = opts.mode === 'images' ? '' : (await pageText(page)).join('\n');
+        const treatment = await choose(page, opts.mode, text);
+        if (treatment === 'skip') continue;
+        if (treatment === 'text') {
+          parts.push({ kind: 'text', text: `${marker(n)}\n${text}`, unit: n });
+          textPages++;
+          continue;
+        }
+        const rendered = await renderPage(page, opts.model);
+        if (rendered.blank) continue;
+        const image = await encodeForModel(rendered.rgb, rendered);
+        parts.push({ kind: 'text', text: marker(n), unit: n });
+        parts.push({
+          kind: 'image',
+          dataUrl: image.dataUrl,
+          width: image.width,
+          height: image.height,
+          unit: n,
+          detail: 'high',
+        });
+        imagePages++;
+      } finally {
+        page.cleanup();
+      }
+    }
+    if (parts.length === 0) throw nothingReadable(pageCount, opts.mode);
+    return { parts, pageCount, textPages, imagePages };
+  } catch (err) {
+    if (err instanceof ExtractionFailure) throw err;
+    throw new ExtractionFailure('SOURCE_UNREADABLE', `The PDF could not be read: ${String(err)}`, {
+      cause: err,
+    });
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * Auto mode trusts a page's text layer when it reads as language. When there is only a little
+ * text, the page's content decides: one that paints a raster image is a scan (its text is a
+ * page number or an OCR stamp), one that does not is a short page of real text. A page with no
+ * text and no image may still carry vector drawings or text converted to outlines, so it is
+ * rendered; the blank check drops it if nothing was drawn.
+ */
+async function choose(
+  page: PDFPageProxy,
+  mode: PdfMode,
+  text: string,
+): Promise<'text' | 'image' | 'skip'> {
+  if (mode === 'images') return 'image';
+  const hasText = text.trim() !== '';
+  if (mode === 'text') return hasText ? 'text' : 'skip';
+  const quality = assessText(text);
+  if (quality === 'usable') return 'text';
+  if (quality === 'garbled') return 'image';
+  if (await paintsImages(page)) return 'image';
+  return hasText ? 'text' : 'image';
+}
+
+/**
+ * pdf.js repairs a lot, so it would try to read anything; bytes with no `%PDF-` header near the
+ * start are some other kind of file sent under a PDF label.
+ */
+function checkSignature(bytes: Uint8Array): void {
+  if (bytes.length === 0)
+    throw new ExtractionFailure('SOURCE_UNREADABLE', 'The PDF file is empty.');
+  if (
+    !Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).includes('%PDF-')
+  ) {
+    throw new ExtractionFailure(
+      'SOURCE_UNSUPPORTED',
+      'The file is not a PDF (it has no %PDF- header).',
+    );
+  }
+}
+
+function nothingReadable(pageCount: number, mode: PdfMode): ExtractionFailure {
+  if (pageCount === 0) return new ExtractionFailure('SOURCE_UNREADABLE', 'The PDF has no pages.');
+  const hint = mode === 'text' ? ' (no text layer: the pages may be scanned images)' : '';
+  return new ExtractionFailure('SOURCE_UNREADABLE', `The PDF has no readable content${hint}.`);
+}

@@ -1,0 +1,58 @@
+/** One run of text placed on the page, in device space (y grows downwards, units: px at scale 1). */
+export interface PlacedText {
+  str: string;
+  x: number;
+  /** Baseline. */
+  y: number;
+  width: number;
+  /** Font size in the same units. */
+  size: number;
+  rtl: boolean;
+}
+
+/** Gap (in font sizes) above which two runs on a line are separate words. */
+const WORD_GAP = 0.15;
+/** Gap above which they are separate cells or columns: kept visible as a tab. */
+const CELL_GAP = 2;
+
+function joinLine(items: PlacedText[]): string {
+  const rtl = items.filter((i) => i.rtl).length > items.length / 2;
+  const sorted = [...items].sort((a, b) => (rtl ? b.x - a.x : a.x - b.x));
+  let out = '';
+  let prev: PlacedText | undefined;
+  for (const item of sorted) {
+    if (prev) {
+      const gap = rtl ? prev.x - (item.x + item.width) : item.x - (prev.x + prev.width);
+      const size = Math.max(prev.size, item.size, 1);
+      if (gap > CELL_GAP * size) out += '\t';
+      else if (gap > WORD_GAP * size && !/\s$/.test(out) && !/^\s/.test(item.str)) out += ' ';
+    }
+    out += item.str;
+    prev = item;
+  }
+  return out.replace(/[ \u00a0]+/g, ' ').trim();
+}
+
+/**
+ * Puts text runs in reading order: runs whose baselines lie within half a font size of each
+ * other form a line, lines run top to bottom, runs within a line left to right (right to left
+ * when most of the line is RTL script). Content-stream order is not used because generators
+ * emit text in any order (headers last, table cells column by column).
+ */
+export function linesInReadingOrder(items: PlacedText[]): string[] {
+  const runs = items.filter((i) => i.str.trim() !== '').sort((a, b) => a.y - b.y || a.x - b.x);
+  const lines: PlacedText[][] = [];
+  let current: PlacedText[] = [];
+  let baseline = Number.NaN;
+  for (const run of runs) {
+    if (current.length > 0 && Math.abs(run.y - baseline) <= 0.5 * run.size) {
+      current.push(run);
+      continue;
+    }
+    if (current.length > 0) lines.push(current);
+    current = [run];
+    baseline = run.y;
+  }
+  if (current.length > 0) lines.push(current);
+  return lines.map(joinLine).filter((l) => l !== '');
+}
