@@ -1,0 +1,46 @@
+import type { CDPSession, Page } from 'playwright-core';
+import { extractScript, type PageSnapshot } from './extract-in-page.ts';
+
+const HUNG = Symbol('hung');
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof HUNG> {
+  // A hung evaluate settles only when the context closes; its rejection is expected then.
+  promise.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof HUNG>((resolve) => {
+    timer = setTimeout(() => resolve(HUNG), Math.max(0, ms));
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function evaluateOnce(page: Page, script: string, ms: number): Promise<PageSnapshot | null> {
+  const result = await within(page.evaluate<PageSnapshot>(script), ms).catch(() => null);
+  return result === HUNG ? null : result;
+}
+
+/**
+ * Reads the rendered page as Markdown by `until` even when its main thread never idles.
+ *
+ * Page scripts are switched off first so the DOM holds still while it is read. A page busy in
+ * a script loop cannot run the extractor, so when the first attempt hangs the running script is
+ * killed with `Runtime.terminateExecution` (handled off the main thread, unlike everything else)
+ * and the extractor is queued right behind the kill; a page that immediately re-enters a loop
+ * from a timer is killed again. Null when nothing could be read by the deadline.
+ */
+export async function capturePage(
+  page: Page,
+  cdp: CDPSession,
+  opts: { until: number; maxChars: number },
+): Promise<PageSnapshot | null> {
+  const script = extractScript(opts.maxChars);
+  const remaining = (): number => opts.until - Date.now();
+  void cdp.send('Emulation.setScriptExecutionDisabled', { value: true }).catch(() => undefined);
+  const first = await evaluateOnce(page, script, Math.min(1000, Math.max(250, remaining() / 3)));
+  if (first) return first;
+  while (remaining() > 0) {
+    await cdp.send('Runtime.terminateExecution').catch(() => undefined);
+    const snapshot = await evaluateOnce(page, script, Math.min(500, Math.max(100, remaining())));
+    if (snapshot) return snapshot;
+  }
+  return null;
+}

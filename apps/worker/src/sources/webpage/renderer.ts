@@ -1,0 +1,133 @@
+import { ExtractionFailure, type PreparedSource, type PublicModel } from '@xt/contract';
+import { resolveAndCheck, type Allowlist, type LookupAll } from '@xt/fetcher';
+import { BrowserHost } from './browser-host.ts';
+import { silentLogger, type WebpageLogger } from './logger.ts';
+import {
+  startFilteringProxy,
+  type FilteringProxy,
+  type ProxyCounters,
+  type TargetCheck,
+} from './proxy.ts';
+import { renderPage, type RenderSettings } from './render-page.ts';
+
+export interface WebpageRendererOptions {
+  /** Chromium binary (Debian's /usr/bin/chromium here); Playwright's own browser when absent. */
+  executablePath?: string;
+  /** Places exempt from the public-address rule (`SOURCE_ALLOWLIST`). */
+  allowlist: Allowlist;
+  /** Whole budget of one render: navigation, settling and reading the page. */
+  pageTimeoutMs: number;
+  /** Network silence that counts as "settled" after the document has loaded. */
+  networkIdleMs: number;
+  maxPagesPerBrowser: number;
+  maxHtmlBytes: number;
+  userAgent?: string;
+  logger?: WebpageLogger;
+  /** Everything one page may pull through the proxy; default max(64 MiB, 4 × maxHtmlBytes). */
+  maxTransferBytes?: number;
+  /** Browser memory above which it is replaced; default 1.5 GiB. */
+  maxBrowserRssBytes?: number;
+  /** Redirect hops allowed for the main document; default 10 (contract §8). */
+  maxRedirects?: number;
+  /** Below this many non-whitespace characters of Markdown a screenshot is sent too; default 200. */
+  minTextChars?: number;
+  /** Tallest full-page screenshot taken, in CSS pixels; default 8000. */
+  maxScreenshotHeight?: number;
+  /** DNS for the proxy's checks; injectable so tests can give names to loopback fixtures. */
+  lookup?: LookupAll;
+}
+
+export type RenderedWebpage = PreparedSource & {
+  finalUrl: string;
+  title: string;
+  htmlBytes: number;
+  markdownChars: number;
+};
+
+export interface WebpageRenderer {
+  render(
+    url: string,
+    opts?: { signal?: AbortSignal; model?: PublicModel },
+  ): Promise<RenderedWebpage>;
+  /** Proxy decisions so far, for metrics and tests. */
+  readonly proxyCounters: Readonly<ProxyCounters> | null;
+  /** Browsers launched so far (recycling shows up here). */
+  readonly browserLaunches: number;
+  close(): Promise<void>;
+}
+
+/**
+ * One per worker process: a filtering proxy and a Chromium shared by all jobs, both started on
+ * first use. Each `render` gets its own browser context and its own proxy credential.
+ */
+export function createWebpageRenderer(opts: WebpageRendererOptions): WebpageRenderer {
+  const logger = opts.logger ?? silentLogger;
+  const check: TargetCheck = (host, port) =>
+    resolveAndCheck(host, port, opts.allowlist, opts.lookup ? { lookup: opts.lookup } : {});
+  const settings: RenderSettings = {
+    pageTimeoutMs: opts.pageTimeoutMs,
+    networkIdleMs: opts.networkIdleMs,
+    maxHtmlBytes: opts.maxHtmlBytes,
+    maxTransferBytes: opts.maxTransferBytes ?? Math.max(64 * 2 ** 20, 4 * opts.maxHtmlBytes),
+    maxRedirects: opts.maxRedirects ?? 10,
+    minTextChars: opts.minTextChars ?? 200,
+    maxScreenshotHeight: opts.maxScreenshotHeight ?? 8000,
+    userAgent: opts.userAgent,
+    check,
+    logger,
+  };
+  let started: Promise<{ proxy: FilteringProxy; host: BrowserHost }> | null = null;
+  let proxyRef: FilteringProxy | null = null;
+  let hostRef: BrowserHost | null = null;
+  let closed = false;
+
+  const start = (): Promise<{ proxy: FilteringProxy; host: BrowserHost }> => {
+    started ??= (async () => {
+      const proxy = await startFilteringProxy({ check, logger });
+      const host = new BrowserHost({
+        ...(opts.executablePath === undefined ? {} : { executablePath: opts.executablePath }),
+        proxyServer: proxy.server,
+        maxPagesPerBrowser: opts.maxPagesPerBrowser,
+        maxBrowserRssBytes: opts.maxBrowserRssBytes ?? 1.5 * 2 ** 30,
+        logger,
+      });
+      proxyRef = proxy;
+      hostRef = host;
+      return { proxy, host };
+    })();
+    started.catch(() => {
+      started = null;
+    });
+    return started;
+  };
+
+  return {
+    async render(url, renderOpts = {}) {
+      if (closed)
+        throw new ExtractionFailure('INTERNAL', 'The webpage renderer is closed.', {
+          retryable: true,
+        });
+      const { proxy, host } = await start();
+      return renderPage(url, {
+        proxy,
+        host,
+        settings,
+        model: renderOpts.model ?? 'gpt-4.1',
+        signal: renderOpts.signal,
+      });
+    },
+    get proxyCounters() {
+      return proxyRef?.counters ?? null;
+    },
+    get browserLaunches() {
+      return hostRef?.launches ?? 0;
+    },
+    async close() {
+      closed = true;
+      const running = await started?.catch(() => null);
+      if (!running) return;
+      await running.host.close();
+      await running.proxy.close();
+    },
+  };
+}
