@@ -10,7 +10,10 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('xt'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('xt'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   TRUST_PROXY: z.string().default('loopback'),
   METRICS_TOKEN: z.string().min(1).optional(),

@@ -14,7 +14,10 @@ export interface RunningApi {
 }
 
 /** Wires the API's dependencies, applies migrations and listens. Used by main and by tests. */
-export async function startApi(config: ApiConfig, logger: Logger = createLogger(config.LOG_LEVEL)): Promise<RunningApi> {
+export async function startApi(
+  config: ApiConfig,
+  logger: Logger = createLogger(config.LOG_LEVEL),
+): Promise<RunningApi> {
   await runMigrations(config.DATABASE_URL);
   const db = createDb(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'api' });
   const redis = createRedis(config.REDIS_URL, 'producer');
@@ -42,7 +45,10 @@ export async function startApi(config: ApiConfig, logger: Logger = createLogger(
       // Stop accepting; waiting requests are released by closing the waiter (they answer 202).
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       await waiter.close();
-      const grace = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_SECONDS * 1000);
+      const grace = setTimeout(
+        () => server.closeAllConnections(),
+        config.SHUTDOWN_GRACE_SECONDS * 1000,
+      );
       server.closeIdleConnections();
       await stopped;
       clearTimeout(grace);

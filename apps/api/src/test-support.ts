@@ -22,14 +22,14 @@ export interface TestApi {
 export interface RequestOptions {
   key?: string | null;
   json?: unknown;
-  body?: BodyInit;
+  body?: RequestInit['body'];
   headers?: Record<string, string>;
 }
 
 export interface TestResponse {
   status: number;
   headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests probe arbitrary JSON
+  body: any;
   text: string;
 }
 
@@ -53,7 +53,11 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   const other = await createKey(handle.db, { accountName: 'globex', scope: 'write' });
   await handle.close();
 
-  const request = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
+  const request = async (
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...options.headers };
     const key = options.key === undefined ? write.key : options.key;
     if (key !== null) headers.authorization = `Bearer ${key}`;
@@ -62,13 +66,17 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
       headers['content-type'] ??= 'application/json';
       body = JSON.stringify(options.json);
     }
-    const res = await fetch(`${api.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const res = await fetch(`${api.url}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
     const text = await res.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      parsed = undefined;
+      // Not JSON (e.g. /metrics): tests read `text` instead.
     }
     return { status: res.status, headers: res.headers, body: parsed, text };
   };

@@ -11,7 +11,12 @@ export interface Supervised {
  * Runs an app entry point as a child process (TypeScript through tsx) and restarts it when it
  * dies unexpectedly, with a growing pause so a crash loop does not spin.
  */
-export function supervise(name: string, entry: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Supervised {
+export function supervise(
+  name: string,
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+): Supervised {
   let child: ChildProcess | undefined;
   let stopping = false;
   let restarts = 0;

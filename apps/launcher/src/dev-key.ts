@@ -13,7 +13,11 @@ export function devKeyFile(dataDir: string): string {
  */
 export async function ensureDevKey(db: Db, dataDir: string): Promise<string | null> {
   if ((await countKeys(db)) > 0) return null;
-  const created = await createKey(db, { accountName: 'dev', scope: 'write', label: 'development key created by npm start' });
+  const created = await createKey(db, {
+    accountName: 'dev',
+    scope: 'write',
+    label: 'development key created by npm start',
+  });
   const file = devKeyFile(dataDir);
   await writeFile(file, `${created.key}\n`, { mode: 0o600 });
   await chmod(file, 0o600);

@@ -46,8 +46,14 @@ async function ensureDatabase(adminUrl: string, name: string): Promise<string> {
 }
 
 /** The project-local PostgreSQL under DATA_DIR/postgres, with the service's database in it. */
-export async function startLocalPostgres(dataDir: string, log: (line: string) => void): Promise<{ server: RunningServer; databaseUrl: string }> {
-  const server = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), onLog: log });
+export async function startLocalPostgres(
+  dataDir: string,
+  log: (line: string) => void,
+): Promise<{ server: RunningServer; databaseUrl: string }> {
+  const server = await startEmbeddedPostgres({
+    dataDir: path.join(dataDir, 'postgres'),
+    onLog: log,
+  });
   const databaseUrl = await ensureDatabase(server.url, DATABASE_NAME);
   return { server, databaseUrl };
 }

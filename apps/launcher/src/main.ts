@@ -55,7 +55,11 @@ async function main(): Promise<void> {
       try {
         const key = await ensureDevKey(handle.db, config.DATA_DIR);
         if (key) {
-          log('created a development API key (shown once; also saved to ' + devKeyFile(config.DATA_DIR) + '):');
+          log(
+            'created a development API key (shown once; also saved to ' +
+              devKeyFile(config.DATA_DIR) +
+              '):',
+          );
           console.log(key);
         }
       } finally {
@@ -63,10 +67,22 @@ async function main(): Promise<void> {
       }
     }
 
-    const env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, PORT: String(config.PORT) };
+    const env = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      PORT: String(config.PORT),
+    };
     children.push(supervise('api', 'apps/api/src/main.ts', env, log));
     for (let i = 1; i <= config.WORKER_PROCESSES; i++)
-      children.push(supervise(`worker-${i}`, 'apps/worker/src/main.ts', { ...env, WORKER_NAME: `worker-${i}` }, log));
+      children.push(
+        supervise(
+          `worker-${i}`,
+          'apps/worker/src/main.ts',
+          { ...env, WORKER_NAME: `worker-${i}` },
+          log,
+        ),
+      );
     const apiUrl = `http://127.0.0.1:${config.PORT}`;
     await writeStack(config.DATA_DIR, { pid: process.pid, databaseUrl, redisUrl, apiUrl });
     log(`service starting at ${apiUrl} (API docs at ${apiUrl}/docs); Ctrl-C stops everything`);

@@ -9,13 +9,16 @@ const modelMap = z
   .default('')
   .transform((text, ctx) => {
     const trimmed = text.trim();
-    if (trimmed === '') return {} as Record<string, string>;
+    if (trimmed === '') return {};
     if (trimmed.startsWith('{')) {
       try {
         const parsed = z.record(z.string(), z.string()).parse(JSON.parse(trimmed));
         return parsed;
       } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of strings or name=target pairs' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a JSON object of strings or name=target pairs',
+        });
         return z.NEVER;
       }
     }
@@ -40,7 +43,10 @@ const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(d
 const schema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }),
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('xt'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('xt'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WORKER_NAME: z.string().default(`worker-${process.pid}`),
   DB_POOL_MAX: int(10, 1),

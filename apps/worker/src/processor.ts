@@ -1,7 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { ExtractionFailure, type PublicModel, type SourceType, type Structure } from '@xt/contract';
+import { ExtractionFailure, type PublicModel, type Structure } from '@xt/contract';
 import type { Db } from '@xt/db';
 import { extract, type ModelClient } from '@xt/model';
 import { extractJobPayload, publishCompletion } from '@xt/queue';
@@ -20,7 +20,10 @@ export interface ProcessorDeps {
 
 function asFailure(err: unknown): ExtractionFailure {
   if (err instanceof ExtractionFailure) return err;
-  return new ExtractionFailure('INTERNAL', 'The extraction failed unexpectedly.', { retryable: true, cause: err });
+  return new ExtractionFailure('INTERNAL', 'The extraction failed unexpectedly.', {
+    retryable: true,
+    cause: err,
+  });
 }
 
 /**
@@ -31,7 +34,12 @@ function asFailure(err: unknown): ExtractionFailure {
 export function createProcessor(deps: ProcessorDeps) {
   return async function processExtraction(job: Job): Promise<{ status: string }> {
     const { extractionId, requestId } = extractJobPayload.parse(job.data);
-    const log = deps.logger.child({ extractionId, requestId, jobId: job.id, attempt: job.attemptsMade + 1 });
+    const log = deps.logger.child({
+      extractionId,
+      requestId,
+      jobId: job.id,
+      attempt: job.attemptsMade + 1,
+    });
 
     const claimed = await claim(deps.db, extractionId);
     if (claimed.kind === 'gone') {
@@ -39,7 +47,10 @@ export function createProcessor(deps: ProcessorDeps) {
       return { status: 'deleted' };
     }
     if (claimed.kind === 'final') {
-      log.info({ status: claimed.row.status }, 'extraction already finished; duplicate delivery ignored');
+      log.info(
+        { status: claimed.row.status },
+        'extraction already finished; duplicate delivery ignored',
+      );
       return { status: claimed.row.status };
     }
     const row = claimed.row;
@@ -48,7 +59,10 @@ export function createProcessor(deps: ProcessorDeps) {
     const timer = setTimeout(() => controller.abort(new Error('job timeout')), deps.jobTimeoutMs);
     try {
       const source = await withTimeout(
-        deps.sources.prepare(row.sourceType as SourceType, row.source, { model: row.model as PublicModel, signal: controller.signal }),
+        deps.sources.prepare(row.sourceType, row.source, {
+          model: row.model as PublicModel,
+          signal: controller.signal,
+        }),
         controller.signal,
       );
       // Deleted while its source was being prepared: spend no model tokens on it.
@@ -65,7 +79,10 @@ export function createProcessor(deps: ProcessorDeps) {
         controller.signal,
       );
       const written = await complete(deps.db, extractionId, result.output, result.totalTokens);
-      log.info({ tokens: result.totalTokens, calls: result.calls, written }, 'extraction completed');
+      log.info(
+        { tokens: result.totalTokens, calls: result.calls, written },
+        'extraction completed',
+      );
       if (written) await publishCompletion(deps.redis, deps.prefix, extractionId);
       return { status: written ? 'completed' : 'discarded' };
     } catch (err) {
@@ -73,10 +90,19 @@ export function createProcessor(deps: ProcessorDeps) {
       const attemptsLeft = (job.opts.attempts ?? 1) - (job.attemptsMade + 1);
       if (failure.retryable && attemptsLeft > 0) {
         await release(deps.db, extractionId, failure.code, failure.message, failure.tokens);
-        log.warn({ code: failure.code, err: failure.cause ?? failure, attemptsLeft }, 'attempt failed; will retry');
+        log.warn(
+          { code: failure.code, err: failure.cause ?? failure, attemptsLeft },
+          'attempt failed; will retry',
+        );
         throw failure;
       }
-      const written = await fail(deps.db, extractionId, failure.code, failure.message, failure.tokens);
+      const written = await fail(
+        deps.db,
+        extractionId,
+        failure.code,
+        failure.message,
+        failure.tokens,
+      );
       log.warn({ code: failure.code, err: failure.cause ?? failure, written }, 'extraction failed');
       if (written) await publishCompletion(deps.redis, deps.prefix, extractionId);
       throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
@@ -106,5 +132,7 @@ function withTimeout<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 function timeoutFailure(): ExtractionFailure {
-  return new ExtractionFailure('TIMEOUT', 'The extraction took longer than the job time limit.', { retryable: true });
+  return new ExtractionFailure('TIMEOUT', 'The extraction took longer than the job time limit.', {
+    retryable: true,
+  });
 }

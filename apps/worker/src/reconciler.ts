@@ -33,7 +33,12 @@ export function createReconciler(deps: {
     let requeued = 0;
     try {
       const candidates = await deps.db
-        .select({ id: extractions.id, status: extractions.status, requestId: extractions.requestId, updatedAt: extractions.updatedAt })
+        .select({
+          id: extractions.id,
+          status: extractions.status,
+          requestId: extractions.requestId,
+          updatedAt: extractions.updatedAt,
+        })
         .from(extractions)
         .where(
           and(
@@ -46,10 +51,17 @@ export function createReconciler(deps: {
       for (const row of candidates) {
         const job = await deps.queue.getJob(row.id);
         const state = job ? await job.getState() : 'missing';
-        if (state === 'waiting' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children') continue;
+        if (
+          state === 'waiting' ||
+          state === 'delayed' ||
+          state === 'prioritized' ||
+          state === 'waiting-children'
+        )
+          continue;
         if (state === 'active') continue;
         const staleProcessing =
-          row.status === 'processing' && Date.now() - row.updatedAt.getTime() > deps.staleProcessingMs;
+          row.status === 'processing' &&
+          Date.now() - row.updatedAt.getTime() > deps.staleProcessingMs;
         if (row.status === 'processing' && !staleProcessing && state !== 'missing') continue;
         // The job is gone, or finished without the row reaching a final state (for example the
         // database was down when the worker tried to write it): give the extraction a new job.
@@ -65,7 +77,10 @@ export function createReconciler(deps: {
           extractJobOptions(row.id, deps.policy),
         );
         requeued++;
-        deps.logger.warn({ extractionId: row.id, previousJobState: state }, 'reconciler enqueued an extraction');
+        deps.logger.warn(
+          { extractionId: row.id, previousJobState: state },
+          'reconciler enqueued an extraction',
+        );
       }
     } finally {
       // Release only our own lock.

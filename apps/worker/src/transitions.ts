@@ -34,12 +34,20 @@ export async function claim(db: Db, id: string): Promise<ClaimResult> {
 }
 
 export async function exists(db: Db, id: string): Promise<boolean> {
-  const [row] = await db.select({ id: extractions.id }).from(extractions).where(eq(extractions.id, id));
+  const [row] = await db
+    .select({ id: extractions.id })
+    .from(extractions)
+    .where(eq(extractions.id, id));
   return row !== undefined;
 }
 
 /** processing → completed, charged. False when another delivery won or the row was deleted. */
-export async function complete(db: Db, id: string, output: unknown, tokens: number): Promise<boolean> {
+export async function complete(
+  db: Db,
+  id: string,
+  output: unknown,
+  tokens: number,
+): Promise<boolean> {
   const rows = await db
     .update(extractions)
     .set({
@@ -58,7 +66,13 @@ export async function complete(db: Db, id: string, output: unknown, tokens: numb
 }
 
 /** processing → failed, uncharged, with the tokens spent recorded. */
-export async function fail(db: Db, id: string, code: FailureCode, message: string, tokens: number): Promise<boolean> {
+export async function fail(
+  db: Db,
+  id: string,
+  code: FailureCode,
+  message: string,
+  tokens: number,
+): Promise<boolean> {
   const rows = await db
     .update(extractions)
     .set({
@@ -75,7 +89,13 @@ export async function fail(db: Db, id: string, code: FailureCode, message: strin
 }
 
 /** processing → pending before a retry; the last error is kept for operators, not shown. */
-export async function release(db: Db, id: string, code: FailureCode, message: string, tokens: number): Promise<boolean> {
+export async function release(
+  db: Db,
+  id: string,
+  code: FailureCode,
+  message: string,
+  tokens: number,
+): Promise<boolean> {
   const rows = await db
     .update(extractions)
     .set({

@@ -14,15 +14,22 @@ export interface RunningWorker {
 }
 
 /** Wires one worker process: queue consumer, source preparation, model client, reconciler. */
-export async function startWorker(config: WorkerConfig, logger: Logger = createLogger(config.LOG_LEVEL, config.WORKER_NAME)): Promise<RunningWorker> {
+export async function startWorker(
+  config: WorkerConfig,
+  logger: Logger = createLogger(config.LOG_LEVEL, config.WORKER_NAME),
+): Promise<RunningWorker> {
   await runMigrations(config.DATABASE_URL);
-  const db = createDb(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: config.WORKER_NAME });
+  const db = createDb(config.DATABASE_URL, {
+    max: config.DB_POOL_MAX,
+    applicationName: config.WORKER_NAME,
+  });
   const redis = createRedis(config.REDIS_URL, 'producer');
   const blocking = createRedis(config.REDIS_URL, 'blocking');
   const queue = new Queue(EXTRACTION_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
   queue.on('error', (err) => logger.warn({ err }, 'queue error'));
 
-  if (!config.OPENAI_API_KEY) logger.warn('OPENAI_API_KEY is not set: model calls will be refused by the provider');
+  if (!config.OPENAI_API_KEY)
+    logger.warn('OPENAI_API_KEY is not set: model calls will be refused by the provider');
   const model = createModelClient({
     apiKey: config.OPENAI_API_KEY || 'not-set',
     baseURL: config.OPENAI_BASE_URL,

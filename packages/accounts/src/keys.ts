@@ -74,7 +74,10 @@ export async function listKeys(db: Db) {
  * Revokes by key id or by display prefix. A prefix that matches several live keys is refused
  * rather than revoking more than the operator meant.
  */
-export async function revokeKey(db: Db, idOrPrefix: string): Promise<{ id: string; displayPrefix: string }> {
+export async function revokeKey(
+  db: Db,
+  idOrPrefix: string,
+): Promise<{ id: string; displayPrefix: string }> {
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrPrefix);
   const match = isUuid
     ? eq(apiKeys.id, idOrPrefix)
@@ -85,10 +88,15 @@ export async function revokeKey(db: Db, idOrPrefix: string): Promise<{ id: strin
     .where(and(match, isNull(apiKeys.revokedAt)));
   if (candidates.length === 0) throw new Error(`no active key matches ${idOrPrefix}`);
   if (candidates.length > 1)
-    throw new Error(`${candidates.length} active keys match ${idOrPrefix}; give the key id instead`);
+    throw new Error(
+      `${candidates.length} active keys match ${idOrPrefix}; give the key id instead`,
+    );
   const [target] = candidates;
   if (!target) throw new Error('unreachable');
-  await db.update(apiKeys).set({ revokedAt: sql`now()` }).where(eq(apiKeys.id, target.id));
+  await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`now()` })
+    .where(eq(apiKeys.id, target.id));
   return target;
 }
 

@@ -10,7 +10,10 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-export function createDb(url: string, options: { max?: number; applicationName?: string } = {}): DbHandle {
+export function createDb(
+  url: string,
+  options: { max?: number; applicationName?: string } = {},
+): DbHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,

@@ -4,7 +4,9 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 
 /** The generated SQL lives at the repository root (`drizzle/`), next to drizzle.config.ts. */
-export const DEFAULT_MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../drizzle', import.meta.url));
+export const DEFAULT_MIGRATIONS_FOLDER = fileURLToPath(
+  new URL('../../../drizzle', import.meta.url),
+);
 
 /**
  * Applies pending migrations. Several processes may start at once behind a load balancer, so

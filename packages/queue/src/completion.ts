@@ -10,7 +10,11 @@ export function completionChannel(prefix: string): string {
   return `${prefix}:extraction-finished`;
 }
 
-export async function publishCompletion(redis: Redis, prefix: string, extractionId: string): Promise<void> {
+export async function publishCompletion(
+  redis: Redis,
+  prefix: string,
+  extractionId: string,
+): Promise<void> {
   await redis.publish(completionChannel(prefix), extractionId);
 }
 
@@ -28,7 +32,10 @@ export interface CompletionWaiter {
  * One subscriber connection per process, shared by every waiting request; listeners are kept
  * in a map and always removed on wake-up, timeout or client disconnect.
  */
-export async function createCompletionWaiter(subscriber: Redis, prefix: string): Promise<CompletionWaiter> {
+export async function createCompletionWaiter(
+  subscriber: Redis,
+  prefix: string,
+): Promise<CompletionWaiter> {
   const listeners = new Map<string, Set<Listener>>();
   const channel = completionChannel(prefix);
   subscriber.on('message', (ch: string, id: string) => {
@@ -52,7 +59,8 @@ export async function createCompletionWaiter(subscriber: Redis, prefix: string):
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
           current.delete(listener);
-          if (current.size === 0 && listeners.get(extractionId) === current) listeners.delete(extractionId);
+          if (current.size === 0 && listeners.get(extractionId) === current)
+            listeners.delete(extractionId);
           resolve(notified);
         };
         const listener: Listener = () => done(true);

@@ -7,7 +7,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function unauthorized(message: string, error?: string): HttpError {
   return new HttpError(401, 'UNAUTHORIZED', message, {
-    headers: { 'WWW-Authenticate': error ? `Bearer realm="api", error="${error}"` : 'Bearer realm="api"' },
+    headers: {
+      'WWW-Authenticate': error ? `Bearer realm="api", error="${error}"` : 'Bearer realm="api"',
+    },
   });
 }
 
@@ -21,7 +23,11 @@ export function authenticate(db: Db): RequestHandler {
     const header = req.get('authorization');
     if (!header) throw unauthorized('Missing credential: send Authorization: Bearer <API key>.');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match?.[1]) throw unauthorized('Malformed Authorization header: expected Bearer <API key>.', 'invalid_request');
+    if (!match?.[1])
+      throw unauthorized(
+        'Malformed Authorization header: expected Bearer <API key>.',
+        'invalid_request',
+      );
     const principal = await authenticateKey(db, match[1]);
     if (!principal) throw unauthorized('Invalid or revoked API key.', 'invalid_token');
     if (principal.scope === 'read' && !SAFE_METHODS.has(req.method))

@@ -32,7 +32,9 @@ const oneString = (name: string) =>
   });
 
 const fields = z.object({
-  schema_id: oneString('schema_id').trim().pipe(z.uuid({ error: 'schema_id must be a UUID' })),
+  schema_id: oneString('schema_id')
+    .trim()
+    .pipe(z.uuid({ error: 'schema_id must be a UUID' })),
   type: oneString('type').pipe(
     z.enum(SOURCE_TYPES, { error: `type must be one of: ${SOURCE_TYPES.join(', ')}` }),
   ),
@@ -48,10 +50,15 @@ const fields = z.object({
     .optional(),
 });
 
-function sourceError(type: SourceType, source: string, opts: { maxTextChars: number; allowlist: Allowlist }): string | null {
+function sourceError(
+  type: SourceType,
+  source: string,
+  opts: { maxTextChars: number; allowlist: Allowlist },
+): string | null {
   if (type === 'text') {
     if (source.trim() === '') return 'source must not be empty';
-    if (source.length > opts.maxTextChars) return `source must be at most ${opts.maxTextChars} characters`;
+    if (source.length > opts.maxTextChars)
+      return `source must be at most ${opts.maxTextChars} characters`;
     return null;
   }
   const problem = checkSubmittedUrl(source.trim(), opts.allowlist);
@@ -75,7 +82,10 @@ export function parseExtractionBody(
     if (!list) throw err;
     errors.push(...list);
   }
-  const type = typeof body.type === 'string' && (SOURCE_TYPES as readonly string[]).includes(body.type) ? (body.type as SourceType) : undefined;
+  const type =
+    typeof body.type === 'string' && (SOURCE_TYPES as readonly string[]).includes(body.type)
+      ? (body.type as SourceType)
+      : undefined;
   if (type && typeof body.source === 'string' && !errors.some((e) => e.field === 'source')) {
     const problem = sourceError(type, body.source, opts);
     if (problem) errors.push({ field: 'source', message: problem });
@@ -87,6 +97,7 @@ export function parseExtractionBody(
     source: parsed.type === 'text' ? parsed.source : parsed.source.trim(),
     model: parsed.model ? parsed.model : DEFAULT_MODEL,
   };
-  if (parsed.instruction !== undefined && parsed.instruction.trim() !== '') input.instruction = parsed.instruction;
+  if (parsed.instruction !== undefined && parsed.instruction.trim() !== '')
+    input.instruction = parsed.instruction;
   return input;
 }

@@ -6,7 +6,14 @@ import { Queue } from 'bullmq';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EXTRACT_JOB, EXTRACTION_QUEUE } from '@xt/queue';
-import { startAppProcess, startModelStandIn, testRedisUrl, waitFor, type AppProcess, type ModelStandIn } from '@xt/testkit';
+import {
+  startAppProcess,
+  startModelStandIn,
+  testRedisUrl,
+  waitFor,
+  type AppProcess,
+  type ModelStandIn,
+} from '@xt/testkit';
 import { startTestApi, type TestApi } from '../test-support.ts';
 
 const structure = {
@@ -44,7 +51,11 @@ function workerEnv(): Record<string, string> {
 
 beforeAll(async () => {
   model = await startModelStandIn();
-  api = await startTestApi({ JOB_ATTEMPTS: '3', JOB_BACKOFF_MS: '50', EXTRACTION_WAIT_SECONDS: '20' });
+  api = await startTestApi({
+    JOB_ATTEMPTS: '3',
+    JOB_BACKOFF_MS: '50',
+    EXTRACTION_WAIT_SECONDS: '20',
+  });
   worker = await startAppProcess('apps/worker/src/main.ts', workerEnv(), 'worker started');
   db = new pg.Pool({ connectionString: api.database.url, max: 2 });
   const res = await api.request('POST', '/v1/schemas', { json: { name: 'Invoice v1', structure } });
@@ -69,8 +80,19 @@ function form(fields: Record<string, string>): FormData {
 }
 
 async function row(id: string) {
-  const r = await db.query('select status, charged, total_tokens, error_code, attempts from extractions where id = $1', [id]);
-  return r.rows[0] as { status: string; charged: boolean; total_tokens: string; error_code: string | null; attempts: number } | undefined;
+  const r = await db.query(
+    'select status, charged, total_tokens, error_code, attempts from extractions where id = $1',
+    [id],
+  );
+  return r.rows[0] as
+    | {
+        status: string;
+        charged: boolean;
+        total_tokens: string;
+        error_code: string | null;
+        attempts: number;
+      }
+    | undefined;
 }
 
 async function poll(id: string) {
@@ -83,7 +105,12 @@ async function poll(id: string) {
 describe('creating extractions', () => {
   it('extracts text synchronously from a multipart form and shows what reached the model', async () => {
     const res = await api.request('POST', '/v1/extractions', {
-      body: form({ schema_id: schemaId, type: 'text', source: 'Invoice from ACME, total 12.50 EUR', instruction: 'Amounts in euros.' }),
+      body: form({
+        schema_id: schemaId,
+        type: 'text',
+        source: 'Invoice from ACME, total 12.50 EUR',
+        instruction: 'Amounts in euros.',
+      }),
     });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe(true);
@@ -99,7 +126,11 @@ describe('creating extractions', () => {
     expect(sent.model).toBe('gpt-4.1');
     expect(sent.text).toContain('Invoice from ACME, total 12.50 EUR');
     expect(sent.text).toContain('Amounts in euros.');
-    expect(sent.schema).toMatchObject({ type: 'object', additionalProperties: false, required: ['vendor', 'total', 'currency'] });
+    expect(sent.schema).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: ['vendor', 'total', 'currency'],
+    });
 
     const single = await api.request('GET', `/v1/extractions/${data.id}`);
     expect(single.body.data).toMatchObject({
@@ -116,7 +147,12 @@ describe('creating extractions', () => {
     const record = list.body.data.data.find((r: { id: string }) => r.id === data.id);
     expect(record).toMatchObject({
       charged: true,
-      input: { schema_id: schemaId, type: 'text', source: 'Invoice from ACME, total 12.50 EUR', instruction: 'Amounts in euros.' },
+      input: {
+        schema_id: schemaId,
+        type: 'text',
+        source: 'Invoice from ACME, total 12.50 EUR',
+        instruction: 'Amounts in euros.',
+      },
       output: data.output,
       status: 'completed',
       totalTokens: String(data.totalTokens),
@@ -125,7 +161,9 @@ describe('creating extractions', () => {
   });
 
   it('takes JSON and urlencoded bodies, uses the chosen model, and omits an absent instruction', async () => {
-    const json = await api.request('POST', '/v1/extractions', { json: { schema_id: schemaId, type: 'text', source: 'a', model: 'gpt-4.1-mini' } });
+    const json = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: schemaId, type: 'text', source: 'a', model: 'gpt-4.1-mini' },
+    });
     expect(json.status).toBe(200);
     expect(model.requests[0]!.model).toBe('gpt-4.1-mini');
     const encoded = await api.request('POST', '/extractions', {
@@ -141,24 +179,48 @@ describe('creating extractions', () => {
   it('validates every field and the content type', async () => {
     const empty = await api.request('POST', '/v1/extractions', { body: form({}) });
     expect(empty.status).toBe(422);
-    expect(empty.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['schema_id', 'source', 'type']);
+    expect(empty.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'schema_id',
+      'source',
+      'type',
+    ]);
     const bad = await api.request('POST', '/v1/extractions', {
-      json: { schema_id: '00000000-0000-4000-8000-000000000000', type: 'pdf', source: 'http://127.0.0.1/x.pdf', model: 'gpt-5' },
+      json: {
+        schema_id: '00000000-0000-4000-8000-000000000000',
+        type: 'pdf',
+        source: 'http://127.0.0.1/x.pdf',
+        model: 'gpt-5',
+      },
     });
     expect(bad.status).toBe(422);
-    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['model', 'source']);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'model',
+      'source',
+    ]);
     const unknownSchema = await api.request('POST', '/v1/extractions', {
       json: { schema_id: '00000000-0000-4000-8000-000000000000', type: 'text', source: 'x' },
     });
     expect(unknownSchema.status).toBe(422);
-    expect(unknownSchema.body.errors).toEqual([{ field: 'schema_id', message: expect.any(String) }]);
-    const otherAccount = await api.request('POST', '/v1/extractions', { key: api.keys.other, json: { schema_id: schemaId, type: 'text', source: 'x' } });
+    expect(unknownSchema.body.errors).toEqual([
+      { field: 'schema_id', message: expect.any(String) },
+    ]);
+    const otherAccount = await api.request('POST', '/v1/extractions', {
+      key: api.keys.other,
+      json: { schema_id: schemaId, type: 'text', source: 'x' },
+    });
     expect(otherAccount.status).toBe(422);
-    const blank = await api.request('POST', '/v1/extractions', { json: { schema_id: schemaId, type: 'text', source: '   ' } });
+    const blank = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: schemaId, type: 'text', source: '   ' },
+    });
     expect(blank.body.errors).toEqual([{ field: 'source', message: expect.any(String) }]);
-    const notUrl = await api.request('POST', '/v1/extractions', { json: { schema_id: schemaId, type: 'webpage', source: 'ftp://example.com/' } });
+    const notUrl = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: schemaId, type: 'webpage', source: 'ftp://example.com/' },
+    });
     expect(notUrl.body.errors[0].field).toBe('source');
-    const text = await api.request('POST', '/v1/extractions', { body: 'hello', headers: { 'content-type': 'text/plain' } });
+    const text = await api.request('POST', '/v1/extractions', {
+      body: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
     const withFile = new FormData();
     withFile.append('schema_id', schemaId);
@@ -167,7 +229,10 @@ describe('creating extractions', () => {
     const upload = await api.request('POST', '/v1/extractions', { body: withFile });
     expect(upload.status).toBe(422);
     expect(upload.body.errors[0].field).toBe('source');
-    const readOnly = await api.request('POST', '/v1/extractions', { key: api.keys.read, json: { schema_id: schemaId, type: 'text', source: 'x' } });
+    const readOnly = await api.request('POST', '/v1/extractions', {
+      key: api.keys.read,
+      json: { schema_id: schemaId, type: 'text', source: 'x' },
+    });
     expect(readOnly.status).toBe(403);
   });
 });
@@ -183,7 +248,12 @@ describe('waiting and 202', () => {
     expect(res.headers.get('preference-applied')).toBe('respond-async');
     expect(res.headers.get('location')).toBe(`/v1/extractions/${res.body.data.id}`);
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(res.body.data).toEqual({ id: expect.any(String), status: 'pending', output: null, totalTokens: 0 });
+    expect(res.body.data).toEqual({
+      id: expect.any(String),
+      status: 'pending',
+      output: null,
+      totalTokens: 0,
+    });
     const pending = await api.request('GET', '/v1/extractions?status=pending');
     const listed = pending.body.data.data.find((r: { id: string }) => r.id === res.body.data.id);
     if (listed) expect(listed).toMatchObject({ charged: false, output: null, totalTokens: '0' });
@@ -218,7 +288,9 @@ describe('waiting and 202', () => {
     await expect(pending).rejects.toThrow();
     const found = await waitFor(async () => {
       const list = await api.request('GET', '/v1/extractions?status=completed&limit=100');
-      return list.body.data.data.find((r: { input: { source: string } }) => r.input.source === 'walk away');
+      return list.body.data.data.find(
+        (r: { input: { source: string } }) => r.input.source === 'walk away',
+      );
     });
     expect(found.charged).toBe(true);
     const metrics = await api.request('GET', '/metrics', { key: null });
@@ -229,17 +301,30 @@ describe('waiting and 202', () => {
 describe('failures', () => {
   it('a refusal fails at once with 502 MODEL_REFUSED and the extraction id', async () => {
     model.behave({ refuse: 'I cannot help with that.' });
-    const res = await api.request('POST', '/v1/extractions', { json: { schema_id: schemaId, type: 'text', source: 'refuse me' } });
+    const res = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: schemaId, type: 'text', source: 'refuse me' },
+    });
     expect(res.status).toBe(502);
-    expect(res.body).toMatchObject({ status: false, code: 'MODEL_REFUSED', extractionId: expect.any(String) });
+    expect(res.body).toMatchObject({
+      status: false,
+      code: 'MODEL_REFUSED',
+      extractionId: expect.any(String),
+    });
     const single = await api.request('GET', `/v1/extractions/${res.body.extractionId}`);
-    expect(single.body.data).toMatchObject({ status: 'failed', charged: false, result: null, error: { code: 'MODEL_REFUSED', message: expect.any(String) } });
+    expect(single.body.data).toMatchObject({
+      status: 'failed',
+      charged: false,
+      result: null,
+      error: { code: 'MODEL_REFUSED', message: expect.any(String) },
+    });
     expect(model.requests).toHaveLength(1);
   });
 
   it('retries 429 and 5xx from the model and then completes, charging once', async () => {
     model.behave([{ status: 429 }, { status: 500 }]);
-    const res = await api.request('POST', '/v1/extractions', { json: { schema_id: schemaId, type: 'text', source: 'flaky' } });
+    const res = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: schemaId, type: 'text', source: 'flaky' },
+    });
     expect(res.status).toBe(200);
     expect(model.requests).toHaveLength(3);
     const r = await row(res.body.data.id);
@@ -249,22 +334,32 @@ describe('failures', () => {
 
   it('gives up with MODEL_UNAVAILABLE (502) when every attempt fails', async () => {
     model.behave([{ status: 503 }, { status: 503 }, { status: 503 }]);
-    const res = await api.request('POST', '/v1/extractions', { json: { schema_id: schemaId, type: 'text', source: 'down' } });
+    const res = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: schemaId, type: 'text', source: 'down' },
+    });
     expect(res.status).toBe(502);
     expect(res.body.code).toBe('MODEL_UNAVAILABLE');
-    expect(await row(res.body.extractionId)).toMatchObject({ status: 'failed', charged: false, error_code: 'MODEL_UNAVAILABLE' });
+    expect(await row(res.body.extractionId)).toMatchObject({
+      status: 'failed',
+      charged: false,
+      error_code: 'MODEL_UNAVAILABLE',
+    });
   });
 
   it('repairs an off-schema answer, and fails with OUTPUT_INVALID after two repairs, recording the tokens', async () => {
     model.behave({ content: '{"vendor": 5}' });
-    const repaired = await api.request('POST', '/v1/extractions', { json: { schema_id: schemaId, type: 'text', source: 'repair' } });
+    const repaired = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: schemaId, type: 'text', source: 'repair' },
+    });
     expect(repaired.status).toBe(200);
     expect(model.requests).toHaveLength(2);
     expect(model.requests[1]!.text).toMatch(/vendor/);
 
     model.reset();
     model.behave([{ content: 'not json' }, { content: '{"vendor": null}' }, { content: '[]' }]);
-    const invalid = await api.request('POST', '/v1/extractions', { json: { schema_id: schemaId, type: 'text', source: 'hopeless' } });
+    const invalid = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: schemaId, type: 'text', source: 'hopeless' },
+    });
     expect(invalid.status).toBe(502);
     expect(invalid.body.code).toBe('OUTPUT_INVALID');
     expect(model.requests).toHaveLength(3);
@@ -301,7 +396,10 @@ describe('lifecycle', () => {
         headers: { prefer: 'respond-async' },
       });
       const id = res.body.data.id as string;
-      const queue = new Queue(EXTRACTION_QUEUE, { connection: { url: testRedisUrl() }, prefix: api.prefix });
+      const queue = new Queue(EXTRACTION_QUEUE, {
+        connection: { url: testRedisUrl() },
+        prefix: api.prefix,
+      });
       expect(await queue.getJob(id)).toBeDefined();
       expect((await api.request('DELETE', `/v1/extractions/${id}`)).status).toBe(200);
       expect(await queue.getJob(id)).toBeUndefined();
@@ -319,7 +417,10 @@ describe('lifecycle', () => {
     });
     const id = res.body.data.id as string;
     // A second job for the same extraction, as a redelivery would produce.
-    const queue = new Queue(EXTRACTION_QUEUE, { connection: { url: testRedisUrl() }, prefix: api.prefix });
+    const queue = new Queue(EXTRACTION_QUEUE, {
+      connection: { url: testRedisUrl() },
+      prefix: api.prefix,
+    });
     await queue.add(EXTRACT_JOB, { extractionId: id }, { jobId: `${id}-again` });
     const done = await poll(id);
     await waitFor(async () => (await queue.getJob(`${id}-again`))?.isCompleted());
@@ -335,7 +436,9 @@ describe('lifecycle', () => {
   });
 
   it('an extraction keeps the schema it was created with when the schema changes or goes', async () => {
-    const created = await api.request('POST', '/v1/schemas', { json: { name: 'Snapshot Test', structure } });
+    const created = await api.request('POST', '/v1/schemas', {
+      json: { name: 'Snapshot Test', structure },
+    });
     const sid = created.body.data.id as string;
     model.behave({ delayMs: 1_500 });
     const res = await api.request('POST', '/v1/extractions', {
@@ -343,7 +446,10 @@ describe('lifecycle', () => {
       headers: { prefer: 'respond-async' },
     });
     await api.request('PATCH', `/v1/schemas/${sid}`, {
-      json: { name: 'Renamed', structure: { type: 'object', properties: { other: { type: 'string' } } } },
+      json: {
+        name: 'Renamed',
+        structure: { type: 'object', properties: { other: { type: 'string' } } },
+      },
     });
     const done = await poll(res.body.data.id);
     expect(Object.keys(done.result)).toEqual(['vendor', 'total', 'currency']);
@@ -353,13 +459,16 @@ describe('lifecycle', () => {
     expect(stillThere.body.data.schemaId).toBe(sid);
     const byOldName = await api.request('GET', '/v1/extractions?search=snapshot%20TEST');
     expect(byOldName.body.data.data.map((r: { id: string }) => r.id)).toContain(res.body.data.id);
-    const afterDelete = await api.request('POST', '/v1/extractions', { json: { schema_id: sid, type: 'text', source: 'x' } });
+    const afterDelete = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: sid, type: 'text', source: 'x' },
+    });
     expect(afterDelete.status).toBe(422);
   });
 
   it('the reconciler enqueues a pending extraction whose job never reached Redis', async () => {
     const id = '5f0c7a3e-8d6b-4c1e-9a2f-0b1c2d3e4f50';
-    const accountId = (await db.query('select account_id from schemas where id = $1', [schemaId])).rows[0].account_id;
+    const accountId = (await db.query('select account_id from schemas where id = $1', [schemaId]))
+      .rows[0].account_id;
     await db.query(
       `insert into extractions (id, account_id, schema_id, schema_name, schema_structure, source_type, source, model, created_at)
        values ($1, $2, $3, 'Invoice v1', $4, 'text', 'orphan', 'gpt-4.1', now() - interval '1 minute')`,
@@ -370,10 +479,16 @@ describe('lifecycle', () => {
   });
 
   it('keeps other accounts out', async () => {
-    const res = await api.request('POST', '/v1/extractions', { json: { schema_id: schemaId, type: 'text', source: 'mine' } });
+    const res = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: schemaId, type: 'text', source: 'mine' },
+    });
     const id = res.body.data.id as string;
-    expect((await api.request('GET', `/v1/extractions/${id}`, { key: api.keys.other })).status).toBe(404);
-    expect((await api.request('DELETE', `/v1/extractions/${id}`, { key: api.keys.other })).status).toBe(404);
+    expect(
+      (await api.request('GET', `/v1/extractions/${id}`, { key: api.keys.other })).status,
+    ).toBe(404);
+    expect(
+      (await api.request('DELETE', `/v1/extractions/${id}`, { key: api.keys.other })).status,
+    ).toBe(404);
     const list = await api.request('GET', '/v1/extractions', { key: api.keys.other });
     expect(list.body.data.meta.total).toBe(0);
     expect((await api.request('GET', '/v1/extractions?status=done')).status).toBe(422);

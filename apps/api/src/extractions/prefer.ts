@@ -14,10 +14,17 @@ export function decideWait(prefer: string | undefined, defaultSeconds: number): 
   let respondAsync = false;
   let wait: number | null = null;
   for (const token of (prefer ?? '').split(',')) {
-    const [rawName, rawValue] = token.split(';')[0]!.split('=').map((s) => s.trim());
+    const [rawName, rawValue] = token
+      .split(';')[0]!
+      .split('=')
+      .map((s) => s.trim());
     const name = rawName?.toLowerCase();
     if (name === 'respond-async') respondAsync = true;
-    else if (name === 'wait' && rawValue !== undefined && /^\d+$/.test(rawValue.replace(/^"|"$/g, '')))
+    else if (
+      name === 'wait' &&
+      rawValue !== undefined &&
+      /^\d+$/.test(rawValue.replace(/^"|"$/g, ''))
+    )
       wait = Math.min(MAX_WAIT_SECONDS, Number(rawValue.replace(/^"|"$/g, '')));
   }
   if (respondAsync) return { seconds: 0, applied: 'respond-async' };

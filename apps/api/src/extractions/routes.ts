@@ -13,7 +13,12 @@ import { decideWait } from './prefer.ts';
 import { failureAsHttpError, type ExtractionService } from './service.ts';
 import { serializeListRecord, serializeSingleRecord } from './serialize.ts';
 
-const FORM_TYPES = ['multipart/form-data', 'application/json', 'application/*+json', 'application/x-www-form-urlencoded'];
+const FORM_TYPES = [
+  'multipart/form-data',
+  'application/json',
+  'application/*+json',
+  'application/x-www-form-urlencoded',
+];
 
 /** One body parser per accepted content type, chosen by the request's Content-Type. */
 function createBodyParsers(config: ApiConfig): RequestHandler[] {
@@ -44,7 +49,10 @@ export function extractionRoutes(service: ExtractionService, config: ApiConfig):
 
   router.post('/extractions', ...createBodyParsers(config), async (req, res) => {
     const principal = principalOf(req);
-    const input = parseExtractionBody(bodyObject(req.body), { maxTextChars: config.MAX_TEXT_CHARS, allowlist });
+    const input = parseExtractionBody(bodyObject(req.body), {
+      maxTextChars: config.MAX_TEXT_CHARS,
+      allowlist,
+    });
     const wait = decideWait(req.get('prefer'), config.EXTRACTION_WAIT_SECONDS);
 
     // A client that goes away stops the waiting, never the extraction.
@@ -64,13 +72,25 @@ export function extractionRoutes(service: ExtractionService, config: ApiConfig):
       if (wait.applied) res.setHeader('Preference-Applied', wait.applied);
       const row = outcome.row;
       if (outcome.kind === 'finished' && row.status === 'completed') {
-        sendOk(res, { id: row.id, status: row.status, output: row.output, totalTokens: row.totalTokens }, 'Extraction completed.');
+        sendOk(
+          res,
+          { id: row.id, status: row.status, output: row.output, totalTokens: row.totalTokens },
+          'Extraction completed.',
+        );
         return;
       }
       if (outcome.kind === 'finished') throw failureAsHttpError(row);
       res.setHeader('Location', `/v1/extractions/${row.id}`);
-      res.setHeader('Retry-After', String(outcome.kind === 'accepted' ? outcome.retryAfterSeconds : 5));
-      sendOk(res, { id: row.id, status: row.status, output: null, totalTokens: 0 }, 'Extraction accepted; poll its Location for the result.', 202);
+      res.setHeader(
+        'Retry-After',
+        String(outcome.kind === 'accepted' ? outcome.retryAfterSeconds : 5),
+      );
+      sendOk(
+        res,
+        { id: row.id, status: row.status, output: null, totalTokens: 0 },
+        'Extraction accepted; poll its Location for the result.',
+        202,
+      );
     } finally {
       res.off('close', onClose);
     }

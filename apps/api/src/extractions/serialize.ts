@@ -3,7 +3,10 @@ import type { ExtractionRow } from '@xt/db';
 
 function errorOf(row: ExtractionRow): { code: FailureCode; message: string } | null {
   if (row.status !== 'failed') return null;
-  return { code: (row.errorCode ?? 'INTERNAL') as FailureCode, message: row.errorMessage ?? 'The extraction failed.' };
+  return {
+    code: (row.errorCode ?? 'INTERNAL') as FailureCode,
+    message: row.errorMessage ?? 'The extraction failed.',
+  };
 }
 
 /** The list record (§6): `input`/`output`, `totalTokens` as numeric text. */

@@ -15,7 +15,12 @@ import {
   type ListQuery,
 } from '@xt/contract';
 import { extractions, schemas, type Db, type ExtractionRow } from '@xt/db';
-import { EXTRACT_JOB, extractJobOptions, type CompletionWaiter, type ExtractJobPayload } from '@xt/queue';
+import {
+  EXTRACT_JOB,
+  extractJobOptions,
+  type CompletionWaiter,
+  type ExtractJobPayload,
+} from '@xt/queue';
 import type { ApiConfig } from '../config.ts';
 import type { ExtractionInput } from './body.ts';
 
@@ -33,7 +38,13 @@ export class ExtractionService {
   private readonly config: ApiConfig;
   private readonly logger: Logger;
 
-  constructor(deps: { db: Db; queue: Queue; waiter: CompletionWaiter; config: ApiConfig; logger: Logger }) {
+  constructor(deps: {
+    db: Db;
+    queue: Queue;
+    waiter: CompletionWaiter;
+    config: ApiConfig;
+    logger: Logger;
+  }) {
     this.db = deps.db;
     this.queue = deps.queue;
     this.waiter = deps.waiter;
@@ -57,7 +68,10 @@ export class ExtractionService {
         .select({ name: schemas.name, structure: schemas.structure })
         .from(schemas)
         .where(and(eq(schemas.accountId, accountId), eq(schemas.id, input.schemaId)));
-      if (!schema) throw validationError([{ field: 'schema_id', message: 'schema_id does not name a schema of this account' }]);
+      if (!schema)
+        throw validationError([
+          { field: 'schema_id', message: 'schema_id does not name a schema of this account' },
+        ]);
       const [inserted] = await tx
         .insert(extractions)
         .values({
@@ -79,11 +93,21 @@ export class ExtractionService {
 
     // Listen before enqueueing so a fast worker cannot finish unnoticed.
     const deadline = Date.now() + ctx.waitSeconds * 1000;
-    const firstWake = ctx.waitSeconds > 0 ? this.waiter.wait(id, Math.min(RECHECK_MS, ctx.waitSeconds * 1000), ctx.signal) : null;
+    const firstWake =
+      ctx.waitSeconds > 0
+        ? this.waiter.wait(id, Math.min(RECHECK_MS, ctx.waitSeconds * 1000), ctx.signal)
+        : null;
 
     const payload: ExtractJobPayload = { extractionId: id, requestId: ctx.requestId };
     try {
-      await this.queue.add(EXTRACT_JOB, payload, extractJobOptions(id, { attempts: this.config.JOB_ATTEMPTS, backoffMs: this.config.JOB_BACKOFF_MS }));
+      await this.queue.add(
+        EXTRACT_JOB,
+        payload,
+        extractJobOptions(id, {
+          attempts: this.config.JOB_ATTEMPTS,
+          backoffMs: this.config.JOB_BACKOFF_MS,
+        }),
+      );
     } catch (err) {
       ctx.log.warn({ err, extractionId: id }, 'enqueue failed; the reconciler will enqueue it');
     }
@@ -134,7 +158,10 @@ export class ExtractionService {
 
   async list(accountId: string, q: ListQuery) {
     const conditions: (SQL | undefined)[] = [eq(extractions.accountId, accountId)];
-    if (q.search) conditions.push(sql`${extractions.schemaName} ilike ${`%${escapeLike(q.search)}%`} escape '\\'`);
+    if (q.search)
+      conditions.push(
+        sql`${extractions.schemaName} ilike ${`%${escapeLike(q.search)}%`} escape '\\'`,
+      );
     if (q.startDate) conditions.push(gte(extractions.createdAt, q.startDate));
     if (q.endDateExclusive) conditions.push(lt(extractions.createdAt, q.endDateExclusive));
     if (q.status) conditions.push(eq(extractions.status, q.status));

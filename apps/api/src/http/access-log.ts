@@ -11,7 +11,12 @@ export function accessLog(metrics: HttpMetrics): RequestHandler {
       const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
       metrics.observe(req.method, route, res.statusCode, seconds);
       req.log.info(
-        { method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(seconds * 1000) },
+        {
+          method: req.method,
+          url: req.originalUrl,
+          status: res.statusCode,
+          ms: Math.round(seconds * 1000),
+        },
         'request',
       );
     });

@@ -14,7 +14,11 @@ export function acceptBody(types: string[]): RequestHandler {
   return (req, _res, next) => {
     if (hasBody(req) && !req.is(types)) {
       next(
-        new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type must be one of: ${types.join(', ')}.`),
+        new HttpError(
+          415,
+          'UNSUPPORTED_MEDIA_TYPE',
+          `Content-Type must be one of: ${types.join(', ')}.`,
+        ),
       );
       return;
     }

@@ -1,4 +1,9 @@
-import { parseListQuery, validationError, type ListQuery, type ListQueryOptions } from '@xt/contract';
+import {
+  parseListQuery,
+  validationError,
+  type ListQuery,
+  type ListQueryOptions,
+} from '@xt/contract';
 
 /** Query validation for every list route: a 422 naming `page`, `limit`, `startDate`, … */
 export function listQueryOr422(query: unknown, options: ListQueryOptions = {}): ListQuery {

@@ -15,7 +15,9 @@ function basicAuth(user: string, password: string): RequestHandler {
       return;
     }
     res.setHeader('WWW-Authenticate', 'Basic realm="queues", charset="UTF-8"');
-    res.status(401).json({ status: false, message: 'Dashboard credentials required.', code: 'UNAUTHORIZED' });
+    res
+      .status(401)
+      .json({ status: false, message: 'Dashboard credentials required.', code: 'UNAUTHORIZED' });
   };
 }
 

@@ -29,11 +29,13 @@ export function healthRoutes(deps: { pool: pg.Pool; redis: Redis }): Router {
     ]);
     const checks = { postgres: db.status === 'fulfilled', redis: redis.status === 'fulfilled' };
     const ok = checks.postgres && checks.redis;
-    res.status(ok ? 200 : 503).json(
-      ok
-        ? { status: true, message: 'ready', data: checks }
-        : { status: false, message: 'not ready', code: 'NOT_READY', ...{ data: checks } },
-    );
+    res
+      .status(ok ? 200 : 503)
+      .json(
+        ok
+          ? { status: true, message: 'ready', data: checks }
+          : { status: false, message: 'not ready', code: 'NOT_READY', ...{ data: checks } },
+      );
   });
   return router;
 }

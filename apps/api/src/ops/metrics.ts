@@ -29,7 +29,14 @@ export function createMetrics(options: { queue?: Queue; waiters?: () => number }
       labelNames: ['state'] as const,
       registers: [registry],
       async collect() {
-        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized');
+        const counts = await queue.getJobCounts(
+          'waiting',
+          'active',
+          'delayed',
+          'failed',
+          'completed',
+          'prioritized',
+        );
         for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
       },
     });
@@ -67,7 +74,13 @@ export function metricsRoute(metrics: ApiMetrics, token: string | undefined): Ro
       const presented = /^Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? '';
       if (!sameSecret(presented, token)) {
         res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
-        res.status(401).json({ status: false, message: 'A valid metrics token is required.', code: 'UNAUTHORIZED' });
+        res
+          .status(401)
+          .json({
+            status: false,
+            message: 'A valid metrics token is required.',
+            code: 'UNAUTHORIZED',
+          });
         return;
       }
     }

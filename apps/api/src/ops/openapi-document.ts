@@ -39,20 +39,50 @@ const errors = {
   '401': { description: 'Missing, invalid or revoked API key', content: json(errorBody) },
   '403': { description: 'Read-only key on a mutating route', content: json(errorBody) },
   '404': { description: 'Unknown id, or an id of another account', content: json(errorBody) },
-  '422': { description: 'Validation failed; one entry per invalid field', content: json(validationBody) },
+  '422': {
+    description: 'Validation failed; one entry per invalid field',
+    content: json(validationBody),
+  },
   '429': { description: 'Too many requests; see Retry-After', content: json(errorBody) },
   '500': { description: 'Unexpected error', content: json(errorBody) },
 };
 const listParams = [
   { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
-  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
-  { name: 'startDate', in: 'query', schema: { type: 'string', format: 'date' }, description: 'inclusive, UTC day' },
-  { name: 'endDate', in: 'query', schema: { type: 'string', format: 'date' }, description: 'inclusive, UTC day' },
-  { name: 'search', in: 'query', schema: { type: 'string' }, description: 'case-insensitive substring' },
+  {
+    name: 'limit',
+    in: 'query',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+  },
+  {
+    name: 'startDate',
+    in: 'query',
+    schema: { type: 'string', format: 'date' },
+    description: 'inclusive, UTC day',
+  },
+  {
+    name: 'endDate',
+    in: 'query',
+    schema: { type: 'string', format: 'date' },
+    description: 'inclusive, UTC day',
+  },
+  {
+    name: 'search',
+    in: 'query',
+    schema: { type: 'string' },
+    description: 'case-insensitive substring',
+  },
 ];
-const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+const idParam = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', format: 'uuid' },
+};
 const paginated = (item: string) =>
-  ok({ type: 'object', properties: { data: { type: 'array', items: ref(item) }, meta: ref('Meta') } });
+  ok({
+    type: 'object',
+    properties: { data: { type: 'array', items: ref(item) }, meta: ref('Meta') },
+  });
 const schemaBody = {
   type: 'object',
   required: ['name', 'structure'],
@@ -68,7 +98,10 @@ const extractionForm = {
   properties: {
     schema_id: { type: 'string', format: 'uuid' },
     type: { type: 'string', enum: ['text', 'image', 'pdf', 'webpage'] },
-    source: { type: 'string', description: 'the text itself, or an http(s) URL for image, pdf and webpage' },
+    source: {
+      type: 'string',
+      description: 'the text itself, or an http(s) URL for image, pdf and webpage',
+    },
     model: { type: 'string', enum: ['gpt-4.1', 'gpt-4.1-mini'], default: 'gpt-4.1' },
     instruction: { type: 'string', maxLength: 4000 },
   },
@@ -145,7 +178,10 @@ export const openApiDocument = {
           schemaId: { type: 'string', format: 'uuid' },
           source: {
             type: 'object',
-            properties: { type: { type: 'string', enum: ['text', 'image', 'pdf', 'url'] }, content: { type: 'string' } },
+            properties: {
+              type: { type: 'string', enum: ['text', 'image', 'pdf', 'url'] },
+              content: { type: 'string' },
+            },
           },
           result: { type: ['object', 'array', 'null'] },
           status: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] },
@@ -163,38 +199,72 @@ export const openApiDocument = {
       get: {
         summary: 'List schemas',
         parameters: listParams,
-        responses: { '200': { description: 'A page of schemas', content: json(paginated('Schema')) }, ...errors },
+        responses: {
+          '200': { description: 'A page of schemas', content: json(paginated('Schema')) },
+          ...errors,
+        },
       },
       post: {
         summary: 'Create a schema',
         requestBody: { required: true, content: json(schemaBody) },
-        responses: { '201': { description: 'Created', content: json(ok(ref('Schema'))) }, ...errors },
+        responses: {
+          '201': { description: 'Created', content: json(ok(ref('Schema'))) },
+          ...errors,
+        },
       },
     },
     '/schemas/{id}': {
       parameters: [idParam],
-      get: { summary: 'Get a schema', responses: { '200': { description: 'The schema', content: json(ok(ref('Schema'))) }, ...errors } },
+      get: {
+        summary: 'Get a schema',
+        responses: {
+          '200': { description: 'The schema', content: json(ok(ref('Schema'))) },
+          ...errors,
+        },
+      },
       put: {
         summary: 'Replace a schema',
         requestBody: { required: true, content: json(schemaBody) },
-        responses: { '200': { description: 'Updated', content: json(ok(ref('Schema'))) }, ...errors },
+        responses: {
+          '200': { description: 'Updated', content: json(ok(ref('Schema'))) },
+          ...errors,
+        },
       },
       patch: {
         summary: 'Update some fields of a schema',
         requestBody: { required: true, content: json({ ...schemaBody, required: [] }) },
-        responses: { '200': { description: 'Updated', content: json(ok(ref('Schema'))) }, ...errors },
+        responses: {
+          '200': { description: 'Updated', content: json(ok(ref('Schema'))) },
+          ...errors,
+        },
       },
-      delete: { summary: 'Delete a schema', responses: { '200': { description: 'Deleted', content: json(ok({ type: 'object' })) }, ...errors } },
+      delete: {
+        summary: 'Delete a schema',
+        responses: {
+          '200': { description: 'Deleted', content: json(ok({ type: 'object' })) },
+          ...errors,
+        },
+      },
     },
     '/extractions': {
       get: {
         summary: 'List extractions',
         parameters: [
           ...listParams,
-          { name: 'status', in: 'query', schema: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] } },
+          {
+            name: 'status',
+            in: 'query',
+            schema: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] },
+          },
           { name: 'schema_id', in: 'query', schema: { type: 'string', format: 'uuid' } },
         ],
-        responses: { '200': { description: 'A page of extractions', content: json(paginated('ExtractionListRecord')) }, ...errors },
+        responses: {
+          '200': {
+            description: 'A page of extractions',
+            content: json(paginated('ExtractionListRecord')),
+          },
+          ...errors,
+        },
       },
       post: {
         summary: 'Create an extraction',
@@ -224,7 +294,10 @@ export const openApiDocument = {
               }),
             ),
           },
-          '202': { description: 'Accepted, not finished yet; poll Location', content: json(ok({ type: 'object' })) },
+          '202': {
+            description: 'Accepted, not finished yet; poll Location',
+            content: json(ok({ type: 'object' })),
+          },
           '502': { description: 'Model provider failure', content: json(errorBody) },
           ...errors,
         },
@@ -232,8 +305,20 @@ export const openApiDocument = {
     },
     '/extractions/{id}': {
       parameters: [idParam],
-      get: { summary: 'Get an extraction', responses: { '200': { description: 'The extraction', content: json(ok(ref('Extraction'))) }, ...errors } },
-      delete: { summary: 'Delete an extraction', responses: { '200': { description: 'Deleted', content: json(ok({ type: 'object' })) }, ...errors } },
+      get: {
+        summary: 'Get an extraction',
+        responses: {
+          '200': { description: 'The extraction', content: json(ok(ref('Extraction'))) },
+          ...errors,
+        },
+      },
+      delete: {
+        summary: 'Delete an extraction',
+        responses: {
+          '200': { description: 'Deleted', content: json(ok({ type: 'object' })) },
+          ...errors,
+        },
+      },
     },
   },
 } as const;

@@ -29,7 +29,10 @@ function structureErrors(body: Record<string, unknown>, required: boolean): Fiel
  * Validates name, description and structure together so one 422 lists every problem at once.
  * `partial` is PATCH: only the fields present are checked and returned.
  */
-export function parseSchemaBody(body: Record<string, unknown>, mode: 'full' | 'partial'): Partial<SchemaInput> {
+export function parseSchemaBody(
+  body: Record<string, unknown>,
+  mode: 'full' | 'partial',
+): Partial<SchemaInput> {
   const fields = z.object({
     name: mode === 'full' ? name : name.optional(),
     description: description.optional(),
@@ -44,7 +47,10 @@ export function parseSchemaBody(body: Record<string, unknown>, mode: 'full' | 'p
     errors.push(...fieldsOf);
   }
   errors.push(...structureErrors(body, mode === 'full'));
-  if (mode === 'partial' && !['name', 'description', 'structure'].some((k) => body[k] !== undefined))
+  if (
+    mode === 'partial' &&
+    !['name', 'description', 'structure'].some((k) => body[k] !== undefined)
+  )
     errors.push({ field: 'body', message: 'give at least one of name, description, structure' });
   if (errors.length > 0) throw validationError(errors);
 

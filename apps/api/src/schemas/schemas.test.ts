@@ -22,7 +22,10 @@ afterAll(async () => {
 });
 
 async function createSchema(name: string, key?: string) {
-  const res = await api.request('POST', '/v1/schemas', { json: { name, structure: invoice }, ...(key ? { key } : {}) });
+  const res = await api.request('POST', '/v1/schemas', {
+    json: { name, structure: invoice },
+    ...(key ? { key } : {}),
+  });
   expect(res.status).toBe(201);
   return res.body.data as { id: string; name: string; createdAt: string };
 }
@@ -30,7 +33,10 @@ async function createSchema(name: string, key?: string) {
 describe('schemas', () => {
   it('creates a schema and returns the structure exactly as submitted', async () => {
     const raw = `{"name":"  Invoice  ","structure":{"type":"object","properties":{"z":{"type":"string","minLength":"3"},"a":{"type":"number"}}}}`;
-    const res = await api.request('POST', '/v1/schemas', { body: raw, headers: { 'content-type': 'application/json' } });
+    const res = await api.request('POST', '/v1/schemas', {
+      body: raw,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe(`/v1/schemas/${res.body.data.id}`);
     expect(res.headers.get('content-type')).toMatch(/^application\/json; charset=utf-8/);
@@ -48,12 +54,18 @@ describe('schemas', () => {
 
   it('names every invalid field in one 422', async () => {
     const res = await api.request('POST', '/v1/schemas', {
-      json: { name: '', description: 5, structure: { type: 'object', properties: { total: { type: 'money', requried: true } } } },
+      json: {
+        name: '',
+        description: 5,
+        structure: { type: 'object', properties: { total: { type: 'money', requried: true } } },
+      },
     });
     expect(res.status).toBe(422);
     expect(res.body.status).toBe(false);
     const fields = (res.body.errors as { field: string }[]).map((e) => e.field);
-    expect(fields).toEqual(expect.arrayContaining(['name', 'description', 'structure.properties.total.type']));
+    expect(fields).toEqual(
+      expect.arrayContaining(['name', 'description', 'structure.properties.total.type']),
+    );
     expect(JSON.stringify(res.body.errors)).toMatch(/requried/);
   });
 
@@ -72,12 +84,18 @@ describe('schemas', () => {
     const own = await startTestApi();
     try {
       for (const name of ['Alpha 100%', 'beta_one', 'Gamma', 'alphabet']) {
-        const res = await own.request('POST', '/v1/schemas', { json: { name, structure: invoice } });
+        const res = await own.request('POST', '/v1/schemas', {
+          json: { name, structure: invoice },
+        });
         expect(res.status).toBe(201);
       }
       const page1 = await own.request('GET', '/v1/schemas?limit=3');
       expect(page1.status).toBe(200);
-      expect(page1.body.data.data.map((s: { name: string }) => s.name)).toEqual(['alphabet', 'Gamma', 'beta_one']);
+      expect(page1.body.data.data.map((s: { name: string }) => s.name)).toEqual([
+        'alphabet',
+        'Gamma',
+        'beta_one',
+      ]);
       expect(page1.body.data.meta).toEqual({
         total: 4,
         perPage: 3,
@@ -99,8 +117,13 @@ describe('schemas', () => {
 
       const search = await own.request('GET', '/v1/schemas?search=ALPHA');
       expect(search.body.data.meta.total).toBe(2);
-      const literalPercent = await own.request('GET', `/v1/schemas?search=${encodeURIComponent('0%')}`);
-      expect(literalPercent.body.data.data.map((s: { name: string }) => s.name)).toEqual(['Alpha 100%']);
+      const literalPercent = await own.request(
+        'GET',
+        `/v1/schemas?search=${encodeURIComponent('0%')}`,
+      );
+      expect(literalPercent.body.data.data.map((s: { name: string }) => s.name)).toEqual([
+        'Alpha 100%',
+      ]);
       const literalUnderscore = await own.request('GET', '/v1/schemas?search=a_o');
       expect(literalUnderscore.body.data.meta.total).toBe(1);
 
@@ -121,17 +144,27 @@ describe('schemas', () => {
 
   it('updates with PUT and PATCH and deletes', async () => {
     const s = await createSchema('To change');
-    const patched = await api.request('PATCH', `/v1/schemas/${s.id}`, { json: { description: 'now described' } });
+    const patched = await api.request('PATCH', `/v1/schemas/${s.id}`, {
+      json: { description: 'now described' },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data.description).toBe('now described');
     expect(patched.body.data.name).toBe('To change');
     const put = await api.request('PUT', `/v1/schemas/${s.id}`, {
-      json: { name: 'Replaced', structure: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } } } } },
+      json: {
+        name: 'Replaced',
+        structure: {
+          type: 'array',
+          items: { type: 'object', properties: { a: { type: 'string' } } },
+        },
+      },
     });
     expect(put.status).toBe(200);
     expect(put.body.data.description).toBeNull();
     expect(put.body.data.structure.type).toBe('array');
-    const badPatch = await api.request('PATCH', `/v1/schemas/${s.id}`, { json: { structure: { type: 'array' } } });
+    const badPatch = await api.request('PATCH', `/v1/schemas/${s.id}`, {
+      json: { structure: { type: 'array' } },
+    });
     expect(badPatch.status).toBe(422);
     expect(badPatch.body.errors[0].field).toMatch(/^structure/);
     const del = await api.request('DELETE', `/v1/schemas/${s.id}`);
@@ -145,7 +178,10 @@ describe('schemas', () => {
     const s = await createSchema('Private');
     const other = api.keys.other;
     expect((await api.request('GET', `/v1/schemas/${s.id}`, { key: other })).status).toBe(404);
-    expect((await api.request('PATCH', `/v1/schemas/${s.id}`, { key: other, json: { name: 'x' } })).status).toBe(404);
+    expect(
+      (await api.request('PATCH', `/v1/schemas/${s.id}`, { key: other, json: { name: 'x' } }))
+        .status,
+    ).toBe(404);
     expect((await api.request('DELETE', `/v1/schemas/${s.id}`, { key: other })).status).toBe(404);
     const list = await api.request('GET', '/v1/schemas?search=Private', { key: other });
     expect(list.body.data.meta.total).toBe(0);
@@ -163,25 +199,40 @@ describe('auth and envelope', () => {
   });
 
   it('answers 403 to a read key on a mutating route and lets it read', async () => {
-    const res = await api.request('POST', '/v1/schemas', { key: api.keys.read, json: { name: 'x', structure: invoice } });
+    const res = await api.request('POST', '/v1/schemas', {
+      key: api.keys.read,
+      json: { name: 'x', structure: invoice },
+    });
     expect(res.status).toBe(403);
     expect((await api.request('GET', '/v1/schemas', { key: api.keys.read })).status).toBe(200);
   });
 
   it('echoes an acceptable x-request-id and replaces a bad one', async () => {
-    const mine = await api.request('GET', '/v1/schemas', { headers: { 'x-request-id': 'abc-123' } });
+    const mine = await api.request('GET', '/v1/schemas', {
+      headers: { 'x-request-id': 'abc-123' },
+    });
     expect(mine.headers.get('x-request-id')).toBe('abc-123');
-    const long = await api.request('GET', '/v1/schemas', { headers: { 'x-request-id': 'x'.repeat(200) } });
+    const long = await api.request('GET', '/v1/schemas', {
+      headers: { 'x-request-id': 'x'.repeat(200) },
+    });
     expect(long.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('maps malformed, oversized and mistyped bodies and unknown routes', async () => {
-    const malformed = await api.request('POST', '/v1/schemas', { body: '{"name":', headers: { 'content-type': 'application/json' } });
+    const malformed = await api.request('POST', '/v1/schemas', {
+      body: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.status).toBe(false);
-    const wrongType = await api.request('POST', '/v1/schemas', { body: 'name=x', headers: { 'content-type': 'text/plain' } });
+    const wrongType = await api.request('POST', '/v1/schemas', {
+      body: 'name=x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(wrongType.status).toBe(415);
-    const huge = await api.request('POST', '/v1/schemas', { json: { name: 'big', structure: invoice, description: 'x'.repeat(600_000) } });
+    const huge = await api.request('POST', '/v1/schemas', {
+      json: { name: 'big', structure: invoice, description: 'x'.repeat(600_000) },
+    });
     expect(huge.status).toBe(413);
     const notJsonObject = await api.request('POST', '/v1/schemas', { json: [1, 2] });
     expect(notJsonObject.status).toBe(422);
@@ -210,16 +261,22 @@ describe('rate limiting', () => {
   it('answers 429 with Retry-After and RateLimit headers past the limit', async () => {
     const limited = await startTestApi({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60' });
     try {
-      for (let i = 0; i < 3; i++) expect((await limited.request('GET', '/v1/schemas')).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await limited.request('GET', '/v1/schemas')).status).toBe(200);
       const res = await limited.request('GET', '/v1/schemas');
       expect(res.status).toBe(429);
-      expect(res.body).toMatchObject({ status: false, message: expect.stringMatching(/maximum number of requests/i) });
+      expect(res.body).toMatchObject({
+        status: false,
+        message: expect.stringMatching(/maximum number of requests/i),
+      });
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(res.headers.get('ratelimit-limit')).toBe('3');
       expect(res.headers.get('ratelimit-remaining')).toBe('0');
       expect(res.headers.get('ratelimit-reset')).toBeTruthy();
       // Another key has its own budget.
-      expect((await limited.request('GET', '/v1/schemas', { key: limited.keys.other })).status).toBe(200);
+      expect(
+        (await limited.request('GET', '/v1/schemas', { key: limited.keys.other })).status,
+      ).toBe(200);
     } finally {
       await limited.close();
     }

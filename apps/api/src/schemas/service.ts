@@ -10,7 +10,12 @@ export class SchemaService {
   async create(accountId: string, input: SchemaInput): Promise<SchemaRow> {
     const [row] = await this.db
       .insert(schemas)
-      .values({ accountId, name: input.name, description: input.description, structure: input.structure })
+      .values({
+        accountId,
+        name: input.name,
+        description: input.description,
+        structure: input.structure,
+      })
       .returning();
     if (!row) throw new Error('insert returned no row');
     return row;
@@ -27,7 +32,8 @@ export class SchemaService {
 
   async list(accountId: string, q: ListQuery) {
     const conditions: (SQL | undefined)[] = [eq(schemas.accountId, accountId)];
-    if (q.search) conditions.push(sql`${schemas.name} ilike ${`%${escapeLike(q.search)}%`} escape '\\'`);
+    if (q.search)
+      conditions.push(sql`${schemas.name} ilike ${`%${escapeLike(q.search)}%`} escape '\\'`);
     if (q.startDate) conditions.push(gte(schemas.createdAt, q.startDate));
     if (q.endDateExclusive) conditions.push(lt(schemas.createdAt, q.endDateExclusive));
     const where = and(...conditions);

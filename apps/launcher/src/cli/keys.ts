@@ -4,7 +4,7 @@
  * alone on the last line of standard output; it is never shown again.
  */
 import { parseArgs } from 'node:util';
-import { createKey, listKeys, revokeKey, type KeyScope } from '@xt/accounts';
+import { createKey, listKeys, revokeKey } from '@xt/accounts';
 import { createDb, runMigrations } from '@xt/db';
 import { formatTimestamp } from '@xt/contract';
 import { z } from 'zod';
@@ -33,23 +33,37 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'create') {
       const { values } = parseArgs({
         args: rest,
-        options: { account: { type: 'string' }, scope: { type: 'string', default: 'write' }, label: { type: 'string' } },
+        options: {
+          account: { type: 'string' },
+          scope: { type: 'string', default: 'write' },
+          label: { type: 'string' },
+        },
       });
       if (!values.account) throw new Error('--account is required');
-      if (values.scope !== 'read' && values.scope !== 'write') throw new Error('--scope must be read or write');
+      if (values.scope !== 'read' && values.scope !== 'write')
+        throw new Error('--scope must be read or write');
       const created = await createKey(handle.db, {
         accountName: values.account,
-        scope: values.scope as KeyScope,
+        scope: values.scope,
         ...(values.label ? { label: values.label } : {}),
       });
-      console.log(`created ${created.scope} key ${created.id} (${created.displayPrefix}…) for account ${created.accountName}`);
+      console.log(
+        `created ${created.scope} key ${created.id} (${created.displayPrefix}…) for account ${created.accountName}`,
+      );
       console.log(created.key);
       return 0;
     }
     if (command === 'list') {
       for (const k of await listKeys(handle.db))
         console.log(
-          [k.id, `${k.displayPrefix}…`, k.scope, k.account, formatTimestamp(k.createdAt), k.revokedAt ? `revoked ${formatTimestamp(k.revokedAt)}` : 'active'].join('\t'),
+          [
+            k.id,
+            `${k.displayPrefix}…`,
+            k.scope,
+            k.account,
+            formatTimestamp(k.createdAt),
+            k.revokedAt ? `revoked ${formatTimestamp(k.revokedAt)}` : 'active',
+          ].join('\t'),
         );
       return 0;
     }

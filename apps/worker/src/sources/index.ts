@@ -1,15 +1,30 @@
-import { ExtractionFailure, type PreparedSource, type PublicModel, type SourceType } from '@xt/contract';
+import {
+  ExtractionFailure,
+  type PreparedSource,
+  type PublicModel,
+  type SourceType,
+} from '@xt/contract';
 import { prepareText } from './text.ts';
 
 export interface SourcePreparer {
-  prepare(type: SourceType, source: string, opts: { model: PublicModel; signal: AbortSignal }): Promise<PreparedSource>;
+  prepare(
+    type: SourceType,
+    source: string,
+    opts: { model: PublicModel; signal: AbortSignal },
+  ): Promise<PreparedSource>;
   close(): Promise<void>;
 }
 
 export interface SourceHandlers {
   pdf?: (url: string, opts: { model: PublicModel; signal: AbortSignal }) => Promise<PreparedSource>;
-  image?: (url: string, opts: { model: PublicModel; signal: AbortSignal }) => Promise<PreparedSource>;
-  webpage?: (url: string, opts: { model: PublicModel; signal: AbortSignal }) => Promise<PreparedSource>;
+  image?: (
+    url: string,
+    opts: { model: PublicModel; signal: AbortSignal },
+  ) => Promise<PreparedSource>;
+  webpage?: (
+    url: string,
+    opts: { model: PublicModel; signal: AbortSignal },
+  ) => Promise<PreparedSource>;
   close?: () => Promise<void>;
 }
 
@@ -19,7 +34,11 @@ export function createSourcePreparer(handlers: SourceHandlers): SourcePreparer {
     async prepare(type, source, opts) {
       if (type === 'text') return prepareText(source);
       const handler = handlers[type];
-      if (!handler) throw new ExtractionFailure('SOURCE_UNSUPPORTED', `Sources of type ${type} are not enabled on this worker.`);
+      if (!handler)
+        throw new ExtractionFailure(
+          'SOURCE_UNSUPPORTED',
+          `Sources of type ${type} are not enabled on this worker.`,
+        );
       return handler(source, opts);
     },
     async close() {

@@ -13,7 +13,12 @@ export interface AppProcess {
  * Starts an app entry point (TypeScript, through tsx) as a real child process, and resolves once
  * it prints `readyText` (or rejects with its output if it exits first).
  */
-export async function startAppProcess(entry: string, env: Record<string, string>, readyText: string, timeoutMs = 60_000): Promise<AppProcess> {
+export async function startAppProcess(
+  entry: string,
+  env: Record<string, string>,
+  readyText: string,
+  timeoutMs = 60_000,
+): Promise<AppProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', `${REPO_ROOT}/${entry}`], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
@@ -27,7 +32,10 @@ export async function startAppProcess(entry: string, env: Record<string, string>
   child.stdout.on('data', append);
   child.stderr.on('data', append);
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${entry} did not become ready in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${entry} did not become ready in ${timeoutMs} ms:\n${out}`)),
+      timeoutMs,
+    );
     const onData = () => {
       if (out.includes(readyText)) {
         clearTimeout(timer);
@@ -45,7 +53,8 @@ export async function startAppProcess(entry: string, env: Record<string, string>
     child,
     output: () => out,
     stop(signal = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+      if (child.exitCode !== null || child.signalCode !== null)
+        return Promise.resolve(child.exitCode);
       return new Promise((resolve) => {
         const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
         child.once('exit', (code) => {
