@@ -1,0 +1,2 @@
+export { createPrepPool, type PrepPool, type PrepPoolOptions, type RunOptions } from './pool.ts';
+export type { ImageTask, PdfTask, PrepTask } from './tasks.ts';

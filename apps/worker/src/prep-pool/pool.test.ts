@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ExtractionFailure } from '@xt/contract';
+import * as fx from '../../../../packages/testkit/src/fixtures/index.ts';
+import type { PdfOptions } from '../sources/pdf/prepare-pdf.ts';
+import { createPrepPool, type PrepPool } from './index.ts';
+
+const pdfOpts: PdfOptions = {
+  model: 'gpt-4.1',
+  mode: 'auto',
+  maxPages: 100,
+  maxImagePixels: 50_000_000,
+};
+const imageOpts = { model: 'gpt-4.1', maxPixels: 50_000_000 } as const;
+
+let pool: PrepPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+async function failure(promise: Promise<unknown>): Promise<ExtractionFailure> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ExtractionFailure);
+  return err as ExtractionFailure;
+}
+
+describe('prep pool', () => {
+  it('prepares images and PDFs on worker threads', async () => {
+    pool = createPrepPool({ size: 2, taskTimeoutMs: 60_000 });
+    const [image, pdf] = await Promise.all([
+      pool.runPrep({
+        kind: 'image',
+        bytes: await fx.jpegImage({ width: 3000, height: 2000 }),
+        opts: imageOpts,
+      }),
+      pool.runPrep({
+        kind: 'pdf',
+        bytes: await fx.mixedPdf([{ text: 'Digital page with text.' }, { scan: 'Scan' }]),
+        opts: pdfOpts,
+      }),
+    ]);
+    expect(image.parts[0]).toMatchObject({
+      kind: 'image',
+      width: 1152,
+      height: 768,
+      detail: 'high',
+    });
+    expect(pdf).toMatchObject({ pageCount: 2, textPages: 1, imagePages: 1 });
+    expect(pdf.parts.map((p) => p.kind)).toEqual(['text', 'text', 'image']);
+  });
+
+  it('carries failures back with their contract code', async () => {
+    pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
+    const encrypted = await failure(
+      pool.runPrep({ kind: 'pdf', bytes: fx.encryptedPdf(), opts: pdfOpts }),
+    );
+    expect(encrypted.code).toBe('SOURCE_UNREADABLE');
+    expect(encrypted.message).toMatch(/password/);
+    const bomb = await failure(
+      pool.runPrep({ kind: 'image', bytes: fx.pixelBombPng(), opts: imageOpts }),
+    );
+    expect(bomb.code).toBe('SOURCE_TOO_LARGE');
+    expect(bomb.retryable).toBe(false);
+    const huge = await failure(
+      pool.runPrep({ kind: 'pdf', bytes: fx.hugePdf(5000), opts: pdfOpts }),
+    );
+    expect(huge.code).toBe('SOURCE_TOO_LARGE');
+    expect(pool.stats.threads).toBe(1); // the same thread survived all three
+  });
+
+  it('keeps the event loop free while pages are rasterised', async () => {
+    pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
+    const pages = Array.from({ length: 8 }, (_, i) => `Scanned page ${i + 1} of a long contract`);
+    const pdf = await fx.scannedPdf(pages);
+    let ticks = 0;
+    const interval = setInterval(() => ticks++, 1);
+    try {
+      const result = await pool.runPrep({
+        kind: 'pdf',
+        bytes: pdf,
+        opts: { ...pdfOpts, model: 'gpt-4.1-mini' },
+      });
+      expect(result.imagePages).toBe(8);
+    } finally {
+      clearInterval(interval);
+    }
+    expect(ticks).toBeGreaterThan(50);
+  });
+
+  it('runs no more threads than its size and queues the rest', async () => {
+    pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
+    const bytes = await fx.pngImage({ width: 200, height: 100 });
+    const runs = [1, 2, 3].map(() =>
+      pool!.runPrep({ kind: 'image', bytes: Buffer.from(bytes), opts: imageOpts }),
+    );
+    expect(pool.stats).toEqual({ threads: 1, busy: 1, queued: 2 });
+    const results = await Promise.all(runs);
+    expect(results).toHaveLength(3);
+    expect(pool.stats).toEqual({ threads: 1, busy: 0, queued: 0 });
+  });
+
+  it('terminates a thread that overruns its deadline and carries on with a fresh one', async () => {
+    pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
+    const pdf = await fx.scannedPdf(['slow page']);
+    const late = await failure(
+      pool.runPrep({ kind: 'pdf', bytes: Buffer.from(pdf), opts: pdfOpts }, { timeoutMs: 1 }),
+    );
+    expect(late.code).toBe('TIMEOUT');
+    expect(late.retryable).toBe(true);
+    const ok = await pool.runPrep({ kind: 'pdf', bytes: Buffer.from(pdf), opts: pdfOpts });
+    expect(ok.imagePages).toBe(1);
+    expect(pool.stats.threads).toBe(1);
+  });
+
+  it('transfers whole buffers and copies views into shared ones', async () => {
+    pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
+    const png = await fx.pngImage({ width: 50, height: 50 });
+    const owned = new Uint8Array(png);
+    await pool.runPrep({ kind: 'image', bytes: owned, opts: imageOpts });
+    expect(owned.byteLength).toBe(0); // moved, not copied
+    const backing = new Uint8Array(png.length + 16);
+    backing.set(png, 8);
+    const view = backing.subarray(8, 8 + png.length);
+    await pool.runPrep({ kind: 'image', bytes: view, opts: imageOpts });
+    expect(backing.byteLength).toBe(png.length + 16); // the larger buffer was left alone
+  });
+
+  it('rejects queued work when closed', async () => {
+    const closing = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
+    const bytes = await fx.scannedPdf(['page']);
+    const running = failure(
+      closing.runPrep({ kind: 'pdf', bytes: Buffer.from(bytes), opts: pdfOpts }),
+    );
+    const queued = failure(
+      closing.runPrep({ kind: 'pdf', bytes: Buffer.from(bytes), opts: pdfOpts }),
+    );
+    await closing.close();
+    expect((await running).code).toBe('INTERNAL');
+    expect((await queued).code).toBe('INTERNAL');
+    expect((await failure(closing.runPrep({ kind: 'pdf', bytes, opts: pdfOpts }))).retryable).toBe(
+      true,
+    );
+  });
+});

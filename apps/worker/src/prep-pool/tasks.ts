@@ -1,0 +1,21 @@
+import type { PreparedSource } from '@xt/contract';
+import type { ImageOptions } from '../sources/image/prepare-image.ts';
+import type { PdfOptions, PreparedPdf } from '../sources/pdf/prepare-pdf.ts';
+
+/** CPU-heavy preparation work the pool runs off the main event loop. */
+export type ImageTask = { kind: 'image'; bytes: Uint8Array; opts: ImageOptions };
+export type PdfTask = { kind: 'pdf'; bytes: Uint8Array; opts: PdfOptions };
+export type PrepTask = ImageTask | PdfTask;
+
+export type PrepResult<T extends PrepTask> = T extends PdfTask ? PreparedPdf : PreparedSource;
+
+/** main → thread */
+export interface PrepRequest {
+  id: number;
+  task: PrepTask;
+}
+
+/** thread → main: failures travel as plain data so their contract code survives the hop. */
+export type PrepResponse =
+  | { id: number; ok: true; result: PreparedSource | PreparedPdf }
+  | { id: number; ok: false; error: { code: string; message: string; retryable: boolean } };
