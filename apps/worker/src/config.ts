@@ -61,9 +61,12 @@ const schema = z.object({
   MODEL_MAX_REPAIRS: int(2),
 
   // Jobs in flight per process: model calls are I/O-bound, so many at once is the point.
-  WORKER_CONCURRENCY: int(64, 1),
+  WORKER_CONCURRENCY: int(100, 1),
   // CPU-bound preparation (PDF rasterising, images) runs in this many threads.
   PREP_THREADS: int(Math.max(1, os.availableParallelism()), 1),
+  // A preparation task (one PDF or image) running longer is abandoned and its thread replaced.
+  PREP_TIMEOUT_MS: int(120_000, 1000),
+  PREP_THREAD_HEAP_MB: int(1024, 64),
   // Pages rendered at once in this process's Chromium.
   RENDER_CONCURRENCY: int(4, 1),
   JOB_ATTEMPTS: int(3, 1),

@@ -1,11 +1,91 @@
+import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
+import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { WorkerConfig } from '../config.ts';
+import { createPrepPool } from '../prep-pool/index.ts';
 import type { SourceHandlers } from './index.ts';
+import { createLimiter } from './limit.ts';
+import { createWebpageRenderer, type WebpageRenderer } from './webpage/index.ts';
+
+const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 /**
- * The URL source types (pdf, image, webpage), built from configuration. Each type's preparation
- * lives in its own folder; this only wires them to the worker's limits.
+ * The URL source types, wired to the worker's limits (contract §8). Fetching and model calls
+ * stay on the main loop (I/O); decoding and rasterising go to the prep threads; webpages are
+ * rendered by one shared Chromium, a few pages at a time.
  */
-export function createSourceHandlers(_config: WorkerConfig, _logger: Logger): SourceHandlers {
-  return {};
+export function createSourceHandlers(config: WorkerConfig, logger: Logger): SourceHandlers {
+  const allowlist = parseAllowlist(config.SOURCE_ALLOWLIST);
+  // One pinned agent per process: connection reuse without ever skipping the address check.
+  const dispatcher = createPinnedDispatcher(allowlist, {
+    connectTimeoutMs: Math.min(10_000, config.FETCH_TIMEOUT_MS),
+  });
+  const pool = createPrepPool({
+    size: config.PREP_THREADS,
+    taskTimeoutMs: config.PREP_TIMEOUT_MS,
+    maxHeapMb: config.PREP_THREAD_HEAP_MB,
+  });
+  const renderSlot = createLimiter(config.RENDER_CONCURRENCY);
+  let renderer: WebpageRenderer | undefined;
+  const fetchOptions = (maxBytes: number, signal: AbortSignal) => ({
+    allowlist,
+    maxBytes,
+    timeoutMs: config.FETCH_TIMEOUT_MS,
+    maxRedirects: config.MAX_REDIRECTS,
+    signal,
+    dispatcher,
+  });
+
+  return {
+    async pdf(url, { model, signal }) {
+      const fetched = await fetchSource(url, 'pdf', fetchOptions(config.MAX_PDF_BYTES, signal));
+      const pdf = await pool.runPrep({
+        kind: 'pdf',
+        bytes: fetched.bytes,
+        opts: {
+          model,
+          mode: config.PDF_MODE,
+          maxPages: config.MAX_PDF_PAGES,
+          maxImagePixels: config.MAX_IMAGE_PIXELS,
+        },
+      });
+      logger.debug(
+        { pages: pdf.pageCount, textPages: pdf.textPages, imagePages: pdf.imagePages },
+        'pdf prepared',
+      );
+      return pdf;
+    },
+    async image(url, { model, signal }) {
+      const fetched = await fetchSource(url, 'image', fetchOptions(config.MAX_IMAGE_BYTES, signal));
+      return pool.runPrep({
+        kind: 'image',
+        bytes: fetched.bytes,
+        opts: { model, maxPixels: config.MAX_IMAGE_PIXELS },
+      });
+    },
+    webpage(url, { model, signal }) {
+      // Launched on first use: workers that never see a webpage never start a browser.
+      renderer ??= createWebpageRenderer({
+        ...(config.CHROMIUM_PATH
+          ? { executablePath: config.CHROMIUM_PATH }
+          : existsSync(DEBIAN_CHROMIUM)
+            ? { executablePath: DEBIAN_CHROMIUM }
+            : {}),
+        allowlist,
+        pageTimeoutMs: config.PAGE_TIMEOUT_MS,
+        networkIdleMs: config.NETWORK_IDLE_MS,
+        maxPagesPerBrowser: config.BROWSER_MAX_PAGES,
+        maxHtmlBytes: config.MAX_HTML_BYTES,
+        maxRedirects: config.MAX_REDIRECTS,
+        logger,
+      });
+      const r = renderer;
+      return renderSlot(() => r.render(url, { signal, model }));
+    },
+    async close() {
+      await renderer?.close();
+      await pool.close();
+      await dispatcher.close();
+    },
+  };
 }
