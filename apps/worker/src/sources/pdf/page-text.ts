@@ -1,14 +1,8 @@
 import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { formFieldRuns, type UserSpaceRun } from './form-fields.ts';
 import { linesInReadingOrder, type PlacedText } from './text-layer.ts';
 
-interface RawTextItem {
-  str: string;
-  dir: string;
-  transform: number[];
-  width: number;
-}
-
-function isTextItem(item: unknown): item is RawTextItem {
+function isTextItem(item: unknown): item is UserSpaceRun {
   return typeof item === 'object' && item !== null && 'str' in item && 'transform' in item;
 }
 
@@ -18,15 +12,16 @@ function quarterTurns([a = 1, b = 0]: number[]): number {
 }
 
 /**
- * The page's text layer as lines in reading order. Positions are taken in the frame of the
+ * The page's text layer, with filled-in form field values, as lines in reading order. Positions are taken in the frame of the
  * page's dominant text direction rather than the display orientation: a page drawn sideways
  * and turned upright with /Rotate, and a page whose text simply runs sideways, both read along
  * their lines.
  */
 export async function pageText(page: PDFPageProxy): Promise<string[]> {
   const content = await page.getTextContent();
-  const items: RawTextItem[] = [];
+  const items: UserSpaceRun[] = [];
   for (const item of content.items) if (isTextItem(item)) items.push(item);
+  items.push(...(await formFieldRuns(page)));
   const weight = [0, 0, 0, 0];
   for (const item of items) weight[quarterTurns(item.transform)]! += item.str.length;
   const turns = weight.indexOf(Math.max(...weight));

@@ -56,6 +56,21 @@ describe('preparePdf: text layer', () => {
     expect(second!.text).toBe('--- Page 2 ---\nRotated page heading\nRotated page body text.');
   });
 
+  it('reads filled-in form fields next to their labels', async () => {
+    const result = await preparePdf(await fx.filledFormPdf(), base);
+    expect(result.textPages).toBe(1);
+    expect((result.parts[0] as TextPart).text).toBe(
+      [
+        '--- Page 1 ---',
+        'Application form for a library card',
+        'Full name:\tJane Q. Doe',
+        'Newsletter:\t[x]',
+        'Paper mail:\t[ ]',
+        'Country:\tGermany',
+      ].join('\n'),
+    );
+  });
+
   it('keeps every page of a long document', async () => {
     const result = await preparePdf(await fx.multiPagePdf(40), base);
     expect(result.textPages).toBe(40);
