@@ -7,13 +7,22 @@ export interface Supervised {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+// Built launcher (`dist/*.js`) runs built apps; from sources it runs their TypeScript via tsx.
+const BUILT = import.meta.url.endsWith('.js');
+
+function commandFor(app: 'api' | 'worker'): string[] {
+  return BUILT
+    ? [path.join(REPO_ROOT, 'apps', app, 'dist', 'main.js')]
+    : ['--import', 'tsx', path.join(REPO_ROOT, 'apps', app, 'src', 'main.ts')];
+}
+
 /**
- * Runs an app entry point as a child process (TypeScript through tsx) and restarts it when it
- * dies unexpectedly, with a growing pause so a crash loop does not spin.
+ * Runs an app as a child process and restarts it when it dies unexpectedly, with a growing
+ * pause so a crash loop does not spin.
  */
 export function supervise(
   name: string,
-  entry: string,
+  app: 'api' | 'worker',
   env: NodeJS.ProcessEnv,
   log: (line: string) => void,
 ): Supervised {
@@ -24,7 +33,7 @@ export function supervise(
 
   const start = () => {
     startedAt = Date.now();
-    child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, entry)], {
+    child = spawn(process.execPath, commandFor(app), {
       env,
       stdio: 'inherit',
       cwd: REPO_ROOT,

@@ -73,15 +73,10 @@ async function main(): Promise<void> {
       REDIS_URL: redisUrl,
       PORT: String(config.PORT),
     };
-    children.push(supervise('api', 'apps/api/src/main.ts', env, log));
+    children.push(supervise('api', 'api', env, log));
     for (let i = 1; i <= config.WORKER_PROCESSES; i++)
       children.push(
-        supervise(
-          `worker-${i}`,
-          'apps/worker/src/main.ts',
-          { ...env, WORKER_NAME: `worker-${i}` },
-          log,
-        ),
+        supervise(`worker-${i}`, 'worker', { ...env, WORKER_NAME: `worker-${i}` }, log),
       );
     const apiUrl = `http://127.0.0.1:${config.PORT}`;
     await writeStack(config.DATA_DIR, { pid: process.pid, databaseUrl, redisUrl, apiUrl });

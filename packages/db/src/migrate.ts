@@ -1,12 +1,27 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 
-/** The generated SQL lives at the repository root (`drizzle/`), next to drizzle.config.ts. */
-export const DEFAULT_MIGRATIONS_FOLDER = fileURLToPath(
-  new URL('../../../drizzle', import.meta.url),
-);
+/**
+ * The generated SQL lives at the repository root (`drizzle/`). Found by walking up from this
+ * module, so the same code works from the sources and from an app bundled into its `dist/`.
+ */
+function findMigrationsFolder(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, 'drizzle');
+    if (existsSync(path.join(candidate, 'meta', '_journal.json'))) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir)
+      throw new Error('drizzle/ migrations folder not found above ' + import.meta.url);
+    dir = parent;
+  }
+}
+
+export const DEFAULT_MIGRATIONS_FOLDER = findMigrationsFolder();
 
 /**
  * Applies pending migrations. Several processes may start at once behind a load balancer, so

@@ -18,13 +18,15 @@ export async function publishCompletion(
   await redis.publish(completionChannel(prefix), extractionId);
 }
 
-type Listener = () => void;
+type Listener = (notified: boolean) => void;
 
 export interface CompletionWaiter {
   /** Resolves true when notified, false when `timeoutMs` passes or `signal` aborts. */
   wait(extractionId: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   /** Number of registered listeners (for metrics and leak tests). */
   size(): number;
+  /** True once closed: waits end at once, so a shutting-down API answers its waiters (202). */
+  readonly closed: boolean;
   close(): Promise<void>;
 }
 
@@ -37,17 +39,22 @@ export async function createCompletionWaiter(
   prefix: string,
 ): Promise<CompletionWaiter> {
   const listeners = new Map<string, Set<Listener>>();
+  let closed = false;
   const channel = completionChannel(prefix);
   subscriber.on('message', (ch: string, id: string) => {
     if (ch !== channel) return;
     const set = listeners.get(id);
     if (!set) return;
-    for (const fn of [...set]) fn();
+    for (const fn of [...set]) fn(true);
   });
   await subscriber.subscribe(channel);
 
   return {
+    get closed() {
+      return closed;
+    },
     wait(extractionId, timeoutMs, signal) {
+      if (closed) return Promise.resolve(false);
       return new Promise<boolean>((resolve) => {
         let set = listeners.get(extractionId);
         if (!set) {
@@ -63,7 +70,7 @@ export async function createCompletionWaiter(
             listeners.delete(extractionId);
           resolve(notified);
         };
-        const listener: Listener = () => done(true);
+        const listener: Listener = (notified) => done(notified);
         const onAbort = () => done(false);
         const timer = setTimeout(() => done(false), Math.max(0, timeoutMs));
         current.add(listener);
@@ -77,7 +84,8 @@ export async function createCompletionWaiter(
       return n;
     },
     async close() {
-      for (const set of listeners.values()) for (const fn of [...set]) fn();
+      closed = true;
+      for (const set of listeners.values()) for (const fn of [...set]) fn(false);
       listeners.clear();
       await subscriber.unsubscribe(channel).catch(() => undefined);
     },

@@ -132,7 +132,7 @@ export class ExtractionService {
       if (!row) return null;
       if (FINAL_STATUSES.has(row.status)) return row;
       const remaining = deadline - Date.now();
-      if (remaining <= 0 || signal.aborted) return null;
+      if (remaining <= 0 || signal.aborted || this.waiter.closed) return null;
       wake = this.waiter.wait(id, Math.min(RECHECK_MS, remaining), signal);
     }
   }
