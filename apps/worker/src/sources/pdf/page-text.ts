@@ -1,4 +1,4 @@
-import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { formFieldRuns, type UserSpaceRun } from './form-fields.ts';
 import { linesInReadingOrder, type PlacedText } from './text-layer.ts';
 
@@ -39,20 +39,4 @@ export async function pageText(page: PDFPageProxy): Promise<string[]> {
     };
   });
   return linesInReadingOrder(placed);
-}
-
-const IMAGE_OPS: ReadonlySet<number> = new Set([
-  OPS.paintImageXObject,
-  OPS.paintInlineImageXObject,
-  OPS.paintInlineImageXObjectGroup,
-  OPS.paintImageXObjectRepeat,
-  OPS.paintImageMaskXObject,
-  OPS.paintImageMaskXObjectGroup,
-  OPS.paintImageMaskXObjectRepeat,
-]);
-
-/** Whether the page paints any raster image (a scan, a photo, a stamp). */
-export async function paintsImages(page: PDFPageProxy): Promise<boolean> {
-  const { fnArray } = await page.getOperatorList();
-  return fnArray.some((fn) => IMAGE_OPS.has(fn));
 }

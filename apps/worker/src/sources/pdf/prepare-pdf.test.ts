@@ -127,6 +127,13 @@ describe('preparePdf: page images', () => {
     ]);
   });
 
+  it('adds the page image to good text when a large picture is on the page', async () => {
+    const result = await preparePdf(await fx.textWithPicturesPdf(), base);
+    expect(result).toMatchObject({ pageCount: 2, textPages: 2, imagePages: 1 });
+    expect(result.parts.map((p) => `${p.kind}${p.unit}`)).toEqual(['text1', 'image1', 'text2']);
+    expect((result.parts[0] as TextPart).text).toContain('damaged crate');
+  });
+
   it('renders every page in images mode and skips blank pages', async () => {
     const pdf = await fx.mixedPdf([
       { text: 'Digital page one with text.' },

@@ -7,7 +7,8 @@ import {
 } from '@xt/contract';
 import { encodeForModel } from '../image/encode.ts';
 import { openPdf } from './open-pdf.ts';
-import { pageText, paintsImages } from './page-text.ts';
+import { imageCoverage } from './image-coverage.ts';
+import { pageText } from './page-text.ts';
 import { renderPage } from './render-page.ts';
 import { assessText } from './usable-text.ts';
 
@@ -33,8 +34,9 @@ const marker = (n: number) => `--- Page ${n} ---`;
 
 /**
  * Turns PDF bytes into model input, page by page in order: a text part (page marker and the
- * text layer in reading order) for pages whose text can be trusted, or a marker and a page
- * image rendered at the resolution the model sees. Pages with nothing on them are left out.
+ * text layer in reading order) for pages whose text can be trusted, a marker and a page image
+ * rendered at the resolution the model sees for pages whose text cannot, and the text followed
+ * by the image for good text beside a large picture. Pages with nothing on them are left out.
  */
 export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<PreparedPdf> {
   checkSignature(bytes);
@@ -56,15 +58,15 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
         const text = opts.mode === 'images' ? '' : (await pageText(page)).join('\n');
         const treatment = await choose(page, opts.mode, text);
         if (treatment === 'skip') continue;
-        if (treatment === 'text') {
+        if (treatment === 'text' || treatment === 'both') {
           parts.push({ kind: 'text', text: `${marker(n)}\n${text}`, unit: n });
           textPages++;
-          continue;
+          if (treatment === 'text') continue;
         }
         const rendered = await renderPage(page, opts.model);
         if (rendered.blank) continue;
         const image = await encodeForModel(rendered.rgb, rendered);
-        parts.push({ kind: 'text', text: marker(n), unit: n });
+        if (treatment !== 'both') parts.push({ kind: 'text', text: marker(n), unit: n });
         parts.push({
           kind: 'image',
           dataUrl: image.dataUrl,
@@ -90,25 +92,29 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
   }
 }
 
+/** A picture this large next to good text carries content the text layer does not have. */
+const PICTURE_COVERAGE = 0.25;
+
+type Treatment = 'text' | 'image' | 'both' | 'skip';
+
 /**
- * Auto mode trusts a page's text layer when it reads as language. When there is only a little
- * text, the page's content decides: one that paints a raster image is a scan (its text is a
- * page number or an OCR stamp), one that does not is a short page of real text. A page with no
- * text and no image may still carry vector drawings or text converted to outlines, so it is
- * rendered; the blank check drops it if nothing was drawn.
+ * Auto mode trusts a page's text layer when it reads as language, and adds the page image
+ * when raster images cover a good part of the page too (a photo, a pasted scan, a chart: the
+ * text layer cannot say what they show). When there is only a little text, a page that paints
+ * any image is a scan (its text is a page number or an OCR stamp) and one that does not is a
+ * short page of real text. A page with no text and no image may still carry vector drawings
+ * or text converted to outlines, so it is rendered; the blank check drops it if nothing was
+ * drawn.
  */
-async function choose(
-  page: PDFPageProxy,
-  mode: PdfMode,
-  text: string,
-): Promise<'text' | 'image' | 'skip'> {
+async function choose(page: PDFPageProxy, mode: PdfMode, text: string): Promise<Treatment> {
   if (mode === 'images') return 'image';
   const hasText = text.trim() !== '';
   if (mode === 'text') return hasText ? 'text' : 'skip';
   const quality = assessText(text);
-  if (quality === 'usable') return 'text';
   if (quality === 'garbled') return 'image';
-  if (await paintsImages(page)) return 'image';
+  const coverage = await imageCoverage(page);
+  if (quality === 'usable') return coverage >= PICTURE_COVERAGE ? 'both' : 'text';
+  if (coverage > 0) return 'image';
   return hasText ? 'text' : 'image';
 }
 
