@@ -16,6 +16,8 @@ export interface ProcessorDeps {
   sources: SourcePreparer;
   logger: Logger;
   jobTimeoutMs: number;
+  /** False when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set: fail fast, do not retry. */
+  modelConfigured: boolean;
 }
 
 function asFailure(err: unknown): ExtractionFailure {
@@ -56,6 +58,15 @@ export function createProcessor(deps: ProcessorDeps) {
     const row = claimed.row;
 
     const controller = new AbortController();
+    if (!deps.modelConfigured) {
+      const failure = new ExtractionFailure(
+        'MODEL_UNAVAILABLE',
+        'No model provider is configured on the worker: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible server).',
+      );
+      await fail(deps.db, extractionId, failure.code, failure.message, 0);
+      await publishCompletion(deps.redis, deps.prefix, extractionId);
+      throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
+    }
     const timer = setTimeout(() => controller.abort(new Error('job timeout')), deps.jobTimeoutMs);
     try {
       const source = await withTimeout(

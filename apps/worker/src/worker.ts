@@ -49,6 +49,7 @@ export async function startWorker(
     sources,
     logger,
     jobTimeoutMs: config.JOB_TIMEOUT_MS,
+    modelConfigured: Boolean(config.OPENAI_API_KEY || config.OPENAI_BASE_URL),
   });
 
   const worker = new Worker(EXTRACTION_QUEUE, processor, {

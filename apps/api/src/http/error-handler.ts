@@ -59,9 +59,17 @@ function fromMulter(err: unknown): HttpError | null {
   return null;
 }
 
+/** Client errors raised by the router itself: a malformed percent-encoding in the path. */
+function fromRouter(err: unknown): HttpError | null {
+  if (err instanceof URIError && (err as URIError & { status?: number }).status === 400)
+    return new HttpError(400, 'BAD_REQUEST', 'The request path is not valid percent-encoding.');
+  return null;
+}
+
 /** The one place where errors become envelopes. Nothing internal ever reaches the client. */
 export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
-  const known = err instanceof HttpError ? err : (fromBodyParser(err) ?? fromMulter(err));
+  const known =
+    err instanceof HttpError ? err : (fromBodyParser(err) ?? fromMulter(err) ?? fromRouter(err));
   if (res.headersSent) {
     req.log.error({ err }, 'error after headers were sent');
     res.end();

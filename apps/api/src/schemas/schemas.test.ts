@@ -241,6 +241,9 @@ describe('auth and envelope', () => {
     expect(unknown.body).toMatchObject({ status: false, code: 'NOT_FOUND' });
     const badId = await api.request('GET', '/v1/schemas/not-a-uuid');
     expect(badId.status).toBe(404);
+    const badEncoding = await api.request('GET', '/v1/schemas/%E0%A4%A');
+    expect(badEncoding.status).toBe(400);
+    expect(badEncoding.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
   it('serves health, readiness and the OpenAPI document without a key', async () => {
