@@ -34,6 +34,8 @@ export interface SessionInternals extends ProxySession {
   addBytes(n: number): boolean;
   /** Sockets to destroy when the job ends, so nothing of a finished page keeps running. */
   track(socket: { destroy(): void; once(event: 'close', fn: () => void): unknown }): void;
+  /** Runs when the job ends (after its sockets are destroyed). */
+  onClose(fn: () => void): void;
 }
 
 /** Active sessions by username, checked against `Proxy-Authorization: Basic …`. */
@@ -44,6 +46,7 @@ export class SessionTable {
     const username = `job-${randomBytes(9).toString('base64url')}`;
     const password = randomBytes(24).toString('base64url');
     const sockets = new Set<{ destroy(): void }>();
+    const closers: (() => void)[] = [];
     const refusals: ProxyRefusal[] = [];
     let bytesIn = 0;
     let requests = 0;
@@ -78,8 +81,13 @@ export class SessionTable {
           socket.destroy();
           return;
         }
+        if (sockets.has(socket)) return;
         sockets.add(socket);
         socket.once('close', () => sockets.delete(socket));
+      },
+      onClose(fn) {
+        if (closed) fn();
+        else closers.push(fn);
       },
       close() {
         if (closed) return;
@@ -87,6 +95,7 @@ export class SessionTable {
         table.delete(username);
         for (const socket of sockets) socket.destroy();
         sockets.clear();
+        for (const fn of closers.splice(0)) fn();
       },
     };
     table.set(username, session);

@@ -104,8 +104,20 @@ export async function startFilteringProxy(opts: FilteringProxyOptions): Promise<
   const timeoutMs = opts.upstreamTimeoutMs ?? 30_000;
   const sessions = new SessionTable();
   const counters: ProxyCounters = { allowed: 0, refused: 0, unauthenticated: 0 };
-  // Pooled sockets are keyed by the checked address, so reuse never reaches an unchecked place.
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 32, timeout: timeoutMs });
+  // One connection pool per job: reuse within a page, never across jobs (a closing job would
+  // otherwise destroy a socket another job had just taken from the pool). Pools are keyed by
+  // the checked address, so a reused socket never reaches an unchecked place.
+  const agents = new WeakMap<SessionInternals, http.Agent>();
+  const agentFor = (session: SessionInternals): http.Agent => {
+    let agent = agents.get(session);
+    if (!agent) {
+      const created = new http.Agent({ keepAlive: true, maxSockets: 16, timeout: timeoutMs });
+      session.onClose(() => created.destroy());
+      agents.set(session, created);
+      agent = created;
+    }
+    return agent;
+  };
 
   async function admit(
     session: SessionInternals,
@@ -185,7 +197,7 @@ export async function startFilteringProxy(opts: FilteringProxyOptions): Promise<
       method: req.method,
       path: `${target.pathname}${target.search}`,
       headers,
-      agent,
+      agent: agentFor(session),
       setHost: false,
       timeout: timeoutMs,
     });
@@ -313,7 +325,6 @@ export async function startFilteringProxy(opts: FilteringProxyOptions): Promise<
     openSession: ({ maxBytes }) => sessions.open(maxBytes),
     async close() {
       sessions.closeAll();
-      agent.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -167,6 +167,11 @@ async function renderInContext(
   page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
   const cdp = await context.newCDPSession(page);
   const watch = new NetworkWatch(page);
+  const startedAt = Date.now();
+  const timings: Record<string, number> = {};
+  const mark = (phase: string): void => {
+    timings[phase] = Date.now() - startedAt;
+  };
 
   let response: Response | null;
   try {
@@ -179,6 +184,7 @@ async function renderInContext(
     throw navigationFailure(err, session.refusals, err instanceof errors.TimeoutError);
   }
   committed = true;
+  mark('committedMs');
   if (!response)
     throw new ExtractionFailure('SOURCE_UNREACHABLE', 'The page produced no document.');
   checkMainResponse(response, session, settings);
@@ -189,8 +195,10 @@ async function renderInContext(
     until: settleUntil,
     signal,
   });
+  mark('settledMs');
   signal?.throwIfAborted();
   const snapshot = await capturePage(page, cdp, { until: deadline, maxChars: MAX_MARKDOWN_CHARS });
+  mark('capturedMs');
   signal?.throwIfAborted();
   if (!snapshot) {
     throw new ExtractionFailure('TIMEOUT', 'The page could not be read before the deadline.', {
@@ -226,6 +234,7 @@ async function renderInContext(
   const bodyChars = nonWhitespaceChars(blocks.join('\n'));
   if (bodyChars < settings.minTextChars) {
     parts.push(...(await screenshotParts(page, snapshot.scrollHeight, deps, sections.length + 1)));
+    mark('screenshotMs');
   }
   if (bodyChars === 0 && parts.every((p) => p.kind === 'text')) {
     if (!watch.contentLoaded) {
@@ -244,6 +253,7 @@ async function renderInContext(
       htmlBytes,
       markdownChars: sections.join('\n\n').length,
       parts: parts.length,
+      ...timings,
     },
     'webpage rendered',
   );

@@ -129,6 +129,15 @@ setTimeout(() => { location.href = 'file:///etc/passwd'; }, 50);
     `<meta http-equiv="refresh" content="0;url=${canary}/meta-refresh">`,
   );
 
+const LONG = html(
+  'Handbook',
+  Array.from(
+    { length: 40 },
+    (_, i) =>
+      `<h2>Chapter ${i + 1}</h2><p>${`Chapter ${i + 1} explains procedure ${i + 1} in detail. `.repeat(12)}</p>`,
+  ).join(''),
+);
+
 const NEVER = html(
   'Never finishes',
   '<p>Streaming fact: glacier 2093 arrived before the stall.</p>',
@@ -244,6 +253,8 @@ export async function startTestSite(): Promise<TestSite> {
         return send(Buffer.from('%PDF-1.4\n%%EOF\n'), 'application/pdf');
       case '/photo.png':
         return send(images[0] ?? Buffer.alloc(0), 'image/png');
+      case '/long':
+        return send(LONG);
       case '/blank':
         return send(html('', '<div></div>'));
       default:

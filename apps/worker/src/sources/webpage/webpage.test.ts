@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExtractionFailure, type ContentPart } from '@xt/contract';
 import { parseAllowlist, type LookupAll } from '@xt/fetcher';
-import { BrowserHost } from './browser-host.ts';
+import { BrowserHost, browserRssBytes } from './browser-host.ts';
 import { createWebpageRenderer, type RenderedWebpage, type WebpageRenderer } from './renderer.ts';
 import { startTestSite, type TestSite } from './test-site.ts';
 
@@ -126,6 +126,16 @@ describe('webpage renderer: content', () => {
     expect(units).toEqual(units.map((_, i) => i + 1));
   });
 
+  it('splits a long page into numbered sections at its headings', async () => {
+    const out = await renderer.render(`${site.origin}/long`);
+    const parts = out.parts.flatMap((p) => (p.kind === 'text' ? [p] : []));
+    expect(parts.length).toBeGreaterThan(5);
+    expect(parts.map((p) => p.unit)).toEqual(parts.map((_, i) => i + 1));
+    expect(parts[0]?.text.startsWith(`# Handbook\nURL: ${site.origin}/long`)).toBe(true);
+    for (const p of parts.slice(1)) expect(p.text).toMatch(/^## Chapter \d+/);
+    expect(text(out)).toContain('## Chapter 40');
+  });
+
   it('follows a redirect chain on the allowed server', async () => {
     const out = await renderer.render(`${site.origin}/redirect/1`);
     expect(out.finalUrl).toBe(`${site.origin}/redirected-final`);
@@ -244,6 +254,7 @@ describe('browser host', () => {
       const a = await host.acquire();
       const b = await host.acquire();
       expect(b.browser).toBe(a.browser);
+      expect(await browserRssBytes(a.browser)).toBeGreaterThan(20 * 2 ** 20);
       a.release();
       b.release();
       const c = await host.acquire();
