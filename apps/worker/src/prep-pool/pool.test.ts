@@ -128,6 +128,33 @@ describe('prep pool', () => {
     expect(backing.byteLength).toBe(png.length + 16); // the larger buffer was left alone
   });
 
+  it('warms every thread up front', async () => {
+    pool = createPrepPool({ size: 2, taskTimeoutMs: 60_000 });
+    await pool.warm();
+    expect(pool.stats).toEqual({ threads: 2, busy: 0, queued: 0 });
+    const result = await pool.runPrep({
+      kind: 'image',
+      bytes: await fx.pngImage({ width: 10, height: 10 }),
+      opts: imageOpts,
+    });
+    expect(result.parts).toHaveLength(1);
+    expect(pool.stats.threads).toBe(2);
+  });
+
+  it('blames a thread that cannot even load on itself, not on the source', async () => {
+    pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000, maxHeapMb: 8 });
+    const err = await failure(
+      pool.runPrep({
+        kind: 'image',
+        bytes: await fx.pngImage({ width: 10, height: 10 }),
+        opts: imageOpts,
+      }),
+    );
+    expect(err.code).toBe('INTERNAL');
+    expect(err.retryable).toBe(true);
+    await expect(pool.warm()).rejects.toThrow();
+  });
+
   it('rejects queued work when closed', async () => {
     const closing = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
     const bytes = await fx.scannedPdf(['page']);

@@ -24,7 +24,11 @@ export interface PrepPoolOptions {
   size?: number;
   /** A task running longer is abandoned and its thread terminated. */
   taskTimeoutMs: number;
-  /** V8 heap cap per thread, so a hostile file cannot take the process's memory. */
+  /**
+   * V8 heap cap per thread, so a hostile file cannot take the process's memory. At least 8:
+   * below a few megabytes V8 aborts the whole process instead of stopping the thread. The
+   * modules alone need about 16; 256 or more is sensible.
+   */
   maxHeapMb?: number;
 }
 
@@ -40,6 +44,11 @@ export interface PrepPool {
   runPrep(task: ImageTask, opts?: RunOptions): Promise<PreparedSource>;
   runPrep(task: PdfTask, opts?: RunOptions): Promise<PreparedPdf>;
   readonly stats: { threads: number; busy: number; queued: number };
+  /**
+   * Starts every thread and waits until each has loaded its modules (about a second under
+   * tsx), so the first jobs after start-up do not pay for it. Optional.
+   */
+  warm(): Promise<void>;
   /** Rejects queued work and terminates every thread. */
   close(): Promise<void>;
 }
@@ -56,6 +65,9 @@ interface Slot {
   worker: Worker;
   job: Job | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** Modules loaded: a failure before this is the thread's, not the source's. */
+  ready: Promise<void>;
+  isReady: boolean;
 }
 
 const THREAD_URL = new URL('./thread.ts', import.meta.url);
@@ -95,6 +107,9 @@ function failureFrom(error: {
 
 export function createPrepPool(options: PrepPoolOptions): PrepPool {
   const size = Math.max(1, options.size ?? availableParallelism());
+  if (options.maxHeapMb !== undefined && options.maxHeapMb < 8) {
+    throw new RangeError('maxHeapMb must be at least 8: V8 aborts the process below that.');
+  }
   const slots: Slot[] = [];
   const queue: Job[] = [];
   let nextId = 1;
@@ -104,9 +119,23 @@ export function createPrepPool(options: PrepPoolOptions): PrepPool {
     const worker = new Worker(THREAD_URL, {
       resourceLimits: options.maxHeapMb ? { maxOldGenerationSizeMb: options.maxHeapMb } : undefined,
     });
-    const slot: Slot = { worker, job: undefined, timer: undefined };
+    const ready = Promise.withResolvers<void>();
+    // Nobody may be waiting for readiness; a thread that never gets ready fails its job instead.
+    ready.promise.catch(() => undefined);
+    const slot: Slot = {
+      worker,
+      job: undefined,
+      timer: undefined,
+      ready: ready.promise,
+      isReady: false,
+    };
     worker.unref();
-    worker.on('message', (response: PrepResponse) => {
+    worker.on('message', (response: PrepResponse | { ready: true }) => {
+      if ('ready' in response) {
+        slot.isReady = true;
+        ready.resolve();
+        return;
+      }
       const job = slot.job;
       if (!job || job.id !== response.id) return;
       finish(slot);
@@ -117,9 +146,10 @@ export function createPrepPool(options: PrepPoolOptions): PrepPool {
     worker.on('error', (err: Error & { code?: string }) => {
       const job = slot.job;
       discard(slot);
+      ready.reject(err);
       if (job) {
         job.reject(
-          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          err.code === 'ERR_WORKER_OUT_OF_MEMORY' && slot.isReady
             ? new ExtractionFailure(
                 'SOURCE_TOO_LARGE',
                 'The source needs more memory to prepare than allowed.',
@@ -135,9 +165,10 @@ export function createPrepPool(options: PrepPoolOptions): PrepPool {
       }
       dispatch();
     });
-    worker.on('exit', () => {
+    worker.on('exit', (exitCode) => {
       const job = slot.job;
       discard(slot);
+      ready.reject(new Error(`Preparation thread exited with code ${exitCode}.`));
       job?.reject(
         new ExtractionFailure('INTERNAL', 'Preparation thread exited.', { retryable: true }),
       );
@@ -224,6 +255,10 @@ export function createPrepPool(options: PrepPoolOptions): PrepPool {
         busy: slots.filter((s) => s.job).length,
         queued: queue.length,
       };
+    },
+    async warm() {
+      while (!closed && slots.length < size) spawn();
+      await Promise.all(slots.map((s) => s.ready));
     },
     async close() {
       closed = true;

@@ -15,3 +15,6 @@ sharp.cache(false);
 port.on('message', (request: PrepRequest) => {
   void answer(request.id, request.task).then((response) => port.postMessage(response));
 });
+
+// Every import has been evaluated by now: tell the pool this thread can take work.
+port.postMessage({ ready: true });
