@@ -1,4 +1,4 @@
-import type { CDPSession, Page } from 'playwright-core';
+import type { CDPSession } from 'playwright-core';
 import { extractScript, type PageSnapshot } from './extract-in-page.ts';
 
 const HUNG = Symbol('hung');
@@ -13,8 +13,37 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof HUNG> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function evaluateOnce(page: Page, script: string, ms: number): Promise<PageSnapshot | null> {
-  const result = await within(page.evaluate<PageSnapshot>(script), ms).catch(() => null);
+interface EvaluateReply {
+  result?: { value?: unknown };
+  exceptionDetails?: { text?: string };
+}
+
+/**
+ * Runs the extractor in an isolated world of the main frame: it shares the DOM but not the
+ * page's globals, so a page that overrides `Array.prototype.join` or `getComputedStyle` cannot
+ * bend or break what is read from it.
+ */
+async function evaluateIsolated(cdp: CDPSession, script: string): Promise<PageSnapshot | null> {
+  const tree = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
+  const world = (await cdp.send('Page.createIsolatedWorld', {
+    frameId: tree.frameTree.frame.id,
+    worldName: 'xt-extract',
+  })) as { executionContextId: number };
+  const reply = (await cdp.send('Runtime.evaluate', {
+    expression: script,
+    contextId: world.executionContextId,
+    returnByValue: true,
+  })) as EvaluateReply;
+  if (reply.exceptionDetails) return null;
+  return (reply.result?.value as PageSnapshot | undefined) ?? null;
+}
+
+async function evaluateOnce(
+  cdp: CDPSession,
+  script: string,
+  ms: number,
+): Promise<PageSnapshot | null> {
+  const result = await within(evaluateIsolated(cdp, script), ms).catch(() => null);
   return result === HUNG ? null : result;
 }
 
@@ -28,18 +57,17 @@ async function evaluateOnce(page: Page, script: string, ms: number): Promise<Pag
  * from a timer is killed again. Null when nothing could be read by the deadline.
  */
 export async function capturePage(
-  page: Page,
   cdp: CDPSession,
   opts: { until: number; maxChars: number },
 ): Promise<PageSnapshot | null> {
   const script = extractScript(opts.maxChars);
   const remaining = (): number => opts.until - Date.now();
   void cdp.send('Emulation.setScriptExecutionDisabled', { value: true }).catch(() => undefined);
-  const first = await evaluateOnce(page, script, Math.min(1000, Math.max(250, remaining() / 3)));
+  const first = await evaluateOnce(cdp, script, Math.min(1000, Math.max(250, remaining() / 3)));
   if (first) return first;
   while (remaining() > 0) {
     await cdp.send('Runtime.terminateExecution').catch(() => undefined);
-    const snapshot = await evaluateOnce(page, script, Math.min(500, Math.max(100, remaining())));
+    const snapshot = await evaluateOnce(cdp, script, Math.min(500, Math.max(100, remaining())));
     if (snapshot) return snapshot;
   }
   return null;

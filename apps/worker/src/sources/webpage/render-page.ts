@@ -165,6 +165,13 @@ async function renderInContext(
   main.page = page;
   page.on('download', (d) => void d.cancel().catch(() => undefined));
   page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
+  let crashed = false;
+  page.on('crash', () => {
+    crashed = true;
+  });
+  // A renderer that dies on one page (memory bomb, renderer bug) will most likely die again.
+  const crashFailure = (): ExtractionFailure =>
+    new ExtractionFailure('SOURCE_UNREADABLE', 'The page crashed the browser while rendering.');
   const cdp = await context.newCDPSession(page);
   const watch = new NetworkWatch(page);
   const startedAt = Date.now();
@@ -181,6 +188,7 @@ async function renderInContext(
     });
   } catch (err) {
     signal?.throwIfAborted();
+    if (crashed) throw crashFailure();
     throw navigationFailure(err, session.refusals, err instanceof errors.TimeoutError);
   }
   committed = true;
@@ -197,9 +205,10 @@ async function renderInContext(
   });
   mark('settledMs');
   signal?.throwIfAborted();
-  const snapshot = await capturePage(page, cdp, { until: deadline, maxChars: MAX_MARKDOWN_CHARS });
+  const snapshot = await capturePage(cdp, { until: deadline, maxChars: MAX_MARKDOWN_CHARS });
   mark('capturedMs');
   signal?.throwIfAborted();
+  if (crashed) throw crashFailure();
   if (!snapshot) {
     throw new ExtractionFailure('TIMEOUT', 'The page could not be read before the deadline.', {
       retryable: true,
@@ -218,7 +227,11 @@ async function renderInContext(
       },
     );
   }
-  const body = await bounded(response.body(), 500);
+  // The body is gone once a script navigated on; the rendered DOM's size stands in then.
+  const body = await bounded(
+    response.body().catch(() => undefined),
+    500,
+  );
   const htmlBytes = body?.length ?? snapshot.domChars;
   if (htmlBytes > settings.maxHtmlBytes) {
     throw new ExtractionFailure(

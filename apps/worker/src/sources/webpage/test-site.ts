@@ -148,6 +148,25 @@ const BUSY = html(
   `<h1>Busy page</h1><p>Busy fact: comet 5150 rendered before the loop.</p><script>for (;;) {}</script><p>After the loop.</p>`,
 );
 
+/** Overrides the builtins an extractor running in the page's own world would rely on. */
+const TAMPER = html(
+  'Tampered',
+  `<p>Tamper fact: osprey 8128 survives prototype overrides.</p><script>
+Array.prototype.join = function () { return 'HACKED'; };
+String.prototype.replace = function () { return 'HACKED'; };
+window.getComputedStyle = function () { return { display: 'none', visibility: 'hidden', position: 'static' }; };
+Object.defineProperty(HTMLElement.prototype, 'innerText', { get() { return 'HACKED'; } });
+</script>`,
+);
+
+/** Re-enters a long busy task from a timer, so one terminated script is not the end of it. */
+const BUSY_TIMER = html(
+  'Busy timer',
+  `<p>Timer fact: meteor 6021 rendered before the loops.</p><script>
+setInterval(() => { const t = Date.now(); while (Date.now() - t < 3000) {} }, 0);
+</script>`,
+);
+
 /** Small distinct images so the screenshot of the images-only page is not a blank tile. */
 async function bannerPng(hue: number): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="700">
@@ -249,6 +268,17 @@ export async function startTestSite(): Promise<TestSite> {
         return; // deliberately never ended
       case '/busy':
         return send(BUSY);
+      case '/tamper':
+        return send(TAMPER);
+      case '/busy-timer':
+        return send(BUSY_TIMER);
+      case '/js-redirect':
+        return send(
+          html(
+            'Moving',
+            '<p>Moving…</p><script>setTimeout(() => location.replace("/redirected-final"), 100)</script>',
+          ),
+        );
       case '/file.pdf':
         return send(Buffer.from('%PDF-1.4\n%%EOF\n'), 'application/pdf');
       case '/photo.png':

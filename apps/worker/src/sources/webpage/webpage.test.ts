@@ -91,6 +91,12 @@ describe('webpage renderer: content', () => {
     expect(out.parts.map((p) => p.unit)).toEqual(out.parts.map((_, i) => i + 1));
   });
 
+  it('reads the DOM from an isolated world the page cannot tamper with', async () => {
+    const md = text(await renderer.render(`${site.origin}/tamper`));
+    expect(md).toContain('Tamper fact: osprey 8128 survives prototype overrides.');
+    expect(md).not.toContain('HACKED');
+  });
+
   it('waits for text a script inserts after load', async () => {
     const out = await renderer.render(`${site.origin}/late`);
     expect(text(out)).toContain('The late fact is aurora 7731');
@@ -136,10 +142,13 @@ describe('webpage renderer: content', () => {
     expect(text(out)).toContain('## Chapter 40');
   });
 
-  it('follows a redirect chain on the allowed server', async () => {
+  it('follows a redirect chain on the allowed server, and a script redirect', async () => {
     const out = await renderer.render(`${site.origin}/redirect/1`);
     expect(out.finalUrl).toBe(`${site.origin}/redirected-final`);
     expect(text(out)).toContain('Redirect chain fact: lantern 3307');
+    const scripted = await renderer.render(`${site.origin}/js-redirect`);
+    expect(scripted.finalUrl).toBe(`${site.origin}/redirected-final`);
+    expect(text(scripted)).toContain('Redirect chain fact: lantern 3307');
   });
 });
 
@@ -215,6 +224,13 @@ describe('webpage renderer: failures and deadlines', () => {
     const out = await renderer.render(`${site.origin}/busy`);
     expect(Date.now() - started).toBeLessThan(PAGE_TIMEOUT_MS + DEADLINE_SLACK_MS);
     expect(text(out)).toContain('Busy fact: comet 5150');
+  });
+
+  it('reads a page whose timers keep re-entering long busy loops', async () => {
+    const started = Date.now();
+    const out = await renderer.render(`${site.origin}/busy-timer`);
+    expect(Date.now() - started).toBeLessThan(PAGE_TIMEOUT_MS + DEADLINE_SLACK_MS);
+    expect(text(out)).toContain('Timer fact: meteor 6021');
   });
 
   it('times out (retryably) on a server that never answers', async () => {
