@@ -13,29 +13,24 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof HUNG> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-interface EvaluateReply {
-  result?: { value?: unknown };
-  exceptionDetails?: { text?: string };
-}
-
 /**
  * Runs the extractor in an isolated world of the main frame: it shares the DOM but not the
  * page's globals, so a page that overrides `Array.prototype.join` or `getComputedStyle` cannot
  * bend or break what is read from it.
  */
 async function evaluateIsolated(cdp: CDPSession, script: string): Promise<PageSnapshot | null> {
-  const tree = (await cdp.send('Page.getFrameTree')) as { frameTree: { frame: { id: string } } };
-  const world = (await cdp.send('Page.createIsolatedWorld', {
+  const tree = await cdp.send('Page.getFrameTree');
+  const world = await cdp.send('Page.createIsolatedWorld', {
     frameId: tree.frameTree.frame.id,
     worldName: 'xt-extract',
-  })) as { executionContextId: number };
-  const reply = (await cdp.send('Runtime.evaluate', {
+  });
+  const reply = await cdp.send('Runtime.evaluate', {
     expression: script,
     contextId: world.executionContextId,
     returnByValue: true,
-  })) as EvaluateReply;
+  });
   if (reply.exceptionDetails) return null;
-  return (reply.result?.value as PageSnapshot | undefined) ?? null;
+  return (reply.result.value as PageSnapshot | undefined) ?? null;
 }
 
 async function evaluateOnce(
