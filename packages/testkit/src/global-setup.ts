@@ -6,7 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { runMigrations } from '@xt/db';
-import { createTemplateDatabase, dropDatabase, resolveTestServers } from './env/index.ts';
+import {
+  createTemplateDatabase,
+  dropDatabase,
+  dropStaleDatabases,
+  resolveTestServers,
+} from './env/index.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +23,10 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const servers = await resolveTestServers();
+  // Runs that were killed leave their databases behind; clear those older than a day.
+  await dropStaleDatabases(servers.databaseUrl, { prefixes: ['xt_tpl_', 'xt_test_'] }).catch(
+    () => [],
+  );
   const template = `xt_tpl_${process.pid}_${randomBytes(3).toString('hex')}`;
   await createTemplateDatabase(servers.databaseUrl, template, (url) => runMigrations(url));
   project.provide('testDatabaseAdminUrl', servers.databaseUrl);

@@ -70,7 +70,11 @@ interface Slot {
   isReady: boolean;
 }
 
-const THREAD_URL = new URL('./thread.ts', import.meta.url);
+// From sources the thread is thread.ts beside this file; in a bundle (`dist/main.js`) the build
+// emits it as dist/thread.js beside the bundle.
+const THREAD_URL = import.meta.url.endsWith('.ts')
+  ? new URL('./thread.ts', import.meta.url)
+  : new URL('./thread.js', import.meta.url);
 
 /**
  * Hands the bytes to the thread without copying when they own their whole buffer. A view into

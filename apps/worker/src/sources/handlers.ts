@@ -25,6 +25,8 @@ export function createSourceHandlers(config: WorkerConfig, logger: Logger): Sour
     taskTimeoutMs: config.PREP_TIMEOUT_MS,
     maxHeapMb: config.PREP_THREAD_HEAP_MB,
   });
+  // Loading pdf.js and sharp in a thread takes about a second: do it before the first job needs it.
+  pool.warm().catch((err: unknown) => logger.warn({ err }, 'prep threads did not warm up'));
   const renderSlot = createLimiter(config.RENDER_CONCURRENCY);
   let renderer: WebpageRenderer | undefined;
   const fetchOptions = (maxBytes: number, signal: AbortSignal) => ({
