@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
+import './harness/provided.ts';
 import { runMigrations } from '@xt/db';
 import {
   createTemplateDatabase,
@@ -12,14 +13,6 @@ import {
   dropStaleDatabases,
   resolveTestServers,
 } from './env/index.ts';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    testDatabaseAdminUrl: string;
-    testTemplateDatabase: string;
-    testRedisUrl: string;
-  }
-}
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const servers = await resolveTestServers();

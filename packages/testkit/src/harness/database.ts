@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { cloneDatabase, dropDatabase } from '../env/index.ts';
+import './provided.ts';
 
 export interface TestDatabase {
   url: string;
