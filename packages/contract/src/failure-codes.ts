@@ -35,7 +35,7 @@ export function failureHttpStatus(code: FailureCode): number {
   if (SOURCE_FAILURES.has(code)) return 422;
   if (code === 'MODEL_UNAVAILABLE' || code === 'MODEL_REFUSED' || code === 'OUTPUT_INVALID')
     return 502;
-  if (code === 'TIMEOUT') return 504;
+  // Contract §6: everything else, TIMEOUT included, is a 500.
   return 500;
 }
 

@@ -6,5 +6,7 @@ describe('failure codes', () => {
     expect(failureHttpStatus('SOURCE_UNREADABLE')).toBe(422);
     expect(failureHttpStatus('MODEL_UNAVAILABLE')).toBe(502);
     expect(failureHttpStatus('INTERNAL')).toBe(500);
+    expect(failureHttpStatus('TIMEOUT')).toBe(500);
+    expect(failureHttpStatus('OUTPUT_INVALID')).toBe(502);
   });
 });
