@@ -38,6 +38,8 @@ function imageTokens(width: number, height: number): number {
   return 85 + 170 * Math.ceil(w / 512) * Math.ceil(h / 512);
 }
 
+const failures: string[] = [];
+
 async function timed(
   urls: string[],
   concurrency: number,
@@ -47,7 +49,13 @@ async function timed(
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      for (let url = queue.shift(); url !== undefined; url = queue.shift()) await one(url);
+      for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
+        await one(url).catch((err: unknown) => {
+          failures.push(
+            `${url} (c=${concurrency}): ${err instanceof Error ? err.message : String(err)}`,
+          );
+        });
+      }
     }),
   );
   return urls.length / ((performance.now() - started) / 1000);
@@ -136,7 +144,11 @@ try {
     `\nCanary: ${JSON.stringify(site.canary)}; proxy: ${JSON.stringify(renderer.proxyCounters)}`,
   );
   console.log(missing === 0 ? 'All facts present.' : `${missing} facts missing.`);
-  process.exitCode = missing === 0 && site.canary.connections === 0 ? 0 : 1;
+  console.log(
+    failures.length === 0 ? 'No failed renders.' : `Failed renders:\n  ${failures.join('\n  ')}`,
+  );
+  process.exitCode =
+    missing === 0 && failures.length === 0 && site.canary.connections === 0 ? 0 : 1;
 } finally {
   await plain.close();
   await renderer.close();

@@ -1,13 +1,11 @@
 import type { Page, Request } from 'playwright-core';
 
+const DATA = new Set(['document', 'script', 'xhr', 'fetch']);
+const NEVER_COUNTED = new Set(['eventsource', 'websocket', 'media']);
+
 export interface QuietOptions {
   /** Required stretch without any request starting or ending. */
   quietMs: number;
-  /**
-   * Requests open longer than this are taken for streams (long polling, SSE, a never-ending
-   * image) and stop counting: otherwise one of them would hold every page until its deadline.
-   */
-  streamGraceMs: number;
   /** Absolute time (ms since epoch) at which waiting gives up. */
   until: number;
   signal?: AbortSignal | undefined;
@@ -18,14 +16,26 @@ export interface QuietOptions {
  * stuck in a script loop cannot answer an evaluate, but its network events still arrive).
  */
 export class NetworkWatch {
+  /** In-flight requests and the time after which each stops counting. */
   readonly #inflight = new Map<Request, number>();
+  readonly #streamGraceMs: number;
   #lastActivity = Date.now();
   #contentLoaded = false;
 
-  constructor(page: Page) {
+  /**
+   * `streamGraceMs`: requests open longer than this are taken for streams (long polling, a
+   * never-ending image) and stop counting, otherwise one of them would hold every page until its
+   * deadline. Data requests (document, script, XHR, fetch) get three times as long, since a slow
+   * API answer is usually the very content a single-page app is waiting for; event streams,
+   * WebSockets and media never count.
+   */
+  constructor(page: Page, streamGraceMs: number) {
+    this.#streamGraceMs = streamGraceMs;
     page.on('request', (r) => {
-      this.#inflight.set(r, Date.now());
+      const type = r.resourceType();
       this.#lastActivity = Date.now();
+      if (NEVER_COUNTED.has(type)) return;
+      this.#inflight.set(r, Date.now() + (DATA.has(type) ? 3 : 1) * this.#streamGraceMs);
     });
     const done = (r: Request): void => {
       this.#inflight.delete(r);
@@ -45,8 +55,8 @@ export class NetworkWatch {
 
   #quiet(now: number, opts: QuietOptions): boolean {
     if (!this.#contentLoaded || now - this.#lastActivity < opts.quietMs) return false;
-    for (const started of this.#inflight.values()) {
-      if (now - started < opts.streamGraceMs) return false;
+    for (const ignoredAfter of this.#inflight.values()) {
+      if (now < ignoredAfter) return false;
     }
     return true;
   }

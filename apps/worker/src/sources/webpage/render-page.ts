@@ -46,7 +46,7 @@ interface RenderDeps {
 }
 
 const VIEWPORT = { width: 1024, height: 768 };
-/** Requests open longer than this count as streams when deciding the page has settled. */
+/** Requests open longer than this (×3 for data requests) count as streams when settling. */
 const STREAM_GRACE_MS = 5_000;
 /** Screenshots run only for pages without text; they get their own bound past the deadline. */
 const SCREENSHOT_TIMEOUT_MS = 10_000;
@@ -173,7 +173,7 @@ async function renderInContext(
   const crashFailure = (): ExtractionFailure =>
     new ExtractionFailure('SOURCE_UNREADABLE', 'The page crashed the browser while rendering.');
   const cdp = await context.newCDPSession(page);
-  const watch = new NetworkWatch(page);
+  const watch = new NetworkWatch(page, STREAM_GRACE_MS);
   const startedAt = Date.now();
   const timings: Record<string, number> = {};
   const mark = (phase: string): void => {
@@ -199,7 +199,6 @@ async function renderInContext(
 
   await watch.waitQuiet({
     quietMs: settings.networkIdleMs,
-    streamGraceMs: STREAM_GRACE_MS,
     until: settleUntil,
     signal,
   });
