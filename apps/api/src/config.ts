@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOG_LEVELS, parseEnv } from '@xt/runtime';
 
 /**
  * The API's configuration, read once from the environment at start-up. Every bad variable is
@@ -9,7 +10,7 @@ const schema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/ }),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_-]+$/)
@@ -32,10 +33,5 @@ const schema = z.object({
 export type ApiConfig = z.infer<typeof schema>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  return parsed.data;
+  return parseEnv(schema, env);
 }

@@ -5,7 +5,7 @@ import { createDb, runMigrations } from '@xt/db';
 import { createCompletionWaiter, createRedis, EXTRACTION_QUEUE } from '@xt/queue';
 import { createApp } from './app.ts';
 import type { ApiConfig } from './config.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, type Logger } from '@xt/runtime';
 
 export interface RunningApi {
   url: string;
@@ -16,7 +16,7 @@ export interface RunningApi {
 /** Wires the API's dependencies, applies migrations and listens. Used by main and by tests. */
 export async function startApi(
   config: ApiConfig,
-  logger: Logger = createLogger(config.LOG_LEVEL),
+  logger: Logger = createLogger(config.LOG_LEVEL, 'api'),
 ): Promise<RunningApi> {
   await runMigrations(config.DATABASE_URL);
   const db = createDb(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'api' });

@@ -4,9 +4,16 @@
  */
 import { createKey } from '@xt/accounts';
 import { createDb } from '@xt/db';
-import { createTestDatabase, testRedisUrl, uniquePrefix, type TestDatabase } from '@xt/testkit';
+import {
+  createTestDatabase,
+  startAppProcess,
+  testRedisUrl,
+  uniquePrefix,
+  type AppProcess,
+  type TestDatabase,
+} from '@xt/testkit';
 import { loadConfig, type ApiConfig } from './config.ts';
-import { createLogger } from './logger.ts';
+import { createLogger } from '@xt/runtime';
 import { startApi, type RunningApi } from './server.ts';
 
 export interface TestApi {
@@ -46,7 +53,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     SHUTDOWN_GRACE_SECONDS: '0',
     ...env,
   });
-  const api: RunningApi = await startApi(config, createLogger('silent'));
+  const api: RunningApi = await startApi(config, createLogger('silent', 'api'));
   const handle = createDb(database.url, { max: 2 });
   const write = await createKey(handle.db, { accountName: 'acme', scope: 'write' });
   const read = await createKey(handle.db, { accountName: 'acme', scope: 'read' });
@@ -93,4 +100,31 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
       await database.drop();
     },
   };
+}
+
+/**
+ * A real worker process on the test API's database and queue prefix, calling the model at
+ * `modelUrl`, with fast retries; `env` adds or overrides settings.
+ */
+export function startTestWorker(
+  api: TestApi,
+  modelUrl: string,
+  env: Record<string, string> = {},
+): Promise<AppProcess> {
+  return startAppProcess(
+    'apps/worker/src/main.ts',
+    {
+      DATABASE_URL: api.database.url,
+      REDIS_URL: testRedisUrl(),
+      QUEUE_PREFIX: api.prefix,
+      OPENAI_API_KEY: 'sk-test-key',
+      OPENAI_BASE_URL: modelUrl,
+      LOG_LEVEL: 'info',
+      JOB_BACKOFF_MS: '50',
+      MODEL_MAX_RETRIES: '0',
+      WORKER_NAME: 'test-worker',
+      ...env,
+    },
+    'worker started',
+  );
 }

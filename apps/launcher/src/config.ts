@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseEnv } from '@xt/runtime';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -19,10 +20,5 @@ const schema = z.object({
 export type LauncherConfig = z.infer<typeof schema>;
 
 export function loadLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  return parsed.data;
+  return parseEnv(schema, env);
 }

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { z } from 'zod';
+import { LOG_LEVELS, parseEnv } from '@xt/runtime';
 
 const MiB = 1024 * 1024;
 
@@ -47,7 +48,7 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/)
     .default('xt'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   WORKER_NAME: z.string().default(`worker-${process.pid}`),
   DB_POOL_MAX: int(10, 1),
 
@@ -94,10 +95,5 @@ const schema = z.object({
 export type WorkerConfig = z.infer<typeof schema>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  return parsed.data;
+  return parseEnv(schema, env);
 }

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FailureCode } from '@xt/contract';
 import { extractions, type Db, type ExtractionRow } from '@xt/db';
 
@@ -41,71 +42,69 @@ export async function exists(db: Db, id: string): Promise<boolean> {
   return row !== undefined;
 }
 
-/** processing → completed, charged. False when another delivery won or the row was deleted. */
-export async function complete(
+type ExtractionUpdate = PgUpdateSetSource<typeof extractions>;
+
+/**
+ * Leaves `processing` for `next`, adding the tokens this attempt spent. Applies only while the
+ * row is still `processing`: false when another delivery got there first or the row is gone.
+ */
+async function leaveProcessing(
   db: Db,
   id: string,
-  output: unknown,
   tokens: number,
+  next: ExtractionUpdate,
 ): Promise<boolean> {
   const rows = await db
     .update(extractions)
     .set({
-      status: 'completed',
-      output,
-      charged: true,
+      ...next,
       totalTokens: sql`${extractions.totalTokens} + ${tokens}`,
-      errorCode: null,
-      errorMessage: null,
-      finishedAt: sql`now()`,
       updatedAt: sql`now()`,
     })
     .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
     .returning({ id: extractions.id });
   return rows.length > 0;
+}
+
+/** processing → completed, charged. */
+export function complete(db: Db, id: string, output: unknown, tokens: number): Promise<boolean> {
+  return leaveProcessing(db, id, tokens, {
+    status: 'completed',
+    output,
+    charged: true,
+    errorCode: null,
+    errorMessage: null,
+    finishedAt: sql`now()`,
+  });
 }
 
 /** processing → failed, uncharged, with the tokens spent recorded. */
-export async function fail(
+export function fail(
   db: Db,
   id: string,
   code: FailureCode,
   message: string,
   tokens: number,
 ): Promise<boolean> {
-  const rows = await db
-    .update(extractions)
-    .set({
-      status: 'failed',
-      errorCode: code,
-      errorMessage: message,
-      totalTokens: sql`${extractions.totalTokens} + ${tokens}`,
-      finishedAt: sql`now()`,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
-    .returning({ id: extractions.id });
-  return rows.length > 0;
+  return leaveProcessing(db, id, tokens, {
+    status: 'failed',
+    errorCode: code,
+    errorMessage: message,
+    finishedAt: sql`now()`,
+  });
 }
 
 /** processing → pending before a retry; the last error is kept for operators, not shown. */
-export async function release(
+export function release(
   db: Db,
   id: string,
   code: FailureCode,
   message: string,
   tokens: number,
 ): Promise<boolean> {
-  const rows = await db
-    .update(extractions)
-    .set({
-      status: 'pending',
-      errorCode: code,
-      errorMessage: message,
-      totalTokens: sql`${extractions.totalTokens} + ${tokens}`,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
-    .returning({ id: extractions.id });
-  return rows.length > 0;
+  return leaveProcessing(db, id, tokens, {
+    status: 'pending',
+    errorCode: code,
+    errorMessage: message,
+  });
 }

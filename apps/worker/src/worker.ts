@@ -3,7 +3,7 @@ import { createDb, runMigrations } from '@xt/db';
 import { createModelClient } from '@xt/model';
 import { createRedis, EXTRACTION_QUEUE } from '@xt/queue';
 import type { WorkerConfig } from './config.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, type Logger } from '@xt/runtime';
 import { createProcessor } from './processor.ts';
 import { createReconciler } from './reconciler.ts';
 import { createSourceHandlers } from './sources/handlers.ts';

@@ -7,14 +7,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EXTRACT_JOB, EXTRACTION_QUEUE } from '@xt/queue';
 import {
-  startAppProcess,
   startModelStandIn,
   testRedisUrl,
   waitFor,
   type AppProcess,
   type ModelStandIn,
 } from '@xt/testkit';
-import { startTestApi, type TestApi } from '../test-support.ts';
+import { startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
 
 const structure = {
   type: 'object',
@@ -31,23 +30,13 @@ let worker: AppProcess;
 let db: pg.Pool;
 let schemaId: string;
 
-function workerEnv(): Record<string, string> {
-  return {
-    DATABASE_URL: api.database.url,
-    REDIS_URL: testRedisUrl(),
-    QUEUE_PREFIX: api.prefix,
-    OPENAI_API_KEY: 'sk-test-key',
-    OPENAI_BASE_URL: model.url,
-    LOG_LEVEL: 'info',
+const startWorker = () =>
+  startTestWorker(api, model.url, {
     JOB_ATTEMPTS: '3',
-    JOB_BACKOFF_MS: '50',
-    MODEL_MAX_RETRIES: '0',
     MODEL_TIMEOUT_MS: '20000',
     RECONCILE_INTERVAL_MS: '500',
     RECONCILE_AFTER_MS: '1000',
-    WORKER_NAME: 'test-worker',
-  };
-}
+  });
 
 beforeAll(async () => {
   model = await startModelStandIn();
@@ -56,7 +45,7 @@ beforeAll(async () => {
     JOB_BACKOFF_MS: '50',
     EXTRACTION_WAIT_SECONDS: '20',
   });
-  worker = await startAppProcess('apps/worker/src/main.ts', workerEnv(), 'worker started');
+  worker = await startWorker();
   db = new pg.Pool({ connectionString: api.database.url, max: 2 });
   const res = await api.request('POST', '/v1/schemas', { json: { name: 'Invoice v1', structure } });
   schemaId = res.body.data.id;
@@ -405,7 +394,7 @@ describe('lifecycle', () => {
       expect(await queue.getJob(id)).toBeUndefined();
       await queue.close();
     } finally {
-      worker = await startAppProcess('apps/worker/src/main.ts', workerEnv(), 'worker started');
+      worker = await startWorker();
     }
   });
 

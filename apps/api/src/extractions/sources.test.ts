@@ -16,14 +16,8 @@ import {
   textPdf,
   type FixtureServer,
 } from '@xt/testkit/fixtures';
-import {
-  startAppProcess,
-  startModelStandIn,
-  testRedisUrl,
-  type AppProcess,
-  type ModelStandIn,
-} from '@xt/testkit';
-import { startTestApi, type TestApi } from '../test-support.ts';
+import { startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
+import { startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
 
 const structure = {
   type: 'object',
@@ -80,23 +74,12 @@ beforeAll(async () => {
   const allow = `127.0.0.1:${fixtures.port}`;
   model = await startModelStandIn();
   api = await startTestApi({ SOURCE_ALLOWLIST: allow, EXTRACTION_WAIT_SECONDS: '60' });
-  worker = await startAppProcess(
-    'apps/worker/src/main.ts',
-    {
-      DATABASE_URL: api.database.url,
-      REDIS_URL: testRedisUrl(),
-      QUEUE_PREFIX: api.prefix,
-      OPENAI_API_KEY: 'sk-test',
-      OPENAI_BASE_URL: model.url,
-      SOURCE_ALLOWLIST: allow,
-      LOG_LEVEL: 'info',
-      JOB_BACKOFF_MS: '50',
-      PREP_THREADS: '1',
-      RENDER_CONCURRENCY: '1',
-      PAGE_TIMEOUT_MS: '20000',
-    },
-    'worker started',
-  );
+  worker = await startTestWorker(api, model.url, {
+    SOURCE_ALLOWLIST: allow,
+    PREP_THREADS: '1',
+    RENDER_CONCURRENCY: '1',
+    PAGE_TIMEOUT_MS: '20000',
+  });
   const res = await api.request('POST', '/v1/schemas', { json: { name: 'Docs', structure } });
   schemaId = res.body.data.id;
 });

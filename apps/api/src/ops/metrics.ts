@@ -74,13 +74,11 @@ export function metricsRoute(metrics: ApiMetrics, token: string | undefined): Ro
       const presented = /^Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? '';
       if (!sameSecret(presented, token)) {
         res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
-        res
-          .status(401)
-          .json({
-            status: false,
-            message: 'A valid metrics token is required.',
-            code: 'UNAUTHORIZED',
-          });
+        res.status(401).json({
+          status: false,
+          message: 'A valid metrics token is required.',
+          code: 'UNAUTHORIZED',
+        });
         return;
       }
     }

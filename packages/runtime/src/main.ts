@@ -1,0 +1,35 @@
+import type { Logger } from 'pino';
+
+/**
+ * The entry-point routine every app shares: load the configuration (a bad one prints its message
+ * and exits 1), start, and on SIGTERM or SIGINT close gracefully and exit.
+ */
+export async function runService<C, S extends { close(): Promise<void> }>(options: {
+  loadConfig: () => C;
+  logger: (config: C) => Logger;
+  start: (config: C, logger: Logger) => Promise<S>;
+  started: (config: C, logger: Logger, service: S) => void;
+}): Promise<void> {
+  let config: C;
+  try {
+    config = options.loadConfig();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+  const logger = options.logger(config);
+  const service = await options.start(config, logger);
+  options.started(config, logger, service);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'shutting down');
+      service.close().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          logger.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
