@@ -8,7 +8,7 @@ import { BrowserHost, browserRssBytes } from './browser-host.ts';
 import { createWebpageRenderer, type RenderedWebpage, type WebpageRenderer } from './renderer.ts';
 import { startTestSite, type TestSite } from './test-site.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PAGE_TIMEOUT_MS = 6000;
 /** Closing the context and tiling a screenshot may run a little past the render deadline. */
 const DEADLINE_SLACK_MS = 2500;
