@@ -6,7 +6,7 @@ import type { Db } from '@xt/db';
 import { extract, type ModelClient } from '@xt/model';
 import { extractJobPayload, publishCompletion } from '@xt/queue';
 import type { SourcePreparer } from './sources/index.ts';
-import { claim, complete, exists, fail, release } from './transitions.ts';
+import { claim, complete, exists, recordFailure } from './transitions.ts';
 
 export interface ProcessorDeps {
   db: Db;
@@ -63,7 +63,7 @@ export function createProcessor(deps: ProcessorDeps) {
         'MODEL_UNAVAILABLE',
         'No model provider is configured on the worker: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible server).',
       );
-      await fail(deps.db, extractionId, failure.code, failure.message, 0);
+      await recordFailure(deps.db, extractionId, failure, 'failed');
       await publishCompletion(deps.redis, deps.prefix, extractionId);
       throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
     }
@@ -100,20 +100,14 @@ export function createProcessor(deps: ProcessorDeps) {
       const failure = asFailure(err);
       const attemptsLeft = (job.opts.attempts ?? 1) - (job.attemptsMade + 1);
       if (failure.retryable && attemptsLeft > 0) {
-        await release(deps.db, extractionId, failure.code, failure.message, failure.tokens);
+        await recordFailure(deps.db, extractionId, failure, 'pending');
         log.warn(
           { code: failure.code, err: failure.cause ?? failure, attemptsLeft },
           'attempt failed; will retry',
         );
         throw failure;
       }
-      const written = await fail(
-        deps.db,
-        extractionId,
-        failure.code,
-        failure.message,
-        failure.tokens,
-      );
+      const written = await recordFailure(deps.db, extractionId, failure, 'failed');
       log.warn({ code: failure.code, err: failure.cause ?? failure, written }, 'extraction failed');
       if (written) await publishCompletion(deps.redis, deps.prefix, extractionId);
       throw new UnrecoverableError(`${failure.code}: ${failure.message}`);

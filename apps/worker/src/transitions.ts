@@ -78,33 +78,20 @@ export function complete(db: Db, id: string, output: unknown, tokens: number): P
   });
 }
 
-/** processing → failed, uncharged, with the tokens spent recorded. */
-export function fail(
+/**
+ * processing → failed (uncharged, final), or back to pending when a retry follows (the error is
+ * then kept for operators but not shown). Either way the tokens spent are recorded.
+ */
+export function recordFailure(
   db: Db,
   id: string,
-  code: FailureCode,
-  message: string,
-  tokens: number,
+  failure: { code: FailureCode; message: string; tokens: number },
+  next: 'failed' | 'pending',
 ): Promise<boolean> {
-  return leaveProcessing(db, id, tokens, {
-    status: 'failed',
-    errorCode: code,
-    errorMessage: message,
-    finishedAt: sql`now()`,
-  });
-}
-
-/** processing → pending before a retry; the last error is kept for operators, not shown. */
-export function release(
-  db: Db,
-  id: string,
-  code: FailureCode,
-  message: string,
-  tokens: number,
-): Promise<boolean> {
-  return leaveProcessing(db, id, tokens, {
-    status: 'pending',
-    errorCode: code,
-    errorMessage: message,
+  return leaveProcessing(db, id, failure.tokens, {
+    status: next,
+    errorCode: failure.code,
+    errorMessage: failure.message,
+    ...(next === 'failed' ? { finishedAt: sql`now()` } : {}),
   });
 }

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExtractionFailure } from '@xt/contract';
 import { parseAllowlist, type Allowlist } from './allowlist.ts';
 import { fetchSource } from './fetch-source.ts';
 import { startServer, type RunningServer } from './test-servers.ts';
 import { SAMPLES, bytes } from './test-samples.ts';
+import { failureOf } from '@xt/testkit';
 
 let server: RunningServer;
 let allowlist: Allowlist;
@@ -38,16 +38,6 @@ afterAll(async () => {
 });
 
 const opts = () => ({ allowlist, maxBytes: 100_000, timeoutMs: 5_000 });
-
-async function failureOf(promise: Promise<unknown>): Promise<ExtractionFailure> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ExtractionFailure) return err;
-    throw err;
-  }
-  throw new Error('expected the fetch to fail');
-}
 
 describe('fetchSource', () => {
   it('returns a PDF with the type its bytes show', async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExtractionFailure } from '@xt/contract';
 import { parseAllowlist, type Allowlist } from './allowlist.ts';
 import { createPinnedDispatcher } from './pinned-dispatcher.ts';
 import { safeFetch, type SafeFetchOptions } from './safe-fetch.ts';
 import { closedPort, startCanary, startServer, type RunningServer } from './test-servers.ts';
+import { failureOf } from '@xt/testkit';
 
 let server: RunningServer;
 let allowlist: Allowlist;
@@ -97,16 +97,6 @@ const opts = (more: Partial<SafeFetchOptions> = {}): SafeFetchOptions => ({
   timeoutMs: 5_000,
   ...more,
 });
-
-async function failureOf(promise: Promise<unknown>): Promise<ExtractionFailure> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ExtractionFailure) return err;
-    throw err;
-  }
-  throw new Error('expected the fetch to fail');
-}
 
 describe('safeFetch', () => {
   it('returns body, status, header content type and final URL', async () => {

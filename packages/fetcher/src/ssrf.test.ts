@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExtractionFailure } from '@xt/contract';
 import { parseAllowlist, type Allowlist } from './allowlist.ts';
 import { resolveAndCheck, systemLookup, type LookupAll } from './resolve.ts';
 import { safeFetch } from './safe-fetch.ts';
 import { checkSubmittedUrl } from './submit-url.ts';
 import { startCanary, startServer, type Canary, type RunningServer } from './test-servers.ts';
+import { failureOf } from '@xt/testkit';
 
 let canary: Canary;
 let fixture: RunningServer;
@@ -99,16 +99,6 @@ const forms = (): string[] => {
     `http://ula.test:${p}/`,
   ];
 };
-
-async function failureOf(promise: Promise<unknown>): Promise<ExtractionFailure> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ExtractionFailure) return err;
-    throw err;
-  }
-  throw new Error('expected the fetch to fail');
-}
 
 const fetchOpts = () => ({ allowlist, lookup, maxBytes: 1024, timeoutMs: 5000 });
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExtractionFailure } from '@xt/contract';
 import * as fx from '../../../../packages/testkit/src/fixtures/index.ts';
 import type { PdfOptions } from '../sources/pdf/prepare-pdf.ts';
 import { createPrepPool, type PrepPool } from './index.ts';
+import { failureOf } from '@xt/testkit';
 
 const pdfOpts: PdfOptions = {
   model: 'gpt-4.1',
@@ -17,15 +17,6 @@ afterEach(async () => {
   await pool?.close();
   pool = undefined;
 });
-
-async function failure(promise: Promise<unknown>): Promise<ExtractionFailure> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ExtractionFailure);
-  return err as ExtractionFailure;
-}
 
 describe('prep pool', () => {
   it('prepares images and PDFs on worker threads', async () => {
@@ -54,17 +45,17 @@ describe('prep pool', () => {
 
   it('carries failures back with their contract code', async () => {
     pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
-    const encrypted = await failure(
+    const encrypted = await failureOf(
       pool.runPrep({ kind: 'pdf', bytes: fx.encryptedPdf(), opts: pdfOpts }),
     );
     expect(encrypted.code).toBe('SOURCE_UNREADABLE');
     expect(encrypted.message).toMatch(/password/);
-    const bomb = await failure(
+    const bomb = await failureOf(
       pool.runPrep({ kind: 'image', bytes: fx.pixelBombPng(), opts: imageOpts }),
     );
     expect(bomb.code).toBe('SOURCE_TOO_LARGE');
     expect(bomb.retryable).toBe(false);
-    const huge = await failure(
+    const huge = await failureOf(
       pool.runPrep({ kind: 'pdf', bytes: fx.hugePdf(5000), opts: pdfOpts }),
     );
     expect(huge.code).toBe('SOURCE_TOO_LARGE');
@@ -105,7 +96,7 @@ describe('prep pool', () => {
   it('terminates a thread that overruns its deadline and carries on with a fresh one', async () => {
     pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
     const pdf = await fx.scannedPdf(['slow page']);
-    const late = await failure(
+    const late = await failureOf(
       pool.runPrep({ kind: 'pdf', bytes: Buffer.from(pdf), opts: pdfOpts }, { timeoutMs: 1 }),
     );
     expect(late.code).toBe('TIMEOUT');
@@ -143,7 +134,7 @@ describe('prep pool', () => {
 
   it('blames a thread that cannot even load on itself, not on the source', async () => {
     pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000, maxHeapMb: 8 });
-    const err = await failure(
+    const err = await failureOf(
       pool.runPrep({
         kind: 'image',
         bytes: await fx.pngImage({ width: 10, height: 10 }),
@@ -158,17 +149,17 @@ describe('prep pool', () => {
   it('rejects queued work when closed', async () => {
     const closing = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
     const bytes = await fx.scannedPdf(['page']);
-    const running = failure(
+    const running = failureOf(
       closing.runPrep({ kind: 'pdf', bytes: Buffer.from(bytes), opts: pdfOpts }),
     );
-    const queued = failure(
+    const queued = failureOf(
       closing.runPrep({ kind: 'pdf', bytes: Buffer.from(bytes), opts: pdfOpts }),
     );
     await closing.close();
     expect((await running).code).toBe('INTERNAL');
     expect((await queued).code).toBe('INTERNAL');
-    expect((await failure(closing.runPrep({ kind: 'pdf', bytes, opts: pdfOpts }))).retryable).toBe(
-      true,
-    );
+    expect(
+      (await failureOf(closing.runPrep({ kind: 'pdf', bytes, opts: pdfOpts }))).retryable,
+    ).toBe(true);
   });
 });

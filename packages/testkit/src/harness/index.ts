@@ -2,3 +2,4 @@ export * from './database.ts';
 export * from './processes.ts';
 export * from './prefix.ts';
 export * from './wait.ts';
+export * from './failure.ts';

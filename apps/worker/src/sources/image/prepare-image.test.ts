@@ -1,8 +1,9 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ExtractionFailure, type ContentPart } from '@xt/contract';
+import type { ContentPart } from '@xt/contract';
 import * as fx from '../../../../../packages/testkit/src/fixtures/index.ts';
 import { prepareImage } from './prepare-image.ts';
+import { failureOf } from '@xt/testkit';
 
 const LIMIT = 50_000_000;
 
@@ -28,15 +29,6 @@ async function prepared(
     height: part.height,
   });
   return { part, mime: match![1], decoded, meta };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ExtractionFailure> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ExtractionFailure);
-  return err as ExtractionFailure;
 }
 
 async function pixel(image: Buffer, x: number, y: number): Promise<number[]> {
@@ -117,13 +109,13 @@ describe('prepareImage', () => {
   it('refuses a pixel bomb from its header', async () => {
     const bomb = fx.pixelBombPng();
     expect(bomb.length).toBeLessThan(100_000);
-    const err = await failure(prepareImage(bomb, { model: 'gpt-4.1', maxPixels: LIMIT }));
+    const err = await failureOf(prepareImage(bomb, { model: 'gpt-4.1', maxPixels: LIMIT }));
     expect(err.code).toBe('SOURCE_TOO_LARGE');
   });
 
   it('applies the configured pixel limit', async () => {
     const bytes = await fx.pngImage({ width: 1000, height: 1000 });
-    const err = await failure(prepareImage(bytes, { model: 'gpt-4.1', maxPixels: 999_999 }));
+    const err = await failureOf(prepareImage(bytes, { model: 'gpt-4.1', maxPixels: 999_999 }));
     expect(err.code).toBe('SOURCE_TOO_LARGE');
     await expect(
       prepareImage(bytes, { model: 'gpt-4.1', maxPixels: 1_000_000 }),
@@ -131,7 +123,7 @@ describe('prepareImage', () => {
   });
 
   it('reports a truncated file as unreadable', async () => {
-    const err = await failure(
+    const err = await failureOf(
       prepareImage(await fx.truncatedPng(), { model: 'gpt-4.1', maxPixels: LIMIT }),
     );
     expect(err.code).toBe('SOURCE_UNREADABLE');
@@ -143,7 +135,7 @@ describe('prepareImage', () => {
     });
     try {
       const svg = fx.svgImage(`${server.url}/probe.png`);
-      const err = await failure(prepareImage(svg, { model: 'gpt-4.1', maxPixels: LIMIT }));
+      const err = await failureOf(prepareImage(svg, { model: 'gpt-4.1', maxPixels: LIMIT }));
       expect(err.code).toBe('SOURCE_UNSUPPORTED');
       expect(server.requests).toEqual([]);
     } finally {
@@ -156,7 +148,7 @@ describe('prepareImage', () => {
       await fx.textPdf(['not an image']),
       Buffer.from('plain text, not pixels'),
     ]) {
-      const err = await failure(prepareImage(bytes, { model: 'gpt-4.1', maxPixels: LIMIT }));
+      const err = await failureOf(prepareImage(bytes, { model: 'gpt-4.1', maxPixels: LIMIT }));
       expect(err.code).toBe('SOURCE_UNSUPPORTED');
     }
   });

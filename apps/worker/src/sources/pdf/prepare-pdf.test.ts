@@ -1,8 +1,9 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ExtractionFailure, type ContentPart } from '@xt/contract';
+import type { ContentPart } from '@xt/contract';
 import * as fx from '../../../../../packages/testkit/src/fixtures/index.ts';
 import { preparePdf, type PdfOptions } from './prepare-pdf.ts';
+import { failureOf } from '@xt/testkit';
 
 const base: PdfOptions = {
   model: 'gpt-4.1',
@@ -12,15 +13,6 @@ const base: PdfOptions = {
 };
 type ImagePart = Extract<ContentPart, { kind: 'image' }>;
 type TextPart = Extract<ContentPart, { kind: 'text' }>;
-
-async function failure(promise: Promise<unknown>): Promise<ExtractionFailure> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ExtractionFailure);
-  return err as ExtractionFailure;
-}
 
 async function decode(part: ImagePart) {
   const data = Buffer.from(part.dataUrl.slice(part.dataUrl.indexOf(',') + 1), 'base64');
@@ -146,7 +138,7 @@ describe('preparePdf: page images', () => {
   });
 
   it('skips embedded images above maxImagePixels instead of decoding them', async () => {
-    const err = await failure(
+    const err = await failureOf(
       preparePdf(await fx.scannedPdf(['Scan']), { ...base, maxImagePixels: 10_000 }),
     );
     expect(err.code).toBe('SOURCE_UNREADABLE');
@@ -155,16 +147,16 @@ describe('preparePdf: page images', () => {
 
 describe('preparePdf: refusals', () => {
   it('refuses too many pages before doing any page work', async () => {
-    const err = await failure(preparePdf(fx.hugePdf(5000), base));
+    const err = await failureOf(preparePdf(fx.hugePdf(5000), base));
     expect(err.code).toBe('SOURCE_TOO_LARGE');
     expect(err.message).toContain('5000 pages');
     expect(
-      (await failure(preparePdf(await fx.multiPagePdf(11), { ...base, maxPages: 10 }))).code,
+      (await failureOf(preparePdf(await fx.multiPagePdf(11), { ...base, maxPages: 10 }))).code,
     ).toBe('SOURCE_TOO_LARGE');
   });
 
   it('reports encrypted, corrupt, empty and blank files as unreadable', async () => {
-    const encrypted = await failure(preparePdf(fx.encryptedPdf(), base));
+    const encrypted = await failureOf(preparePdf(fx.encryptedPdf(), base));
     expect(encrypted.code).toBe('SOURCE_UNREADABLE');
     expect(encrypted.message).toMatch(/password/);
     for (const bytes of [
@@ -173,12 +165,14 @@ describe('preparePdf: refusals', () => {
       await fx.blankPdf(3),
       Buffer.alloc(0),
     ]) {
-      expect((await failure(preparePdf(bytes, base))).code).toBe('SOURCE_UNREADABLE');
+      expect((await failureOf(preparePdf(bytes, base))).code).toBe('SOURCE_UNREADABLE');
     }
   });
 
   it('says a scanned file has no text in text mode', async () => {
-    const err = await failure(preparePdf(await fx.scannedPdf(['Scan']), { ...base, mode: 'text' }));
+    const err = await failureOf(
+      preparePdf(await fx.scannedPdf(['Scan']), { ...base, mode: 'text' }),
+    );
     expect(err.code).toBe('SOURCE_UNREADABLE');
     expect(err.message).toMatch(/scanned/);
   });
@@ -186,7 +180,7 @@ describe('preparePdf: refusals', () => {
   it('refuses another kind of file sent as a PDF', async () => {
     const lying = await fx.lyingFile();
     expect(lying.contentType).toBe('application/pdf');
-    expect((await failure(preparePdf(lying.body, base))).code).toBe('SOURCE_UNSUPPORTED');
+    expect((await failureOf(preparePdf(lying.body, base))).code).toBe('SOURCE_UNSUPPORTED');
   });
 
   it('leaves the caller’s bytes intact', async () => {
