@@ -31,6 +31,8 @@ export interface RequestOptions {
   json?: unknown;
   body?: RequestInit['body'];
   headers?: Record<string, string>;
+  /** Send to another API process (a replica) instead of this one. */
+  via?: string;
 }
 
 export interface TestResponse {
@@ -73,7 +75,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
       headers['content-type'] ??= 'application/json';
       body = JSON.stringify(options.json);
     }
-    const res = await fetch(`${api.url}${path}`, {
+    const res = await fetch(`${options.via ?? api.url}${path}`, {
       method,
       headers,
       ...(body !== undefined ? { body } : {}),
@@ -127,4 +129,25 @@ export function startTestWorker(
     },
     'worker started',
   );
+}
+
+/** Another API process on the same database, Redis and queue prefix, as behind a load balancer. */
+export async function startApiReplica(
+  api: TestApi,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const proc = await startAppProcess(
+    'apps/api/src/main.ts',
+    {
+      DATABASE_URL: api.config.DATABASE_URL,
+      REDIS_URL: api.config.REDIS_URL,
+      QUEUE_PREFIX: api.config.QUEUE_PREFIX,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    },
+    'API listening',
+  );
+  const url = /API listening on (http:\/\/[^"\s]+)/.exec(proc.output())?.[1];
+  if (!url) throw new Error(`replica did not say where it listens:\n${proc.output()}`);
+  return { url, close: async () => void (await proc.stop()) };
 }

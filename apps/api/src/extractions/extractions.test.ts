@@ -13,7 +13,7 @@ import {
   type AppProcess,
   type ModelStandIn,
 } from '@xt/testkit';
-import { startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
+import { startApiReplica, startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
 
 const structure = {
   type: 'object',
@@ -261,6 +261,23 @@ describe('waiting and 202', () => {
     expect(res.headers.get('preference-applied')).toBe('wait=1');
     expect(['pending', 'processing']).toContain(res.body.data.status);
     expect((await poll(res.body.data.id)).status).toBe('completed');
+  });
+
+  it('a request held by another API process gets the result a worker process finished', async () => {
+    const replica = await startApiReplica(api);
+    try {
+      model.behave({ delayMs: 700 });
+      const res = await api.request('POST', '/v1/extractions', {
+        json: { schema_id: schemaId, type: 'text', source: 'via the replica' },
+        via: replica.url,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data.status).toBe('completed');
+      const seen = await api.request('GET', `/v1/extractions/${res.body.data.id}`);
+      expect(seen.body.data.status).toBe('completed');
+    } finally {
+      await replica.close();
+    }
   });
 
   it('keeps extracting when the waiting client disconnects, and leaves no listener behind', async () => {

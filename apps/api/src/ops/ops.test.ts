@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from '../test-support.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi({
+    METRICS_TOKEN: 'metrics-secret',
+    ADMIN_USER: 'ops',
+    ADMIN_PASSWORD: 'pa55',
+  });
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+const basic = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+describe('operational routes', () => {
+  it('guards /metrics with METRICS_TOKEN when it is set', async () => {
+    const without = await api.request('GET', '/metrics', { key: null });
+    expect(without.status).toBe(401);
+    expect(without.body.status).toBe(false);
+    const wrong = await api.request('GET', '/metrics', { key: 'nope' });
+    expect(wrong.status).toBe(401);
+    const right = await api.request('GET', '/metrics', { key: 'metrics-secret' });
+    expect(right.status).toBe(200);
+    expect(right.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(right.text).toMatch(/extraction_queue_jobs\{state="waiting"\} 0/);
+  });
+
+  it('serves the queue dashboard behind basic auth', async () => {
+    const without = await api.request('GET', '/admin/queues', { key: null });
+    expect(without.status).toBe(401);
+    expect(without.headers.get('www-authenticate')).toMatch(/^Basic/);
+    const wrong = await api.request('GET', '/admin/queues', {
+      key: null,
+      headers: { authorization: basic('ops', 'x') },
+    });
+    expect(wrong.status).toBe(401);
+    const right = await api.request('GET', '/admin/queues', {
+      key: null,
+      headers: { authorization: basic('ops', 'pa55') },
+    });
+    expect(right.status).toBe(200);
+    expect(right.headers.get('content-type')).toMatch(/text\/html/);
+  });
+
+  it('has no dashboard when no credentials are configured', async () => {
+    const plain = await startTestApi();
+    try {
+      expect((await plain.request('GET', '/admin/queues', { key: null })).status).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('serves Swagger UI from the package, without a key', async () => {
+    const docs = await api.request('GET', '/docs', { key: null });
+    expect(docs.status).toBe(200);
+    expect(docs.text).toContain('swagger-ui-bundle.js');
+    const asset = await api.request('GET', '/docs/assets/swagger-ui-bundle.js', { key: null });
+    expect(asset.status).toBe(200);
+  });
+});
