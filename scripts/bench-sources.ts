@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PublicModel } from '@xt/contract';
-import { mixedPdf, jpegImage, textImagePng } from '../packages/testkit/src/fixtures/index.ts';
+import { mixedPdf, jpegImage, textImagePng } from '@xt/testkit/fixtures';
 import { prepareImage, visionTokens } from '../apps/worker/src/sources/image/index.ts';
 import {
   openPdf,
@@ -28,7 +28,7 @@ import { createPrepPool } from '../apps/worker/src/prep-pool/index.ts';
 const rounds = Number(process.argv[2] ?? 3);
 const MODELS: PublicModel[] = ['gpt-4.1', 'gpt-4.1-mini'];
 const PAGES = 20;
-const LIMITS = { maxPages: 100, maxImagePixels: 50_000_000 };
+const LIMITS = { maxPages: 100, maxImagePages: 100, maxImagePixels: 50_000_000 };
 
 function denseText(page: number): string {
   const lines = [`Statement page ${page}. Account 4471-${page}. Period 1 January to 31 March.`];

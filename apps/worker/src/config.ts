@@ -85,7 +85,9 @@ const schema = z.object({
   PAGE_TIMEOUT_MS: int(45_000, 100),
   NETWORK_IDLE_MS: int(500, 0),
   MAX_REDIRECTS: int(10),
-  MAX_PDF_PAGES: int(100, 1),
+  // Pages read at all (checked before any work), and pages sent as images (contract §8: 100).
+  MAX_PDF_PAGES: int(1000, 1),
+  MAX_PDF_IMAGE_PAGES: int(100, 0),
   MAX_IMAGE_PIXELS: int(50_000_000, 1),
   PDF_MODE: z.enum(['auto', 'text', 'images']).default('auto'),
   CHROMIUM_PATH: z.string().optional(),

@@ -6,7 +6,7 @@ import {
   startModelStandIn,
   type ModelStandIn,
   type RecordedRequest,
-} from '../../testkit/src/model-stand-in/index.ts';
+} from '@xt/testkit/model-stand-in';
 import { createModelClient, type ModelClientOptions } from './client.ts';
 import { extract } from './extract.ts';
 

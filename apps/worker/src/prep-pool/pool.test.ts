@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import * as fx from '../../../../packages/testkit/src/fixtures/index.ts';
+import * as fx from '@xt/testkit/fixtures';
 import type { PdfOptions } from '../sources/pdf/prepare-pdf.ts';
 import { createPrepPool, type PrepPool } from './index.ts';
 import { failureOf } from '@xt/testkit';
@@ -8,6 +8,7 @@ const pdfOpts: PdfOptions = {
   model: 'gpt-4.1',
   mode: 'auto',
   maxPages: 100,
+  maxImagePages: 100,
   maxImagePixels: 50_000_000,
 };
 const imageOpts = { model: 'gpt-4.1', maxPixels: 50_000_000 } as const;

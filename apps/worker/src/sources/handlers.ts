@@ -48,6 +48,7 @@ export function createSourceHandlers(config: WorkerConfig, logger: Logger): Sour
           model,
           mode: config.PDF_MODE,
           maxPages: config.MAX_PDF_PAGES,
+          maxImagePages: config.MAX_PDF_IMAGE_PAGES,
           maxImagePixels: config.MAX_IMAGE_PIXELS,
         },
       });

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ContentPart } from '@xt/contract';
-import * as fx from '../../../../../packages/testkit/src/fixtures/index.ts';
+import * as fx from '@xt/testkit/fixtures';
 import { prepareImage } from './prepare-image.ts';
 import { failureOf } from '@xt/testkit';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as fx from '../../../../../packages/testkit/src/fixtures/index.ts';
+import * as fx from '@xt/testkit/fixtures';
 import { imageCoverage } from './image-coverage.ts';
 import { openPdf } from './open-pdf.ts';
 

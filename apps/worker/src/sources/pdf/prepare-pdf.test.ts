@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ContentPart } from '@xt/contract';
-import * as fx from '../../../../../packages/testkit/src/fixtures/index.ts';
+import * as fx from '@xt/testkit/fixtures';
 import { preparePdf, type PdfOptions } from './prepare-pdf.ts';
 import { failureOf } from '@xt/testkit';
 
@@ -9,6 +9,7 @@ const base: PdfOptions = {
   model: 'gpt-4.1',
   mode: 'auto',
   maxPages: 100,
+  maxImagePages: 100,
   maxImagePixels: 50_000_000,
 };
 type ImagePart = Extract<ContentPart, { kind: 'image' }>;
@@ -153,6 +154,25 @@ describe('preparePdf: refusals', () => {
     expect(
       (await failureOf(preparePdf(await fx.multiPagePdf(11), { ...base, maxPages: 10 }))).code,
     ).toBe('SOURCE_TOO_LARGE');
+  });
+
+  it('caps the pages sent as images, not the pages read as text', async () => {
+    const scans = await fx.scannedPdf(['One', 'Two', 'Three']);
+    const auto = await failureOf(preparePdf(scans, { ...base, maxImagePages: 2 }));
+    expect(auto.code).toBe('SOURCE_TOO_LARGE');
+    expect(auto.message).toContain('as images');
+    const images = await failureOf(
+      preparePdf(await fx.textPdf(['a', 'b', 'c']), { ...base, mode: 'images', maxImagePages: 2 }),
+    );
+    expect(images.code).toBe('SOURCE_TOO_LARGE');
+    const text = await preparePdf(
+      await fx.textPdf(['Alpha page text', 'Beta page text', 'Gamma page text']),
+      {
+        ...base,
+        maxImagePages: 0,
+      },
+    );
+    expect(text.textPages).toBe(3);
   });
 
   it('reports encrypted, corrupt, empty and blank files as unreadable', async () => {

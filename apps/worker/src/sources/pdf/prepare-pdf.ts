@@ -20,6 +20,12 @@ export interface PdfOptions {
   mode: PdfMode;
   /** Refused before any page is read when the document has more pages. */
   maxPages: number;
+  /**
+   * Pages sent as images at most (contract §8: 100): rendering is the expensive part, in CPU
+   * here and in tokens at the model. Refused before any page work when `images` mode would
+   * exceed it, and as soon as `auto` mode would.
+   */
+  maxImagePages: number;
   /** Embedded images with more pixels are skipped by the parser instead of decoded. */
   maxImagePixels: number;
 }
@@ -49,6 +55,8 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
         `The PDF has ${pageCount} pages; at most ${opts.maxPages} are accepted.`,
       );
     }
+    if (opts.mode === 'images' && pageCount > opts.maxImagePages)
+      throw tooManyImagePages(opts.maxImagePages);
     const parts: ContentPart[] = [];
     let textPages = 0;
     let imagePages = 0;
@@ -63,6 +71,7 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
           textPages++;
           if (treatment === 'text') continue;
         }
+        if (imagePages >= opts.maxImagePages) throw tooManyImagePages(opts.maxImagePages);
         const rendered = await renderPage(page, opts.model);
         if (rendered.blank) continue;
         const image = await encodeForModel(rendered.rgb, rendered);
@@ -90,6 +99,13 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
   } finally {
     await close();
   }
+}
+
+function tooManyImagePages(max: number): ExtractionFailure {
+  return new ExtractionFailure(
+    'SOURCE_TOO_LARGE',
+    `The PDF needs more than ${max} pages sent as images (scanned or image-only pages); at most ${max} are accepted.`,
+  );
 }
 
 /** A picture this large next to good text carries content the text layer does not have. */
