@@ -52,7 +52,6 @@ export function createApp(deps: AppDeps): Express {
     queue,
     waiter,
     config,
-    logger,
   });
   const api = Router();
   // Only resource paths are authenticated, so an unknown path is a 404 with or without a key.

@@ -108,7 +108,7 @@ export function extractionRoutes(service: ExtractionService, config: ApiConfig):
   });
 
   router.delete('/extractions/:id', async (req, res) => {
-    await service.delete(principalOf(req).accountId, idParam(req.params.id, 'Extraction'));
+    await service.delete(principalOf(req).accountId, idParam(req.params.id, 'Extraction'), req.log);
     sendOk(res, {}, 'Extraction deleted.');
   });
 

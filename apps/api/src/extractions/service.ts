@@ -36,20 +36,12 @@ export class ExtractionService {
   private readonly queue: Queue;
   private readonly waiter: CompletionWaiter;
   private readonly config: ApiConfig;
-  private readonly logger: Logger;
 
-  constructor(deps: {
-    db: Db;
-    queue: Queue;
-    waiter: CompletionWaiter;
-    config: ApiConfig;
-    logger: Logger;
-  }) {
+  constructor(deps: { db: Db; queue: Queue; waiter: CompletionWaiter; config: ApiConfig }) {
     this.db = deps.db;
     this.queue = deps.queue;
     this.waiter = deps.waiter;
     this.config = deps.config;
-    this.logger = deps.logger;
   }
 
   /**
@@ -183,7 +175,7 @@ export class ExtractionService {
    * Deletes the row first: a job that is already running then finds nothing to update and
    * writes no result and no charge. A job still waiting is removed from the queue.
    */
-  async delete(accountId: string, id: string): Promise<void> {
+  async delete(accountId: string, id: string, log: Logger): Promise<void> {
     const deleted = await this.db
       .delete(extractions)
       .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)))
@@ -194,7 +186,7 @@ export class ExtractionService {
       if (job && !(await job.isActive())) await job.remove();
     } catch (err) {
       // Locked by a worker that just picked it up: that worker will find no row and stop.
-      this.logger.debug({ err, extractionId: id }, 'job not removed');
+      log.debug({ err, extractionId: id }, 'job not removed');
     }
   }
 }
