@@ -4,7 +4,11 @@
  * (text, pdf, image, webpage) produces this, so the model layer never knows where it came from.
  */
 export type ContentPart =
-  | { kind: 'text'; text: string; /** page or section number, 1-based, for chunking */ unit?: number }
+  | {
+      kind: 'text';
+      text: string;
+      /** page or section number, 1-based, for chunking */ unit?: number;
+    }
   | {
       kind: 'image';
       /** `data:image/png;base64,...` or `data:image/jpeg;base64,...` */
