@@ -73,7 +73,9 @@ const schema = z.object({
   JOB_ATTEMPTS: int(3, 1),
   JOB_BACKOFF_MS: int(2_000),
   JOB_TIMEOUT_MS: int(10 * 60_000, 1000),
-  LOCK_DURATION_MS: int(60_000, 5_000),
+  LOCK_DURATION_MS: int(60_000, 1_000),
+  // How often a worker looks for jobs whose worker died (their lock lapsed) to run them again.
+  STALLED_INTERVAL_MS: int(30_000, 500),
   RECONCILE_INTERVAL_MS: int(30_000, 500),
   RECONCILE_AFTER_MS: int(30_000, 0),
 

@@ -57,6 +57,7 @@ export async function startWorker(
     prefix: config.QUEUE_PREFIX,
     concurrency: config.WORKER_CONCURRENCY,
     lockDuration: config.LOCK_DURATION_MS,
+    stalledInterval: config.STALLED_INTERVAL_MS,
     // A job whose worker died is re-delivered once the lock lapses; twice is a poison job.
     maxStalledCount: 2,
     name: config.WORKER_NAME,
