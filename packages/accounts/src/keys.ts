@@ -100,14 +100,30 @@ export async function revokeKey(
   return target;
 }
 
-/** Resolves a presented bearer credential; null when unknown, malformed or revoked. */
+/** How stale `last_used_at` may get: writing it on every request would cost a write per read. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Resolves a presented bearer credential; null when unknown, malformed or revoked. Records when
+ * the key was last used, to the minute, for `keys list`.
+ */
 export async function authenticateKey(db: Db, presented: string): Promise<Principal | null> {
   if (!looksLikeKey(presented)) return null;
   const [row] = await db
-    .select({ id: apiKeys.id, accountId: apiKeys.accountId, scope: apiKeys.scope })
+    .select({
+      id: apiKeys.id,
+      accountId: apiKeys.accountId,
+      scope: apiKeys.scope,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
     .from(apiKeys)
     .where(and(eq(apiKeys.hash, hashKey(presented)), isNull(apiKeys.revokedAt)));
   if (!row) return null;
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS)
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: sql`now()` })
+      .where(eq(apiKeys.id, row.id));
   return { keyId: row.id, accountId: row.accountId, scope: row.scope };
 }
 

@@ -39,6 +39,7 @@ describe('npm run keys', () => {
 
     const listed = (await keys('list')).join('\n');
     expect(listed).toContain(key.slice(0, 14));
+    expect(listed).toMatch(/last used \d{4}-/);
     expect(listed).toContain('cli-test');
     expect(listed).not.toContain(key);
 

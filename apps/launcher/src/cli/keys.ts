@@ -63,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
             k.account,
             formatTimestamp(k.createdAt),
             k.revokedAt ? `revoked ${formatTimestamp(k.revokedAt)}` : 'active',
+            k.lastUsedAt ? `last used ${formatTimestamp(k.lastUsedAt)}` : 'never used',
           ].join('\t'),
         );
       return 0;
