@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey, revokeKey } from '@xt/accounts';
+import { createDb } from '@xt/db';
 import { startTestApi, type TestApi } from '../test-support.ts';
 
 const invoice = {
@@ -196,6 +198,20 @@ describe('auth and envelope', () => {
     expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer/);
     const invalid = await api.request('GET', '/schemas', { key: 'sk_live_nope' });
     expect(invalid.status).toBe(401);
+  });
+
+  it('answers 401 to a key once it is revoked', async () => {
+    const handle = createDb(api.database.url, { max: 1 });
+    try {
+      const { key } = await createKey(handle.db, { accountName: 'acme', scope: 'write' });
+      expect((await api.request('GET', '/v1/schemas', { key })).status).toBe(200);
+      await revokeKey(handle.db, key.slice(0, 14));
+      const revoked = await api.request('GET', '/v1/schemas', { key });
+      expect(revoked.status).toBe(401);
+      expect(revoked.body).toMatchObject({ status: false, code: 'UNAUTHORIZED' });
+    } finally {
+      await handle.close();
+    }
   });
 
   it('answers 403 to a read key on a mutating route and lets it read', async () => {
