@@ -60,6 +60,8 @@ const schema = z.object({
   MODEL_MAX_INPUT_TOKENS: int(120_000, 1000),
   MODEL_CHUNK_CONCURRENCY: int(4, 1),
   MODEL_MAX_REPAIRS: int(2),
+  // `auto`: send prompt_cache_key only to api.openai.com (strict compatible servers may refuse it).
+  MODEL_PROMPT_CACHE_KEY: z.enum(['auto', 'true', 'false']).default('auto'),
 
   // Jobs in flight per process: model calls are I/O-bound, so many at once is the point.
   WORKER_CONCURRENCY: int(100, 1),

@@ -39,6 +39,10 @@ export async function startWorker(
     maxInputTokens: config.MODEL_MAX_INPUT_TOKENS,
     concurrency: config.MODEL_CHUNK_CONCURRENCY,
     maxRepairs: config.MODEL_MAX_REPAIRS,
+    promptCacheKey:
+      config.MODEL_PROMPT_CACHE_KEY === 'auto'
+        ? undefined
+        : config.MODEL_PROMPT_CACHE_KEY === 'true',
   });
   const sources = createSourcePreparer(createSourceHandlers(config, logger));
   const processor = createProcessor({

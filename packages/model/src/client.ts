@@ -27,6 +27,12 @@ export interface ModelClientOptions {
    * it out, for models that reject the parameter (reasoning models behind MODEL_MAP).
    */
   temperature?: number | null | undefined;
+  /**
+   * Send `prompt_cache_key` (a hash of the schema) so requests with one schema share OpenAI's
+   * prompt cache. Default: only when talking to OpenAI itself, since a strict
+   * OpenAI-compatible server may refuse a parameter it does not know.
+   */
+  promptCacheKey?: boolean | undefined;
 }
 
 export interface ModelClient {
@@ -37,6 +43,7 @@ export interface ModelClient {
   readonly maxRepairs: number;
   readonly maxOutputTokens: number | undefined;
   readonly temperature: number | null;
+  readonly promptCacheKey: boolean;
   /** removes the API key from text that may be logged or stored */
   readonly redact: (text: string) => string;
 }
@@ -62,6 +69,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     maxRepairs: Math.max(0, Math.floor(options.maxRepairs ?? DEFAULT_MAX_REPAIRS)),
     maxOutputTokens: options.maxOutputTokens,
     temperature: options.temperature === undefined ? 0 : options.temperature,
+    promptCacheKey: options.promptCacheKey ?? isOpenAi(options.baseURL),
     redact: (text) => {
       let out = key.length >= 4 ? text.split(key).join('[redacted]') : text;
       // provider messages quote a masked key ("sk-abc***xyz"); drop even that
@@ -69,6 +77,15 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       return out;
     },
   };
+}
+
+function isOpenAi(baseURL: string | undefined): boolean {
+  if (baseURL === undefined) return true;
+  try {
+    return new URL(baseURL).hostname === 'api.openai.com';
+  } catch {
+    return false;
+  }
 }
 
 function positive(value: number | undefined, fallback: number): number {

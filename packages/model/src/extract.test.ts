@@ -1,4 +1,4 @@
-import { ExtractionFailure, type PreparedSource, type Structure } from '@xt/contract';
+import type { PreparedSource, Structure } from '@xt/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 // the stand-in lives in testkit; imported by path until testkit's index re-exports it
 import {
@@ -7,6 +7,7 @@ import {
   type ModelStandIn,
   type RecordedRequest,
 } from '@xt/testkit/model-stand-in';
+import { failureOf } from '@xt/testkit';
 import { createModelClient, type ModelClientOptions } from './client.ts';
 import { extract } from './extract.ts';
 
@@ -44,15 +45,6 @@ function client(overrides: Partial<ModelClientOptions> = {}) {
 function usageOf(count: number): number {
   // each answer reports 100 + 20 tokens (set below), so spend is exact
   return count * 120;
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ExtractionFailure> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ExtractionFailure);
-  return error as ExtractionFailure;
 }
 
 beforeAll(async () => {
@@ -102,6 +94,19 @@ describe('extract against the stand-in', () => {
     expect(request?.messages.map((m) => m.role)).toEqual(['system', 'system', 'user', 'user']);
     expect(request?.messages[2]?.text).toContain('Only line items with a SKU.');
     expect(request?.messages[3]?.text).toContain('Invoice INV-7, 2 x SKU-A');
+  });
+
+  it('sends prompt_cache_key only to OpenAI itself unless told otherwise', async () => {
+    const run = (c: ReturnType<typeof client>) =>
+      extract({ client: c, model: 'gpt-4.1', structure: invoice, source: textSource });
+    await run(client());
+    await run(client({ promptCacheKey: true }));
+    const [plain, cached] = standIn.requests.map((r) => r.body as Record<string, unknown>);
+    expect(plain).not.toHaveProperty('prompt_cache_key');
+    expect(cached?.prompt_cache_key).toEqual(expect.any(String));
+    expect(
+      createModelClient({ apiKey: 'k', modelMap: {}, timeoutMs: 1, maxRetries: 0 }).promptCacheKey,
+    ).toBe(true);
   });
 
   it('leaves temperature out when configured with null', async () => {

@@ -93,7 +93,7 @@ async function send(
           json_schema: { name: 'extraction', strict: true, schema },
         },
         // routes requests with the same schema to the same prompt cache
-        prompt_cache_key: cacheKey,
+        ...(client.promptCacheKey ? { prompt_cache_key: cacheKey } : {}),
         ...(client.maxOutputTokens ? { max_completion_tokens: client.maxOutputTokens } : {}),
       },
       { signal: input.signal },
