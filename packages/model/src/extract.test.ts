@@ -109,6 +109,21 @@ describe('extract against the stand-in', () => {
     ).toBe(true);
   });
 
+  it('reads JSON a compatible server wrapped in a Markdown fence, without a repair call', async () => {
+    standIn.behave({
+      content: '```json\n{"number": "INV-9", "currency": null, "lines": []}\n```',
+      ...fixedUsage,
+    });
+    const result = await extract({
+      client: client(),
+      model: 'gpt-4.1',
+      structure: invoice,
+      source: textSource,
+    });
+    expect(result.output).toEqual({ number: 'INV-9', currency: null, lines: [] });
+    expect(result.calls).toBe(1);
+  });
+
   it('leaves temperature out when configured with null', async () => {
     await extract({
       client: client({ temperature: null }),

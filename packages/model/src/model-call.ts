@@ -117,10 +117,15 @@ function formatError(error: FieldError): string {
   return `${error.field} ${error.message}`;
 }
 
+// Some OpenAI-compatible servers ignore response_format and wrap the JSON in a Markdown fence.
+const FENCED = /^\s*```(?:json)?\s*\n([\s\S]*?)\n\s*```\s*$/i;
+
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
+    const fenced = FENCED.exec(text)?.[1];
+    if (fenced !== undefined) return parseJson(fenced);
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
