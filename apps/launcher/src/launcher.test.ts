@@ -6,6 +6,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import net from 'node:net';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '@xt/embedded';
 import { startAppProcess, waitFor, type AppProcess } from '@xt/testkit';
@@ -54,8 +56,25 @@ describe('npm start on the embedded default', () => {
     }, 60_000);
     expect(((await res.json()) as { status: boolean }).status).toBe(true);
 
+    const stack = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as {
+      databaseUrl: string;
+      redisUrl: string;
+    };
     expect(await launcher.stop('SIGINT')).toBe(0);
     launcher = undefined;
+    // Everything it started is gone: API, PostgreSQL and Redis.
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+    const client = new pg.Client({
+      connectionString: stack.databaseUrl,
+      connectionTimeoutMillis: 2000,
+    });
+    await expect(client.connect()).rejects.toThrow();
+    const redisPort = Number(new URL(stack.redisUrl).port);
+    await expect(
+      new Promise((resolve, reject) => {
+        const socket = net.connect(redisPort, '127.0.0.1', () => resolve(socket.end()));
+        socket.on('error', reject);
+      }),
+    ).rejects.toThrow();
   });
 });
