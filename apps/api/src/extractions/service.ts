@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import {
-  escapeLike,
   failureHttpStatus,
   FINAL_STATUSES,
   HttpError,
   isFailureCode,
   notFound,
-  offsetFor,
-  paginationMeta,
   validationError,
   type ListQuery,
 } from '@xt/contract';
@@ -22,7 +19,16 @@ import {
   type ExtractJobPayload,
 } from '@xt/queue';
 import type { ApiConfig } from '../config.ts';
+import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
 import type { ExtractionInput } from './body.ts';
+
+const COLUMNS: ListColumns = {
+  accountId: extractions.accountId,
+  createdAt: extractions.createdAt,
+  id: extractions.id,
+  // The schema's name when the extraction was made, so deleted schemas still match (§4).
+  searchOn: extractions.schemaName,
+};
 
 /** Between two looks at the database while waiting: covers a lost pub/sub wake-up. */
 const RECHECK_MS = 5_000;
@@ -148,27 +154,12 @@ export class ExtractionService {
     return row;
   }
 
-  async list(accountId: string, q: ListQuery) {
-    const conditions: (SQL | undefined)[] = [eq(extractions.accountId, accountId)];
-    if (q.search)
-      conditions.push(
-        sql`${extractions.schemaName} ilike ${`%${escapeLike(q.search)}%`} escape '\\'`,
-      );
-    if (q.startDate) conditions.push(gte(extractions.createdAt, q.startDate));
-    if (q.endDateExclusive) conditions.push(lt(extractions.createdAt, q.endDateExclusive));
-    if (q.status) conditions.push(eq(extractions.status, q.status));
-    if (q.schemaId) conditions.push(eq(extractions.schemaId, q.schemaId));
-    const where = and(...conditions);
-    const [totalRow] = await this.db.select({ n: count() }).from(extractions).where(where);
-    const total = totalRow?.n ?? 0;
-    const rows = await this.db
-      .select()
-      .from(extractions)
-      .where(where)
-      .orderBy(desc(extractions.createdAt), desc(extractions.id))
-      .limit(q.limit)
-      .offset(offsetFor(q.page, q.limit));
-    return { rows, meta: paginationMeta(total, q.page, q.limit) };
+  list(accountId: string, q: ListQuery) {
+    const where = listConditions(COLUMNS, accountId, q, [
+      q.status ? eq(extractions.status, q.status) : undefined,
+      q.schemaId ? eq(extractions.schemaId, q.schemaId) : undefined,
+    ]);
+    return listPage(this.db, extractions, COLUMNS, where, q);
   }
 
   /**

@@ -1,7 +1,15 @@
-import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { escapeLike, notFound, offsetFor, paginationMeta, type ListQuery } from '@xt/contract';
+import { and, eq, sql } from 'drizzle-orm';
+import { notFound, type ListQuery } from '@xt/contract';
 import { schemas, type Db, type SchemaRow } from '@xt/db';
+import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
 import type { SchemaInput } from './body.ts';
+
+const COLUMNS: ListColumns = {
+  accountId: schemas.accountId,
+  createdAt: schemas.createdAt,
+  id: schemas.id,
+  searchOn: schemas.name,
+};
 
 /** Every query is scoped to the caller's account: other accounts' schemas do not exist. */
 export class SchemaService {
@@ -30,23 +38,8 @@ export class SchemaService {
     return row;
   }
 
-  async list(accountId: string, q: ListQuery) {
-    const conditions: (SQL | undefined)[] = [eq(schemas.accountId, accountId)];
-    if (q.search)
-      conditions.push(sql`${schemas.name} ilike ${`%${escapeLike(q.search)}%`} escape '\\'`);
-    if (q.startDate) conditions.push(gte(schemas.createdAt, q.startDate));
-    if (q.endDateExclusive) conditions.push(lt(schemas.createdAt, q.endDateExclusive));
-    const where = and(...conditions);
-    const [totalRow] = await this.db.select({ n: count() }).from(schemas).where(where);
-    const total = totalRow?.n ?? 0;
-    const rows = await this.db
-      .select()
-      .from(schemas)
-      .where(where)
-      .orderBy(desc(schemas.createdAt), desc(schemas.id))
-      .limit(q.limit)
-      .offset(offsetFor(q.page, q.limit));
-    return { rows, meta: paginationMeta(total, q.page, q.limit) };
+  list(accountId: string, q: ListQuery) {
+    return listPage(this.db, schemas, COLUMNS, listConditions(COLUMNS, accountId, q), q);
   }
 
   async update(accountId: string, id: string, patch: Partial<SchemaInput>): Promise<SchemaRow> {
