@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull, like, or, sql } from 'drizzle-orm';
+import { isUuid } from '@xt/contract';
 import { accounts, apiKeys, type Db } from '@xt/db';
 import { displayPrefix, generateKey, hashKey, looksLikeKey } from './key-material.ts';
 
@@ -78,8 +79,7 @@ export async function revokeKey(
   db: Db,
   idOrPrefix: string,
 ): Promise<{ id: string; displayPrefix: string }> {
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrPrefix);
-  const match = isUuid
+  const match = isUuid(idOrPrefix)
     ? eq(apiKeys.id, idOrPrefix)
     : or(like(apiKeys.displayPrefix, `${idOrPrefix.replace(/[%_\\]/g, '\\$&')}%`));
   const candidates = await db

@@ -8,3 +8,4 @@ export * from './pagination.ts';
 export * from './zod-errors.ts';
 export * from './list-query.ts';
 export * from './structure.ts';
+export * from './ids.ts';

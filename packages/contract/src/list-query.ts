@@ -11,6 +11,7 @@ import { validationError, type FieldError } from './errors.ts';
 import { EXTRACTION_STATUSES, type ExtractionStatus } from './states.ts';
 import { addUtcDays, parseCalendarDate } from './time.ts';
 import { zodIssuesToFieldErrors } from './zod-errors.ts';
+import { isUuid } from './ids.ts';
 
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_LIMIT = 10;
@@ -18,8 +19,6 @@ export const MAX_LIMIT = 100;
 /** Keeps `offsetFor(page, MAX_LIMIT)` an exact integer; beyond it a page is simply invalid. */
 export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / MAX_LIMIT);
 export const MAX_SEARCH_CHARS = 255;
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ListQuery {
   page: number;
@@ -145,7 +144,7 @@ const schemaIdParam = z
     const text = single('schema_id', value, ctx);
     if (text === null) return z.NEVER;
     if (text === undefined) return undefined;
-    if (!UUID_PATTERN.test(text)) {
+    if (!isUuid(text)) {
       ctx.addIssue({ code: 'custom', message: 'schema_id must be a UUID' });
       return z.NEVER;
     }

@@ -4,12 +4,11 @@ import {
   PUBLIC_MODELS,
   SOURCE_TYPES,
   validationError,
-  type FieldError,
   type PublicModel,
   type SourceType,
 } from '@xt/contract';
 import { checkSubmittedUrl, type Allowlist } from '@xt/fetcher';
-import { parseOr422 } from '../http/validate.ts';
+import { checkFields } from '../http/validate.ts';
 
 export const MAX_INSTRUCTION_CHARS = 4000;
 
@@ -73,15 +72,7 @@ export function parseExtractionBody(
   body: Record<string, unknown>,
   opts: { maxTextChars: number; allowlist: Allowlist },
 ): ExtractionInput {
-  const errors: FieldError[] = [];
-  let parsed: z.infer<typeof fields> | undefined;
-  try {
-    parsed = parseOr422(fields, body);
-  } catch (err) {
-    const list = (err as { fields?: FieldError[] }).fields;
-    if (!list) throw err;
-    errors.push(...list);
-  }
+  const { data: parsed, errors } = checkFields(fields, body);
   const type =
     typeof body.type === 'string' && (SOURCE_TYPES as readonly string[]).includes(body.type)
       ? (body.type as SourceType)

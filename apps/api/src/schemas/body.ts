@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { validateStructure, validationError, type FieldError, type Structure } from '@xt/contract';
-import { parseOr422 } from '../http/validate.ts';
+import { checkFields } from '../http/validate.ts';
 
 const name = z
   .string({ error: (i) => (i.input === undefined ? 'name is required' : 'name must be a string') })
@@ -37,22 +37,14 @@ export function parseSchemaBody(
     name: mode === 'full' ? name : name.optional(),
     description: description.optional(),
   });
-  const errors: FieldError[] = [];
-  let scalar: { name?: string | undefined; description?: string | null | undefined } = {};
-  try {
-    scalar = parseOr422(fields, body);
-  } catch (err) {
-    const fieldsOf = (err as { fields?: FieldError[] }).fields;
-    if (!fieldsOf) throw err;
-    errors.push(...fieldsOf);
-  }
+  const { data: scalar, errors } = checkFields(fields, body);
   errors.push(...structureErrors(body, mode === 'full'));
   if (
     mode === 'partial' &&
     !['name', 'description', 'structure'].some((k) => body[k] !== undefined)
   )
     errors.push({ field: 'body', message: 'give at least one of name, description, structure' });
-  if (errors.length > 0) throw validationError(errors);
+  if (errors.length > 0 || !scalar) throw validationError(errors);
 
   const out: Partial<SchemaInput> = {};
   if (scalar.name !== undefined) out.name = scalar.name;
