@@ -111,33 +111,32 @@ export class ExtractionService {
     }
 
     if (firstWake === null) return { kind: 'accepted', row, retryAfterSeconds: 2 };
-    const finished = await this.waitForFinal(id, deadline, firstWake, ctx.signal);
-    if (finished) return { kind: 'finished', row: finished };
-    const latest = (await this.find(accountId, id)) ?? row;
-    return { kind: 'accepted', row: latest, retryAfterSeconds: 5 };
+    const latest = (await this.waitForFinal(accountId, id, deadline, firstWake, ctx.signal)) ?? row;
+    return FINAL_STATUSES.has(latest.status)
+      ? { kind: 'finished', row: latest }
+      : { kind: 'accepted', row: latest, retryAfterSeconds: 5 };
   }
 
+  /**
+   * Wakes on each notification (or every RECHECK_MS) and reads the row, until it is final, the
+   * deadline passes, the client goes away or the API shuts down. Returns the last row read.
+   */
   private async waitForFinal(
+    accountId: string,
     id: string,
     deadline: number,
     firstWake: Promise<boolean>,
     signal: AbortSignal,
-  ): Promise<ExtractionRow | null> {
+  ): Promise<ExtractionRow | undefined> {
     let wake = firstWake;
     for (;;) {
       await wake;
-      const row = await this.findById(id);
-      if (!row) return null;
-      if (FINAL_STATUSES.has(row.status)) return row;
+      const row = await this.find(accountId, id);
+      if (!row || FINAL_STATUSES.has(row.status)) return row;
       const remaining = deadline - Date.now();
-      if (remaining <= 0 || signal.aborted || this.waiter.closed) return null;
+      if (remaining <= 0 || signal.aborted || this.waiter.closed) return row;
       wake = this.waiter.wait(id, Math.min(RECHECK_MS, remaining), signal);
     }
-  }
-
-  private async findById(id: string): Promise<ExtractionRow | undefined> {
-    const [row] = await this.db.select().from(extractions).where(eq(extractions.id, id));
-    return row;
   }
 
   async find(accountId: string, id: string): Promise<ExtractionRow | undefined> {
