@@ -58,17 +58,14 @@ export function createProcessor(deps: ProcessorDeps) {
     const row = claimed.row;
 
     const controller = new AbortController();
-    if (!deps.modelConfigured) {
-      const failure = new ExtractionFailure(
-        'MODEL_UNAVAILABLE',
-        'No model provider is configured on the worker: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible server).',
-      );
-      await recordFailure(deps.db, extractionId, failure, 'failed');
-      await publishCompletion(deps.redis, deps.prefix, extractionId);
-      throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
-    }
     const timer = setTimeout(() => controller.abort(new Error('job timeout')), deps.jobTimeoutMs);
     try {
+      // Not retryable: no attempt can succeed until the worker is configured.
+      if (!deps.modelConfigured)
+        throw new ExtractionFailure(
+          'MODEL_UNAVAILABLE',
+          'No model provider is configured on the worker: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible server).',
+        );
       const source = await withTimeout(
         deps.sources.prepare(row.sourceType, row.source, {
           model: row.model as PublicModel,
