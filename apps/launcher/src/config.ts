@@ -5,17 +5,13 @@ import { parseEnv } from '@xt/runtime';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-// `DATABASE_URL=` (empty) means unset, as shells and .env files often write it.
-const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === '' ? undefined : value), schema);
-
 /**
  * The launcher's own settings. Everything else in the environment is passed through to the API
  * and worker processes, which validate their own configuration.
  */
 const schema = z.object({
-  DATABASE_URL: unsetWhenEmpty(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
-  REDIS_URL: unsetWhenEmpty(z.url({ protocol: /^rediss?$/ }).optional()),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   DATA_DIR: z.string().default(path.join(REPO_ROOT, '.data')),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   WORKER_PROCESSES: z.coerce.number().int().min(0).max(64).default(1),

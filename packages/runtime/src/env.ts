@@ -2,10 +2,13 @@ import type { z } from 'zod';
 
 /**
  * Validates an app's environment against its schema, once, at start-up. Every bad variable is
- * named in one message, so a misconfigured deploy fails loudly and early.
+ * named in one message, so a misconfigured deploy fails loudly and early. Empty values count
+ * as unset.
  */
 export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
-  const parsed = schema.safeParse(env);
+  // `NAME=` means unset, as docker-compose's `${NAME:-}` and .env files write it.
+  const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = schema.safeParse(set);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
