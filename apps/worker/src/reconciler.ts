@@ -8,6 +8,15 @@ import { EXTRACT_JOB, extractJobOptions, type ExtractionJobPolicy } from '@xt/qu
 
 const BATCH = 500;
 
+/** Job states in which the job will still run (or is running): nothing to reconcile. */
+const LIVE_JOB_STATES = new Set([
+  'waiting',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'active',
+]);
+
 /**
  * Makes sure every unfinished extraction has a live job. The API commits the row before it
  * enqueues, so a Redis hiccup (or a lost Redis) can leave `pending` rows with no job; and a row
@@ -51,18 +60,10 @@ export function createReconciler(deps: {
       for (const row of candidates) {
         const job = await deps.queue.getJob(row.id);
         const state = job ? await job.getState() : 'missing';
-        if (
-          state === 'waiting' ||
-          state === 'delayed' ||
-          state === 'prioritized' ||
-          state === 'waiting-children'
-        )
-          continue;
-        if (state === 'active') continue;
-        const staleProcessing =
-          row.status === 'processing' &&
-          Date.now() - row.updatedAt.getTime() > deps.staleProcessingMs;
-        if (row.status === 'processing' && !staleProcessing && state !== 'missing') continue;
+        if (LIVE_JOB_STATES.has(state)) continue;
+        // A processing row whose job just ended may still be writing its outcome: give it time.
+        const stale = Date.now() - row.updatedAt.getTime() > deps.staleProcessingMs;
+        if (row.status === 'processing' && state !== 'missing' && !stale) continue;
         // The job is gone, or finished without the row reaching a final state (for example the
         // database was down when the worker tried to write it): give the extraction a new job.
         if (job) await job.remove().catch(() => undefined);
