@@ -27,11 +27,11 @@ describe('createLimiter', () => {
     const run = createLimiter(1);
     const order: number[] = [];
     const results = await Promise.all(
-      [1, 2, 3].map((n) => run(async () => (order.push(n), n * 10))),
+      [1, 2, 3].map((n) => run(() => Promise.resolve((order.push(n), n * 10)))),
     );
     expect(results).toEqual([10, 20, 30]);
     expect(order).toEqual([1, 2, 3]);
     await expect(run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    await expect(run(async () => 'still usable')).resolves.toBe('still usable');
+    await expect(run(() => Promise.resolve('still usable'))).resolves.toBe('still usable');
   });
 });
