@@ -1,16 +1,16 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
+import { sameSecret } from './same-secret.ts';
 
 function basicAuth(user: string, password: string): RequestHandler {
   const expected = Buffer.from(`${user}:${password}`);
   return (req, res, next) => {
     const given = /^Basic\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1];
     const decoded = given ? Buffer.from(given, 'base64') : Buffer.alloc(0);
-    if (decoded.length === expected.length && timingSafeEqual(decoded, expected)) {
+    if (sameSecret(decoded, expected)) {
       next();
       return;
     }

@@ -1,7 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
 import type { Queue } from 'bullmq';
 import client from 'prom-client';
+import { sameSecret } from './same-secret.ts';
 
 export interface HttpMetrics {
   observe(method: string, route: string, status: number, seconds: number): void;
@@ -58,12 +58,6 @@ export function createMetrics(options: { queue?: Queue; waiters?: () => number }
       duration.observe({ method, route, status: String(status) }, seconds);
     },
   };
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** Prometheus text; guarded by METRICS_TOKEN (as a bearer token) when that is set (§1). */
