@@ -19,6 +19,7 @@ import {
   index,
   integer,
   json,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -98,6 +99,9 @@ export const extractions = pgTable(
     sourceType: text('source_type', { enum: ['text', 'image', 'pdf', 'webpage'] }).notNull(),
     source: text('source').notNull(),
     instruction: text('instruction'),
+    // The client's labels (at most 16 short strings). jsonb, unlike the snapshots: key order
+    // carries no meaning here, and jsonb can be queried by key later. Never sent to the model.
+    metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
     model: text('model').notNull(),
     status: text('status', { enum: ['pending', 'processing', 'completed', 'failed'] })
       .notNull()

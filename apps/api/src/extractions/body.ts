@@ -9,6 +9,7 @@ import {
 } from '@xt/contract';
 import { checkSubmittedUrl, type Allowlist } from '@xt/fetcher';
 import { checkFields } from '../http/validate.ts';
+import { parseMetadata, type Metadata } from './metadata.ts';
 
 export const MAX_INSTRUCTION_CHARS = 4000;
 
@@ -18,6 +19,7 @@ export interface ExtractionInput {
   source: string;
   model: PublicModel;
   instruction?: string;
+  metadata: Metadata;
 }
 
 const oneString = (name: string) =>
@@ -70,9 +72,11 @@ function sourceError(
  */
 export function parseExtractionBody(
   body: Record<string, unknown>,
-  opts: { maxTextChars: number; allowlist: Allowlist },
+  opts: { maxTextChars: number; allowlist: Allowlist; form: boolean },
 ): ExtractionInput {
   const { data: parsed, errors } = checkFields(fields, body);
+  const metadata = parseMetadata(body.metadata, opts.form);
+  errors.push(...metadata.errors);
   const type =
     typeof body.type === 'string' && (SOURCE_TYPES as readonly string[]).includes(body.type)
       ? (body.type as SourceType)
@@ -87,6 +91,7 @@ export function parseExtractionBody(
     type: parsed.type,
     source: parsed.type === 'text' ? parsed.source : parsed.source.trim(),
     model: parsed.model ? parsed.model : DEFAULT_MODEL,
+    metadata: metadata.metadata,
   };
   if (parsed.instruction !== undefined && parsed.instruction.trim() !== '')
     input.instruction = parsed.instruction;

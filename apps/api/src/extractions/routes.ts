@@ -52,6 +52,8 @@ export function extractionRoutes(service: ExtractionService, config: ApiConfig):
     const input = parseExtractionBody(bodyObject(req.body), {
       maxTextChars: config.MAX_TEXT_CHARS,
       allowlist,
+      // Forms carry metadata as a JSON string; JSON bodies as an object.
+      form: !req.is(['application/json', 'application/*+json']),
     });
     const wait = decideWait(req.get('prefer'), config.EXTRACTION_WAIT_SECONDS);
 

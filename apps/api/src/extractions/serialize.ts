@@ -26,6 +26,7 @@ export function serializeListRecord(row: ExtractionRow) {
     status: row.status,
     totalTokens: String(row.totalTokens),
     error: errorOf(row),
+    metadata: row.metadata,
   };
 }
 
@@ -41,6 +42,7 @@ export function serializeSingleRecord(row: ExtractionRow) {
     totalTokens: row.totalTokens,
     charged: row.charged,
     error: errorOf(row),
+    metadata: row.metadata,
     updatedAt: formatTimestamp(row.updatedAt),
   };
 }

@@ -81,6 +81,7 @@ export class ExtractionService {
           sourceType: input.type,
           source: input.source,
           instruction: input.instruction ?? null,
+          metadata: input.metadata,
           model: input.model,
           requestId: ctx.requestId,
         })

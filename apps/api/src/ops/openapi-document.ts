@@ -104,6 +104,7 @@ const extractionForm = {
     },
     model: { type: 'string', enum: ['gpt-4.1', 'gpt-4.1-mini'], default: 'gpt-4.1' },
     instruction: { type: 'string', maxLength: 4000 },
+    metadata: ref('Metadata'),
   },
 };
 
@@ -146,6 +147,13 @@ export const openApiDocument = {
           updatedAt: { type: 'string', format: 'date-time' },
         },
       },
+      Metadata: {
+        type: 'object',
+        description:
+          'at most 16 keys of 1-40 characters, string values of at most 500; a JSON string in multipart and urlencoded bodies; never sent to the model',
+        maxProperties: 16,
+        additionalProperties: { type: 'string', maxLength: 500 },
+      },
       ExtractionError: {
         type: ['object', 'null'],
         properties: { code: { type: 'string' }, message: { type: 'string' } },
@@ -169,6 +177,7 @@ export const openApiDocument = {
           status: { type: 'string', enum: ['pending', 'processing', 'completed', 'failed'] },
           totalTokens: { type: 'string', description: 'numeric text' },
           error: ref('ExtractionError'),
+          metadata: ref('Metadata'),
         },
       },
       Extraction: {
@@ -190,6 +199,7 @@ export const openApiDocument = {
           totalTokens: { type: 'integer' },
           charged: { type: 'boolean' },
           error: ref('ExtractionError'),
+          metadata: ref('Metadata'),
         },
       },
     },

@@ -1,0 +1,1 @@
+ALTER TABLE "extractions" ADD COLUMN "metadata" jsonb DEFAULT '{}'::jsonb NOT NULL;
