@@ -1,0 +1,99 @@
+/** docs/benchmarks.md: the table, memory per process kind, notes and how to reproduce. */
+import type { KindPeak } from './memory.ts';
+import { machineLine, markdownTable, type Results } from './report.ts';
+
+export interface PageInfo {
+  quick: boolean;
+  reps: number;
+  servers: string;
+  seconds: number;
+  notes: readonly string[];
+  command: string;
+  memory: Record<string, Record<string, KindPeak>>;
+  details: readonly string[];
+}
+
+function memoryTable(memory: PageInfo['memory']): string {
+  const sections = Object.keys(memory).sort();
+  if (sections.length === 0) return '_No memory readings in this run._';
+  const lines = [
+    '| During § | Process kind | Processes | Peak RSS of one process (MiB) | Peak total PSS (MiB) |',
+    '| -------- | ------------ | --------- | ----------------------------- | -------------------- |',
+  ];
+  for (const section of sections) {
+    for (const [kind, peak] of Object.entries(memory[section]!)) {
+      lines.push(
+        `| ${section} | ${kind} | ${peak.processes} | ${peak.processMiB.toFixed(0)} | ${peak.totalMiB.toFixed(0)} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+export function renderPage(results: Results, info: PageInfo): string {
+  const when = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  return `# Benchmarks
+
+<!-- Written by \`npm run bench\` (scripts/bench/main.ts); edit the script, not this file. -->
+
+Run ${when} on ${machineLine()}: ${info.quick ? '**quick run** (short phases, for development)' : 'full run'},
+${info.reps} repetition${info.reps > 1 ? 's' : ''} of each measurement, PostgreSQL and Redis ${
+    info.servers === 'own'
+      ? 'started by the run (private servers, so /proc accounting sees only this run)'
+      : 'from `DATABASE_URL` / `REDIS_URL`'
+  }, ${Math.round(info.seconds)} s in all.
+${info.notes.map((n) => `\n${n}\n`).join('')}
+Each cell is the median over the repetitions with the range (min–max) in brackets; the
+baseline is measured in the same run, alternating with the service. Targets are judged on
+medians. Benchmarks print figures: a missed target does not fail anything.
+
+${markdownTable(results.rows)}
+
+${results.notes.map((n) => `- ${n}`).join('\n')}
+
+## Memory (§8)
+
+Peak resident memory per process kind while sections 2, 3 and 6 ran. A process's peak RSS is
+its kernel high-water mark (VmHWM, reset at the start of the section); the total is the peak of
+the kind's summed PSS (shared pages split between processes), sampled every 500 ms.
+
+${memoryTable(info.memory)}
+
+${info.details.join('\n\n')}
+
+## What each row measures
+
+- **§1 Service overhead**: synchronous \`POST /v1/extractions\` (text) from 1, 50 and 200
+  closed-loop clients for a fixed time; each answer's wall time minus the model stand-in's fixed
+  1 s latency. Baseline: the bare pipeline (below) answering after \`job.waitUntilFinished\`.
+- **§2 Cost per extraction**: asynchronous creates submitted by 50 clients as fast as they are
+  answered, one worker process running up to 1,000 jobs at once, the stand-in at 1 s. CPU is
+  user + system time read from \`/proc/<pid>/stat\` for every process of the service (API,
+  worker and their children, every PostgreSQL process, Redis) from the first submission until
+  the last extraction is final, divided by the extractions completed. Throughput is
+  extractions finished per second over the same window.
+- **Bare pipeline** (scripts/bench/baseline): an Express route inserting a row with \`pg\` and
+  adding a BullMQ job; a BullMQ worker moving the row to processing, calling the same stand-in
+  with the \`openai\` SDK and storing the output. No auth, validation, rate limit or logging.
+- **§3 Scale-out**: the §2 load through HAProxy (Debian's package, round robin, keep-alive) in
+  front of 1 or 2 API processes, with 1 or 2 worker processes (1,000 jobs in flight each). The
+  baseline column is the 1 API × 1 worker shape, so the ratio is the scaling factor.
+- **§4 Read path**: autocannon, 50 connections, against one record and a 10-row list page
+  (count plus page, as the service's list runs); the baseline routes run the same SQL with \`pg\`.
+- **§5 Documents, §6 Webpages, §7 Tokens**: see the notes printed with those rows.
+
+## Reproduce
+
+\`\`\`sh
+npm ci
+apt-get install -y haproxy poppler-utils chromium redis-server   # Debian; what the run calls
+npm run bench                 # full run, about 10–15 minutes on 2 cores; writes this file
+npm run bench -- --quick      # short phases, one repetition, under 3 minutes
+npm run bench -- --sections 1,2 --reps 5          # only some sections
+npm run bench -- --servers environment            # use DATABASE_URL / REDIS_URL instead
+\`\`\`
+
+This run: \`${info.command}\`. With \`--servers environment\` a shared PostgreSQL's CPU is
+counted from the sessions serving the benchmark's own databases only, and Redis's whole process.
+`;
+}

@@ -1,0 +1,43 @@
+/** How long and how often each section runs: the full run, and `--quick` for development. */
+export interface Plan {
+  quick: boolean;
+  reps: number;
+  modelMs: number;
+  workerConcurrency: number;
+  overhead: { levels: number[]; singleRequests: number; seconds: number };
+  cost: { jobs: number; submitters: number; timeoutSeconds: number };
+  scale: { jobs: number; submitters: number; shapes: [apis: number, workers: number][] };
+  reads: { seconds: number; connections: number };
+  documents: { rounds: number; pdfPages: number; images: number };
+  webpages: { rounds: number };
+}
+
+export function makePlan(quick: boolean, reps?: number): Plan {
+  return {
+    quick,
+    reps: reps ?? (quick ? 1 : 3),
+    modelMs: 1000,
+    workerConcurrency: 1000,
+    overhead: quick
+      ? { levels: [1, 50, 200], singleRequests: 5, seconds: 3 }
+      : { levels: [1, 50, 200], singleRequests: 15, seconds: 8 },
+    cost: quick
+      ? { jobs: 1000, submitters: 50, timeoutSeconds: 60 }
+      : { jobs: 3000, submitters: 50, timeoutSeconds: 120 },
+    scale: {
+      jobs: quick ? 600 : 2000,
+      submitters: 50,
+      shapes: [
+        [1, 1],
+        [2, 1],
+        [1, 2],
+        [2, 2],
+      ],
+    },
+    reads: quick ? { seconds: 2, connections: 50 } : { seconds: 6, connections: 50 },
+    documents: quick
+      ? { rounds: 1, pdfPages: 10, images: 4 }
+      : { rounds: 3, pdfPages: 20, images: 10 },
+    webpages: { rounds: quick ? 1 : 3 },
+  };
+}

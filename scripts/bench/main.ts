@@ -1,0 +1,80 @@
+/**
+ * `npm run bench [-- --quick] [--servers own|environment] [--out docs/benchmarks.md]
+ *  [--sections 1,2,...] [--reps N] [--note "text"]`
+ *
+ * Starts everything it needs on this machine, measures each figure beside its baseline in the
+ * same run, prints the table and writes it to docs/benchmarks.md (see that file for what each
+ * row means). Benchmarks print figures; they never fail for being slow.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BenchStack } from './lib/bench-stack.ts';
+import { makePlan } from './lib/plan.ts';
+import { Results } from './lib/report.ts';
+import { REPO_ROOT } from './lib/stack.ts';
+import { runWritePath, type MemoryBySection } from './sections/write-path.ts';
+import { renderPage } from './lib/page.ts';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    servers: { type: 'string', default: 'own' },
+    out: { type: 'string' },
+    sections: { type: 'string', default: '1,2,3,4,5,6,7,8' },
+    reps: { type: 'string' },
+    note: { type: 'string', multiple: true, default: [] },
+  },
+});
+if (values.servers !== 'own' && values.servers !== 'environment') {
+  throw new Error('--servers must be "own" or "environment"');
+}
+const plan = makePlan(values.quick, values.reps === undefined ? undefined : Number(values.reps));
+const sections = new Set(values.sections.split(',').map((s) => Number(s.trim())));
+const out = values.out ?? join(REPO_ROOT, 'docs', 'benchmarks.md');
+const started = Date.now();
+const log = (line: string) =>
+  console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+
+const results = new Results();
+const memory: MemoryBySection = {};
+const details: string[] = [];
+const stack = new BenchStack({
+  servers: values.servers,
+  modelMs: plan.modelMs,
+  workerConcurrency: plan.workerConcurrency,
+  log,
+});
+let failed = false;
+try {
+  await stack.start();
+  if (sections.has(1) || sections.has(2) || sections.has(3) || sections.has(4)) {
+    await runWritePath(stack, plan, sections, results, log, memory);
+  }
+} catch (error) {
+  failed = true;
+  stack.workdir.markFailed();
+  console.error(error);
+} finally {
+  await stack.stop().catch((error: unknown) => console.error('stopping:', error));
+  stack.workdir.cleanup();
+}
+
+const page = renderPage(results, {
+  quick: plan.quick,
+  reps: plan.reps,
+  servers: values.servers,
+  seconds: (Date.now() - started) / 1000,
+  notes: values.note,
+  memory,
+  details,
+  command: `npm run bench${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+});
+console.log(`\n${page}`);
+if (failed && results.rows.length === 0) {
+  log(`not writing ${out}: the run failed before measuring anything`);
+} else {
+  writeFileSync(out, page);
+  log(`wrote ${out}`);
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,65 @@
+/**
+ * 2./3. Cost per extraction and throughput: `jobs` asynchronous text extractions submitted as
+ * fast as `submitters` clients can, the workers holding up to their concurrency in flight; CPU
+ * of every service process read from /proc over the run, divided by the extractions completed.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { closedLoop } from '../lib/client.ts';
+import { cpuMs } from '../lib/proc.ts';
+import { percentile } from '../lib/stats.ts';
+import type { Target } from '../lib/targets.ts';
+
+export interface CostRun {
+  jobs: number;
+  completed: number;
+  failed: number;
+  perSecond: number;
+  cpuMsPerExtraction: number;
+  createP99Ms: number;
+  seconds: number;
+  errors: string[];
+}
+
+export async function measureCost(
+  target: Target,
+  pids: () => Promise<number[]>,
+  plan: { jobs: number; submitters: number; timeoutSeconds: number },
+): Promise<CostRun> {
+  const before = await target.finished();
+  const startPids = await pids();
+  const cpuStart = cpuMs(startPids);
+  const t0 = performance.now();
+  const answers = await closedLoop(
+    plan.submitters,
+    (sent) => sent >= plan.jobs,
+    (n) => target.create(n, { async: true }),
+  );
+  const accepted = answers.filter((a) => a.status === 202).length;
+  let now = await target.finished();
+  const deadline = t0 + plan.timeoutSeconds * 1000;
+  while (now.done - before.done < accepted && performance.now() < deadline) {
+    await sleep(100);
+    now = await target.finished();
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  // Same processes as at the start plus any started since (children), so no CPU is lost.
+  const endPids = [...new Set([...startPids, ...(await pids())])];
+  const spent = cpuMs(endPids) - cpuStart;
+  const completed = now.done - before.done - (now.failed - before.failed);
+  return {
+    jobs: plan.jobs,
+    completed,
+    failed: now.failed - before.failed,
+    perSecond: (now.done - before.done) / seconds,
+    cpuMsPerExtraction: spent / Math.max(1, completed),
+    createP99Ms: percentile(
+      answers.map((a) => a.ms),
+      99,
+    ),
+    seconds,
+    errors: answers
+      .filter((a) => a.status !== 202)
+      .slice(0, 5)
+      .map((a) => `${a.status} ${a.error ?? a.body.slice(0, 200)}`),
+  };
+}
