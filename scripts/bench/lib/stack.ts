@@ -148,7 +148,8 @@ async function waitReady(
   child: ChildProcess,
   logFile: string,
   ready: () => boolean | Promise<boolean>,
-  timeoutMs = 120_000,
+  // Generous: on a machine busy with other work, loading an app through tsx can take minutes.
+  timeoutMs = 300_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
