@@ -9,3 +9,4 @@ export * from './zod-errors.ts';
 export * from './list-query.ts';
 export * from './structure.ts';
 export * from './ids.ts';
+export * from './webhook-events.ts';

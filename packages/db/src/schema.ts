@@ -140,3 +140,34 @@ export type Account = typeof accounts.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type SchemaRow = typeof schemas.$inferSelect;
 export type ExtractionRow = typeof extractions.$inferSelect;
+
+/**
+ * Webhook endpoints (docs/webhooks.md). The signing secret is kept as is, not hashed: every
+ * delivery is signed with it (HMAC), so the service needs the secret itself, like any
+ * Standard Webhooks sender. It is shown to the client only on creation and rotation.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    description: text('description'),
+    enabled: boolean('enabled').notNull().default(true),
+    secret: text('secret').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('webhook_endpoints_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    check(
+      'webhook_endpoints_events_check',
+      sql`cardinality(${t.events}) > 0 and ${t.events} <@ array['extraction.completed', 'extraction.failed']::text[]`,
+    ),
+  ],
+);
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;

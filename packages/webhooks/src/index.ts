@@ -1,0 +1,2 @@
+export * from './signing.ts';
+export * from './endpoint-url.ts';
