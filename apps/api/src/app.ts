@@ -19,6 +19,8 @@ import { SchemaService } from './schemas/service.ts';
 import { schemaRoutes } from './schemas/routes.ts';
 import { ExtractionService } from './extractions/service.ts';
 import { extractionRoutes } from './extractions/routes.ts';
+import { WebhookService } from './webhooks/service.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 export interface AppDeps {
   config: ApiConfig;
@@ -55,7 +57,7 @@ export function createApp(deps: AppDeps): Express {
   });
   const api = Router();
   // Only resource paths are authenticated, so an unknown path is a 404 with or without a key.
-  const resources = ['/schemas', '/extractions'];
+  const resources = ['/schemas', '/extractions', '/webhooks'];
   api.use(resources, authenticate(db.db));
   api.use(
     resources,
@@ -68,6 +70,12 @@ export function createApp(deps: AppDeps): Express {
   );
   api.use(schemaRoutes(new SchemaService(db.db), '/v1'));
   api.use(extractionRoutes(extractions, config));
+  api.use(
+    webhookRoutes(new WebhookService(db.db), {
+      basePath: '/v1',
+      allowlist: config.WEBHOOK_ALLOWLIST,
+    }),
+  );
 
   // Same handlers with and without the version segment (§1); /v1 is canonical.
   app.use('/v1', api);

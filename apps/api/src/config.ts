@@ -25,6 +25,8 @@ const schema = z.object({
   EXTRACTION_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(55),
   MAX_TEXT_CHARS: z.coerce.number().int().min(1).default(1_000_000),
   SOURCE_ALLOWLIST: z.string().default(''),
+  // Places webhook endpoints may point to despite being private (docs/webhooks.md); empty.
+  WEBHOOK_ALLOWLIST: z.string().default(''),
   JOB_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
   JOB_BACKOFF_MS: z.coerce.number().int().min(0).default(2_000),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(10),

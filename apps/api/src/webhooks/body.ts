@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { validationError, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@xt/contract';
+import type { Allowlist } from '@xt/fetcher';
+import { checkEndpointUrl } from '@xt/webhooks';
+import { checkFields } from '../http/validate.ts';
+
+export const MAX_DESCRIPTION_CHARS = 1000;
+
+export interface EndpointInput {
+  url: string;
+  events: WebhookEventType[];
+  description: string | null;
+  enabled: boolean;
+}
+
+const url = z
+  .string({ error: (i) => (i.input === undefined ? 'url is required' : 'url must be a string') })
+  .trim()
+  .min(1, 'url must not be empty');
+
+const events = z
+  .array(
+    z.enum(WEBHOOK_EVENT_TYPES, {
+      error: `each event must be one of: ${WEBHOOK_EVENT_TYPES.join(', ')}`,
+    }),
+    {
+      error: (i) =>
+        i.input === undefined ? 'events is required' : 'events must be an array of event names',
+    },
+  )
+  .min(1, `events must name at least one of: ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+
+const description = z
+  .string({ error: 'description must be a string or null' })
+  .max(MAX_DESCRIPTION_CHARS, `description must be at most ${MAX_DESCRIPTION_CHARS} characters`)
+  .nullable();
+
+const enabled = z.boolean({ error: 'enabled must be true or false' });
+
+const FIELDS = ['url', 'events', 'description', 'enabled'] as const;
+
+/**
+ * POST (`full`: url and events required) and PATCH (`partial`: any of the four) bodies. Every
+ * problem is reported in one 422; the URL is resolved only once it is otherwise well-formed.
+ */
+export async function parseEndpointBody(
+  body: Record<string, unknown>,
+  mode: 'full' | 'partial',
+  allowlist: Allowlist,
+): Promise<Partial<EndpointInput>> {
+  const shape = z.object({
+    url: mode === 'full' ? url : url.optional(),
+    events: mode === 'full' ? events : events.optional(),
+    description: description.optional(),
+    enabled: enabled.optional(),
+  });
+  const { data, errors } = checkFields(shape, body);
+  if (mode === 'partial' && !FIELDS.some((k) => body[k] !== undefined))
+    errors.push({ field: 'body', message: `give at least one of ${FIELDS.join(', ')}` });
+  if (typeof body.url === 'string' && !errors.some((e) => e.field === 'url')) {
+    const problem = await checkEndpointUrl(body.url.trim(), allowlist);
+    if (problem) errors.push({ field: 'url', message: problem });
+  }
+  if (errors.length > 0 || !data) throw validationError(errors);
+
+  const out: Partial<EndpointInput> = {};
+  if (data.url !== undefined) out.url = data.url;
+  // Order-preserving de-duplication: ["a", "a"] subscribes once.
+  if (data.events !== undefined) out.events = [...new Set(data.events)];
+  if (mode === 'full') out.description = data.description ?? null;
+  else if (data.description !== undefined) out.description = data.description;
+  if (mode === 'full') out.enabled = data.enabled ?? true;
+  else if (data.enabled !== undefined) out.enabled = data.enabled;
+  return out;
+}

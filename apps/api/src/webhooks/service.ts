@@ -1,0 +1,68 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { notFound, type ListQuery } from '@xt/contract';
+import { webhookEndpoints, type Db, type WebhookEndpointRow } from '@xt/db';
+import { newWebhookSecret } from '@xt/webhooks';
+import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
+import type { EndpointInput } from './body.ts';
+
+const COLUMNS: ListColumns = {
+  accountId: webhookEndpoints.accountId,
+  createdAt: webhookEndpoints.createdAt,
+  id: webhookEndpoints.id,
+  searchOn: webhookEndpoints.url,
+};
+
+/** Webhook endpoints, always scoped to the caller's account: others' endpoints do not exist. */
+export class WebhookService {
+  constructor(private readonly db: Db) {}
+
+  async create(accountId: string, input: EndpointInput): Promise<WebhookEndpointRow> {
+    const [row] = await this.db
+      .insert(webhookEndpoints)
+      .values({ accountId, ...input, secret: newWebhookSecret() })
+      .returning();
+    if (!row) throw new Error('insert returned no row');
+    return row;
+  }
+
+  async get(accountId: string, id: string): Promise<WebhookEndpointRow> {
+    const [row] = await this.db
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.accountId, accountId), eq(webhookEndpoints.id, id)));
+    if (!row) throw notFound('Webhook endpoint');
+    return row;
+  }
+
+  list(accountId: string, q: ListQuery) {
+    return listPage(this.db, webhookEndpoints, COLUMNS, listConditions(COLUMNS, accountId, q), q);
+  }
+
+  /** A new secret replaces the old one at once: the old one no longer verifies anything sent. */
+  rotateSecret(accountId: string, id: string): Promise<WebhookEndpointRow> {
+    return this.update(accountId, id, { secret: newWebhookSecret() });
+  }
+
+  async update(
+    accountId: string,
+    id: string,
+    patch: Partial<EndpointInput> & { secret?: string },
+  ): Promise<WebhookEndpointRow> {
+    const [row] = await this.db
+      .update(webhookEndpoints)
+      .set({ ...patch, updatedAt: sql`now()` })
+      .where(and(eq(webhookEndpoints.accountId, accountId), eq(webhookEndpoints.id, id)))
+      .returning();
+    if (!row) throw notFound('Webhook endpoint');
+    return row;
+  }
+
+  /** Deliveries still queued for it find no endpoint and stop. */
+  async delete(accountId: string, id: string): Promise<void> {
+    const deleted = await this.db
+      .delete(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.accountId, accountId), eq(webhookEndpoints.id, id)))
+      .returning({ id: webhookEndpoints.id });
+    if (deleted.length === 0) throw notFound('Webhook endpoint');
+  }
+}
