@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick] [--servers own|environment] [--out docs/benchmarks.md]
- *  [--sections 1,2,...] [--reps N] [--note "text"]`
+ *  [--sections 1,2,...] [--reps N] [--note "text"] [--profile DIR]`
  *
  * Starts everything it needs on this machine, measures each figure beside its baseline in the
  * same run, prints the table and writes it to docs/benchmarks.md (see that file for what each
@@ -15,6 +15,8 @@ import { Results } from './lib/report.ts';
 import { REPO_ROOT } from './lib/stack.ts';
 import { runWritePath, type MemoryBySection } from './sections/write-path.ts';
 import { renderPage } from './lib/page.ts';
+import { measureUploads } from './sections/uploads.ts';
+import { runWorkerCode } from './sections/worker-code.ts';
 
 const { values } = parseArgs({
   options: {
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     sections: { type: 'string', default: '1,2,3,4,5,6,7,8' },
     reps: { type: 'string' },
     note: { type: 'string', multiple: true, default: [] },
+    profile: { type: 'string' },
   },
 });
 if (values.servers !== 'own' && values.servers !== 'environment') {
@@ -43,14 +46,19 @@ const stack = new BenchStack({
   servers: values.servers,
   modelMs: plan.modelMs,
   workerConcurrency: plan.workerConcurrency,
+  // Service processes write a V8 CPU profile when they stop (see profile-summary.ts).
+  nodeArgs: values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [],
   log,
 });
 let failed = false;
 try {
   await stack.start();
-  if (sections.has(1) || sections.has(2) || sections.has(3) || sections.has(4)) {
+  if ([1, 2, 3, 4].some((s) => sections.has(s))) {
     await runWritePath(stack, plan, sections, results, log, memory);
   }
+  await runWorkerCode(plan, sections, results, log, memory, () =>
+    measureUploads(stack, plan, results, log),
+  );
 } catch (error) {
   failed = true;
   stack.workdir.markFailed();

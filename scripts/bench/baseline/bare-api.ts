@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import express from 'express';
+import multer from 'multer';
 import pg from 'pg';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -50,6 +51,21 @@ app.post('/jobs', async (req, res) => {
     ACCOUNT,
   ]);
   res.json(rows[0]);
+});
+
+// Uploads the way the service stores them by default: the bytes in PostgreSQL with the row.
+const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: 50 * 2 ** 20 } });
+app.post('/uploads', upload.single('source'), async (req, res) => {
+  if (!req.file) {
+    res.status(422).json({ message: 'source file missing' });
+    return;
+  }
+  const id = randomUUID();
+  await pool.query(
+    `insert into bare_jobs (id, account_id, status, source, upload) values ($1, $2, 'pending', $3, $4)`,
+    [id, ACCOUNT, req.file.originalname, req.file.buffer],
+  );
+  res.status(202).json({ id, status: 'pending' });
 });
 
 app.get('/jobs/:id', async (req, res) => {

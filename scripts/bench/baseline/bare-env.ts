@@ -23,6 +23,7 @@ create table if not exists bare_jobs (
   status text not null,
   source text not null,
   output jsonb,
+  upload bytea,
   total_tokens integer not null default 0,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()

@@ -3,6 +3,7 @@
  * (API and worker processes, added and removed per shape) and the bare pipeline beside it.
  */
 import { randomBytes } from 'node:crypto';
+import { freePort } from '@xt/embedded';
 import { processTree } from './proc.ts';
 import {
   startApi,
@@ -61,9 +62,6 @@ export class BenchStack {
       modelUrl: this.model.url,
     };
     log('starting one API and one worker process, and the bare pipeline');
-    await this.addApi();
-    await this.addWorker();
-    this.direct = await serviceTarget('service', this.apis[0]!.url, serviceDb.url);
     const bareEnv = {
       DATABASE_URL: bareDb.url,
       REDIS_URL: this.servers.redisUrl,
@@ -71,18 +69,22 @@ export class BenchStack {
       OPENAI_BASE_URL: this.model.url,
       WORKER_CONCURRENCY: String(this.options.workerConcurrency),
     };
-    const { freePort } = await import('@xt/embedded');
     const barePort = await freePort();
-    this.bareProcs.push(
-      await startNode(this.workdir, 'bare-api', 'scripts/bench/baseline/bare-api.ts', {
+    // In parallel: on a busy machine each takes tens of seconds to load through tsx.
+    const [bareApi, bareWorker] = await Promise.all([
+      startNode(this.workdir, 'bare-api', 'scripts/bench/baseline/bare-api.ts', {
         env: { ...bareEnv, PORT: String(barePort) },
         readyText: 'bare API listening',
       }),
-      await startNode(this.workdir, 'bare-worker', 'scripts/bench/baseline/bare-worker.ts', {
+      startNode(this.workdir, 'bare-worker', 'scripts/bench/baseline/bare-worker.ts', {
         env: bareEnv,
         readyText: 'bare worker started',
       }),
-    );
+      this.addApi(),
+      this.addWorker(),
+    ]);
+    this.bareProcs.push(bareApi, bareWorker);
+    this.direct = await serviceTarget('service', this.apis[0]!.url, serviceDb.url);
     this.bare = bareTarget(`http://127.0.0.1:${barePort}`, bareDb.url);
   }
 
@@ -124,26 +126,29 @@ export class BenchStack {
     return this.direct.at(this.haproxy.url, `service via HAProxy (${apis} API)`);
   }
 
-  async serverPids(): Promise<number[]> {
-    return [
-      ...(await this.servers.postgresPids([this.serviceDbName, this.bareDbName])),
-      this.servers.redisPid,
-    ];
+  private async serverKinds(): Promise<Record<string, number[]>> {
+    return {
+      PostgreSQL: await this.servers.postgresPids([this.serviceDbName, this.bareDbName]),
+      Redis: [this.servers.redisPid],
+    };
   }
 
-  async servicePids(): Promise<number[]> {
-    return [
-      ...processTree([
-        ...this.apis.map((p) => p.pid),
-        ...this.workers.map((p) => p.pid),
-        ...(this.haproxy ? [this.haproxy.pid] : []),
-      ]),
-      ...(await this.serverPids()),
-    ];
+  /** The service's processes by kind, children (esbuild, Chromium) included. */
+  async serviceKinds(): Promise<Record<string, number[]>> {
+    return {
+      API: processTree(this.apis.map((p) => p.pid)),
+      worker: processTree(this.workers.map((p) => p.pid)),
+      ...(this.haproxy ? { HAProxy: [this.haproxy.pid] } : {}),
+      ...(await this.serverKinds()),
+    };
   }
 
-  async barePids(): Promise<number[]> {
-    return [...processTree(this.bareProcs.map((p) => p.pid)), ...(await this.serverPids())];
+  async bareKinds(): Promise<Record<string, number[]>> {
+    return {
+      API: processTree([this.bareProcs[0]!.pid]),
+      worker: processTree([this.bareProcs[1]!.pid]),
+      ...(await this.serverKinds()),
+    };
   }
 
   async stop(): Promise<void> {

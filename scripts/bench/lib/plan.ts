@@ -6,10 +6,15 @@ export interface Plan {
   workerConcurrency: number;
   overhead: { levels: number[]; singleRequests: number; seconds: number };
   cost: { jobs: number; submitters: number; timeoutSeconds: number };
-  scale: { jobs: number; submitters: number; shapes: [apis: number, workers: number][] };
+  scale: {
+    jobs: number;
+    submitters: number;
+    reps: number;
+    shapes: [apis: number, workers: number][];
+  };
   reads: { seconds: number; connections: number };
   documents: { rounds: number; pdfPages: number; images: number };
-  webpages: { rounds: number };
+  webpages: { rounds: number; perRound: number };
 }
 
 export function makePlan(quick: boolean, reps?: number): Plan {
@@ -20,13 +25,14 @@ export function makePlan(quick: boolean, reps?: number): Plan {
     workerConcurrency: 1000,
     overhead: quick
       ? { levels: [1, 50, 200], singleRequests: 5, seconds: 3 }
-      : { levels: [1, 50, 200], singleRequests: 15, seconds: 8 },
+      : { levels: [1, 50, 200], singleRequests: 10, seconds: 5 },
     cost: quick
-      ? { jobs: 1000, submitters: 50, timeoutSeconds: 60 }
-      : { jobs: 3000, submitters: 50, timeoutSeconds: 120 },
+      ? { jobs: 500, submitters: 50, timeoutSeconds: 90 }
+      : { jobs: 1000, submitters: 50, timeoutSeconds: 120 },
     scale: {
-      jobs: quick ? 600 : 2000,
+      jobs: quick ? 300 : 600,
       submitters: 50,
+      reps: quick ? 1 : 2,
       shapes: [
         [1, 1],
         [2, 1],
@@ -34,10 +40,10 @@ export function makePlan(quick: boolean, reps?: number): Plan {
         [2, 2],
       ],
     },
-    reads: quick ? { seconds: 2, connections: 50 } : { seconds: 6, connections: 50 },
+    reads: quick ? { seconds: 2, connections: 50 } : { seconds: 5, connections: 50 },
     documents: quick
       ? { rounds: 1, pdfPages: 10, images: 4 }
       : { rounds: 3, pdfPages: 20, images: 10 },
-    webpages: { rounds: quick ? 1 : 3 },
+    webpages: { rounds: quick ? 1 : 2, perRound: quick ? 1 : 2 },
   };
 }

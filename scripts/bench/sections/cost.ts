@@ -15,6 +15,8 @@ export interface CostRun {
   failed: number;
   perSecond: number;
   cpuMsPerExtraction: number;
+  /** The same, split by process kind (API, worker, PostgreSQL, Redis, HAProxy). */
+  cpuMsByKind: Record<string, number>;
   createP99Ms: number;
   seconds: number;
   errors: string[];
@@ -22,12 +24,14 @@ export interface CostRun {
 
 export async function measureCost(
   target: Target,
-  pids: () => Promise<number[]>,
+  kinds: () => Promise<Record<string, number[]>>,
   plan: { jobs: number; submitters: number; timeoutSeconds: number },
 ): Promise<CostRun> {
   const before = await target.finished();
-  const startPids = await pids();
-  const cpuStart = cpuMs(startPids);
+  const startKinds = await kinds();
+  const cpuStart = Object.fromEntries(
+    Object.entries(startKinds).map(([kind, pids]) => [kind, cpuMs(pids)]),
+  );
   const t0 = performance.now();
   const answers = await closedLoop(
     plan.submitters,
@@ -43,8 +47,13 @@ export async function measureCost(
   }
   const seconds = (performance.now() - t0) / 1000;
   // Same processes as at the start plus any started since (children), so no CPU is lost.
-  const endPids = [...new Set([...startPids, ...(await pids())])];
-  const spent = cpuMs(endPids) - cpuStart;
+  const endKinds = await kinds();
+  const cpuByKind: Record<string, number> = {};
+  for (const [kind, pids] of Object.entries(endKinds)) {
+    const all = [...new Set([...(startKinds[kind] ?? []), ...pids])];
+    cpuByKind[kind] = cpuMs(all) - (cpuStart[kind] ?? 0);
+  }
+  const spent = Object.values(cpuByKind).reduce((a, b) => a + b, 0);
   const completed = now.done - before.done - (now.failed - before.failed);
   return {
     jobs: plan.jobs,
@@ -52,6 +61,9 @@ export async function measureCost(
     failed: now.failed - before.failed,
     perSecond: (now.done - before.done) / seconds,
     cpuMsPerExtraction: spent / Math.max(1, completed),
+    cpuMsByKind: Object.fromEntries(
+      Object.entries(cpuByKind).map(([kind, ms]) => [kind, ms / Math.max(1, completed)]),
+    ),
     createP99Ms: percentile(
       answers.map((a) => a.ms),
       99,

@@ -26,9 +26,9 @@ export async function measureScale(
     while (stack.workers.length < workers) await stack.addWorker();
     while (stack.workers.length > workers) await stack.removeWorker();
     const target = await stack.balance(apis);
-    for (let rep = 1; rep <= plan.reps; rep++) {
+    for (let rep = 1; rep <= plan.scale.reps; rep++) {
       log(`§3 rep ${rep}: ${apis} API × ${workers} worker, ${plan.scale.jobs} jobs via HAProxy`);
-      const run = await measureCost(target, () => stack.servicePids(), {
+      const run = await measureCost(target, () => stack.serviceKinds(), {
         ...plan.scale,
         timeoutSeconds: 120,
       });

@@ -9,6 +9,7 @@ import { MemoryWatch } from '../lib/memory.ts';
 import type { Plan } from '../lib/plan.ts';
 import { processTree } from '../lib/proc.ts';
 import type { Results } from '../lib/report.ts';
+import { summarise } from '../lib/stats.ts';
 import { measureCost, type CostRun } from './cost.ts';
 import { measureOverhead, type OverheadRun } from './overhead.ts';
 import { measureReads } from './reads.ts';
@@ -70,7 +71,7 @@ export async function runWritePath(
         log(`§2 rep ${rep}: ${target.name}, ${plan.cost.jobs} jobs`);
         const run = await measureCost(
           target,
-          () => (which === 'service' ? stack.servicePids() : stack.barePids()),
+          () => (which === 'service' ? stack.serviceKinds() : stack.bareKinds()),
           plan.cost,
         );
         log(
@@ -134,6 +135,15 @@ export async function runWritePath(
       },
       '≥ 400/s',
       (s) => s >= 400,
+    );
+    const split = (runs: CostRun[]) => {
+      const kinds = Object.keys(runs[0]?.cpuMsByKind ?? {});
+      return kinds
+        .map((k) => `${k} ${summarise(runs.map((r) => r.cpuMsByKind[k] ?? 0)).median.toFixed(2)}`)
+        .join(', ');
+    };
+    results.note(
+      `§2 CPU ms per extraction by process kind (median): service: ${split(cost.service)}; bare: ${split(cost.bare)}.`,
     );
     const failed = cost.service.reduce((n, r) => n + r.failed, 0);
     if (failed > 0) results.note(`§2: ${failed} service extractions failed during the cost runs.`);
