@@ -52,7 +52,7 @@ export async function runChild<T>(
 /** Progress lines a child prints for the parent's log. */
 export const progress = (line: string): void => console.log(`# ${line}`);
 
-export async function timed(fn: () => Promise<unknown>): Promise<number> {
+export async function timed(fn: () => unknown): Promise<number> {
   const t0 = performance.now();
   await fn();
   return performance.now() - t0;

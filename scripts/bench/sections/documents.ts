@@ -76,7 +76,7 @@ try {
       'pdftotext',
       rate(
         PAGES,
-        await timed(async () => execFileSync('/usr/bin/pdftotext', ['-layout', textFile, '-'])),
+        await timed(() => execFileSync('/usr/bin/pdftotext', ['-layout', textFile, '-'])),
       ),
     );
     for (const model of MODELS) {
@@ -87,7 +87,7 @@ try {
         rate(PAGES, await timed(() => preparePdf(scanPdf, { model, mode: 'images', ...LIMITS }))),
       );
       const out = mkdtempSync(join(dir, 'ppm-'));
-      const ms = await timed(async () =>
+      const ms = await timed(() =>
         execFileSync('/usr/bin/pdftoppm', [
           '-png',
           '-scale-to-x',

@@ -54,7 +54,7 @@ try {
   for (const page of CORPUS_PAGES) {
     progress(`§7 ${page.kind} page`);
     const out = await renderer.render(`${site.origin}${page.path}`, { model: MODEL });
-    const { tokens, text } = sent(out.parts as Part[]);
+    const { tokens, text } = sent(out.parts);
     const missing = page.facts.filter((f) => !text.includes(f));
     items.push({
       name: `${page.kind} page`,
@@ -75,7 +75,7 @@ try {
       maxImagePages: 100,
       maxImagePixels: 50_000_000,
     });
-    const { tokens, text } = sent(prepared.parts as Part[]);
+    const { tokens, text } = sent(prepared.parts);
     // Naive: each page rendered at 200 dpi (a "full-resolution" scan) and sent as an image.
     const full = { width: Math.round((612 / 72) * 200), height: Math.round((792 / 72) * 200) };
     const missing = pdf.facts.filter((f) => !text.includes(f));
