@@ -11,6 +11,7 @@ import { accessLog } from './http/access-log.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { rateLimiter } from './http/rate-limit.ts';
 import { requestId } from './http/request-id.ts';
+import { dashboardRouter } from './dashboard/router.ts';
 import { dashboardRoute } from './ops/dashboard.ts';
 import { healthRoutes } from './ops/health.ts';
 import { createMetrics, metricsRoute } from './ops/metrics.ts';
@@ -55,27 +56,33 @@ export function createApp(deps: AppDeps): Express {
     waiter,
     config,
   });
-  const api = Router();
-  // Only resource paths are authenticated, so an unknown path is a 404 with or without a key.
-  const resources = ['/schemas', '/extractions', '/webhooks'];
-  api.use(resources, authenticate(db.db));
-  api.use(
-    resources,
-    rateLimiter({
-      redis,
-      prefix: config.QUEUE_PREFIX,
-      max: config.RATE_LIMIT_MAX,
-      windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
-    }),
-  );
-  api.use(schemaRoutes(new SchemaService(db.db), '/v1'));
-  api.use(extractionRoutes(extractions, config));
-  api.use(
+  const rateLimit = rateLimiter({
+    redis,
+    prefix: config.QUEUE_PREFIX,
+    max: config.RATE_LIMIT_MAX,
+    windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+  });
+  const resourceRouters = [
+    schemaRoutes(new SchemaService(db.db), '/v1'),
+    extractionRoutes(extractions, config),
     webhookRoutes(new WebhookService(db.db), {
       basePath: '/v1',
       allowlist: config.WEBHOOK_ALLOWLIST,
     }),
+  ];
+
+  // People: the dashboard, signed in with a session, over the same resource routers.
+  app.use(
+    '/dashboard',
+    dashboardRouter({ config, db: db.db, redis, logger, resources: resourceRouters, rateLimit }),
   );
+
+  const api = Router();
+  // Only resource paths are authenticated, so an unknown path is a 404 with or without a key.
+  const resources = ['/schemas', '/extractions', '/webhooks'];
+  api.use(resources, authenticate(db.db));
+  api.use(resources, rateLimit);
+  for (const resource of resourceRouters) api.use(resource);
 
   // Same handlers with and without the version segment (§1); /v1 is canonical.
   app.use('/v1', api);

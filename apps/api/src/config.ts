@@ -30,6 +30,14 @@ const schema = z.object({
   JOB_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
   JOB_BACKOFF_MS: z.coerce.number().int().min(0).default(2_000),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(10),
+  // The dashboard (docs/dashboard.md).
+  SESSION_IDLE_HOURS: z.coerce.number().positive().default(12),
+  SESSION_MAX_DAYS: z.coerce.number().positive().default(7),
+  SIGNIN_MAX_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+  SIGNIN_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+  SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Where the built dashboard is; default: the @xt/dashboard workspace's dist/. */
+  DASHBOARD_ASSETS_DIR: z.string().min(1).optional(),
 });
 
 export type ApiConfig = z.infer<typeof schema>;

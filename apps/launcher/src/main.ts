@@ -2,13 +2,15 @@
  * `npm start`: the whole service on one machine. Uses the servers named by DATABASE_URL and
  * REDIS_URL, or else starts the embedded default (a project-local PostgreSQL and a redis-server
  * child process, data under DATA_DIR, default ./.data). Then applies migrations, creates a
- * development key on first start, and runs the API and the worker processes.
+ * development key and dashboard user on first start, and runs the API and the worker processes.
  */
 import { mkdir, rm } from 'node:fs/promises';
+import { ensureDashboardAssets } from '@xt/dashboard';
 import { createDb, runMigrations } from '@xt/db';
 import type { RunningServer } from '@xt/embedded';
 import { loadLauncherConfig } from './config.ts';
 import { devKeyFile, ensureDevKey } from './dev-key.ts';
+import { devUserFile, ensureDevUser } from './dev-user.ts';
 import { supervise, type Supervised } from './children.ts';
 
 const log = (line: string) => console.log(`[start] ${line}`);
@@ -56,6 +58,8 @@ async function main(): Promise<void> {
     }
 
     await runMigrations(databaseUrl);
+    // A fresh clone has no built dashboard: build it (a few seconds) before the API serves it.
+    await ensureDashboardAssets(log);
     if (embedded) {
       const handle = createDb(databaseUrl, { max: 1 });
       try {
@@ -67,6 +71,15 @@ async function main(): Promise<void> {
               '):',
           );
           console.log(key);
+        }
+        const user = await ensureDevUser(handle.db, config.DATA_DIR);
+        if (user) {
+          log(
+            'created a development dashboard user (shown once; also saved to ' +
+              devUserFile(config.DATA_DIR) +
+              '):',
+          );
+          console.log(`email: ${user.email}\npassword: ${user.password}`);
         }
       } finally {
         await handle.close();
@@ -87,6 +100,7 @@ async function main(): Promise<void> {
     const apiUrl = `http://127.0.0.1:${config.PORT}`;
     await writeStack(config.DATA_DIR, { pid: process.pid, databaseUrl, redisUrl, apiUrl });
     log(`service starting at ${apiUrl} (API docs at ${apiUrl}/docs); Ctrl-C stops everything`);
+    log(`dashboard: ${apiUrl}/dashboard`);
   } catch (err) {
     console.error(`[start] ${(err as Error).message}`);
     await shutdown(1);

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, like, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, like, or, sql } from 'drizzle-orm';
 import { isUuid } from '@xt/contract';
 import { accounts, apiKeys, type Db } from '@xt/db';
 import { displayPrefix, generateKey, hashKey, looksLikeKey } from './key-material.ts';
@@ -14,8 +14,12 @@ export interface CreatedKey {
   displayPrefix: string;
 }
 
+/** Who a request acts for: an API key, or a dashboard user signed in with a session. */
 export interface Principal {
-  keyId: string;
+  /** The API key used; null for a dashboard session. */
+  keyId: string | null;
+  /** The dashboard user; absent for an API key. */
+  userId?: string;
   accountId: string;
   scope: KeyScope;
 }
@@ -52,6 +56,56 @@ export async function createKey(
       displayPrefix: displayPrefix(key),
     };
   });
+}
+
+/** A key for an existing account (the dashboard's "create key"). The key is shown once. */
+export async function createAccountKey(
+  db: Db,
+  accountId: string,
+  input: { scope: KeyScope; label: string | null },
+) {
+  const key = generateKey();
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      accountId,
+      hash: hashKey(key),
+      displayPrefix: displayPrefix(key),
+      scope: input.scope,
+      label: input.label,
+    })
+    .returning(ACCOUNT_KEY_COLUMNS);
+  if (!row) throw new Error('key could not be stored');
+  return { ...row, key };
+}
+
+const ACCOUNT_KEY_COLUMNS = {
+  id: apiKeys.id,
+  displayPrefix: apiKeys.displayPrefix,
+  scope: apiKeys.scope,
+  label: apiKeys.label,
+  createdAt: apiKeys.createdAt,
+  revokedAt: apiKeys.revokedAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+};
+
+/** One account's keys, newest first, revoked ones included (people want to see what died). */
+export async function listAccountKeys(db: Db, accountId: string) {
+  return db
+    .select(ACCOUNT_KEY_COLUMNS)
+    .from(apiKeys)
+    .where(eq(apiKeys.accountId, accountId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
+/** Revokes one of the account's live keys; false when it has no such live key. */
+export async function revokeAccountKey(db: Db, accountId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return rows.length > 0;
 }
 
 export async function listKeys(db: Db) {

@@ -64,6 +64,45 @@ export const apiKeys = pgTable(
   ],
 );
 
+/**
+ * People who sign in to the dashboard. Each belongs to one account and sees only its data.
+ * `email` is stored lower-cased (unique), so sign-in is case-insensitive without citext.
+ * `password_hash` is a self-describing scrypt string (`scrypt$N$r$p$salt$hash`), so the cost
+ * parameters can be raised later without invalidating stored hashes.
+ */
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  accountId: uuid('account_id')
+    .notNull()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/**
+ * Dashboard sessions, server-side so signing out (deleting the row) ends them at once. Only a
+ * SHA-256 of the cookie's random token is stored: a database dump opens no session.
+ * `expires_at` slides forward with use, never past `created_at` + the absolute lifetime.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: bytea('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('sessions_token_hash_idx').on(t.tokenHash),
+    index('sessions_user_idx').on(t.userId),
+    index('sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
 export const schemas = pgTable(
   'schemas',
   {
@@ -138,6 +177,8 @@ export const extractions = pgTable(
 
 export type Account = typeof accounts.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
+export type User = typeof users.$inferSelect;
+export type Session = typeof sessions.$inferSelect;
 export type SchemaRow = typeof schemas.$inferSelect;
 export type ExtractionRow = typeof extractions.$inferSelect;
 

@@ -6,7 +6,8 @@ import { HttpError } from '@xt/contract';
 
 /**
  * Per-key request throttling shared by every API process through Redis, so the limit holds
- * behind a load balancer. Counted after authentication: the key, not the address, is the client.
+ * behind a load balancer. Counted after authentication: the key (or the dashboard user), not the
+ * address, is the client.
  */
 export function rateLimiter(options: {
   redis: Redis;
@@ -19,7 +20,8 @@ export function rateLimiter(options: {
     limit: options.max,
     standardHeaders: 'draft-6',
     legacyHeaders: false,
-    keyGenerator: (req) => req.principal?.keyId ?? ipKeyGenerator(req.ip ?? 'unknown'),
+    keyGenerator: (req) =>
+      req.principal?.keyId ?? req.principal?.userId ?? ipKeyGenerator(req.ip ?? 'unknown'),
     store: new RedisStore({
       prefix: `${options.prefix}:rl:`,
       sendCommand: (command: string, ...args: string[]) =>

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Principal } from '@xt/accounts';
+import type { DashboardUser, Principal } from '@xt/accounts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -8,6 +8,8 @@ declare module 'express-serve-static-core' {
     log: Logger;
     /** Set by the auth middleware on every /v1 route. */
     principal?: Principal;
+    /** Set by the dashboard's session middleware. */
+    dashboardUser?: DashboardUser;
   }
 }
 

@@ -1,0 +1,94 @@
+import { Router } from 'express';
+import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { addUtcDays, validationError } from '@xt/contract';
+import { extractions, type Db } from '@xt/db';
+import { principalOf } from '../auth/principal.ts';
+import { sendOk } from '../http/envelope.ts';
+import { listQueryOr422 } from '../http/list.ts';
+
+const DEFAULT_DAYS = 30;
+const MAX_DAYS = 366;
+
+export interface UsageDay {
+  date: string;
+  extractions: number;
+  charged: number;
+  failed: number;
+  tokens: number;
+}
+
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * Extractions per UTC day for one account: how many were made, charged (completed) and failed,
+ * and the tokens they used. Every day of the range is present, zeros included, so a chart has
+ * no gaps to guess about.
+ */
+export async function usagePerDay(
+  db: Db,
+  accountId: string,
+  from: Date,
+  toExclusive: Date,
+): Promise<UsageDay[]> {
+  const bucket = sql<string>`to_char(${extractions.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const rows = await db
+    .select({
+      date: bucket,
+      extractions: sql<number>`count(*)::int`,
+      charged: sql<number>`(count(*) filter (where ${extractions.charged}))::int`,
+      failed: sql<number>`(count(*) filter (where ${extractions.status} = 'failed'))::int`,
+      tokens: sql<number>`coalesce(sum(${extractions.totalTokens}), 0)::float8`,
+    })
+    .from(extractions)
+    .where(
+      and(
+        eq(extractions.accountId, accountId),
+        gte(extractions.createdAt, from),
+        lt(extractions.createdAt, toExclusive),
+      ),
+    )
+    .groupBy(bucket);
+  const byDate = new Map(rows.map((r) => [r.date, r]));
+  const days: UsageDay[] = [];
+  for (let d = from; d < toExclusive; d = addUtcDays(d, 1)) {
+    const r = byDate.get(day(d));
+    days.push({
+      date: day(d),
+      extractions: r?.extractions ?? 0,
+      charged: r?.charged ?? 0,
+      failed: r?.failed ?? 0,
+      tokens: r?.tokens ?? 0,
+    });
+  }
+  return days;
+}
+
+/** `GET /usage?startDate&endDate`: dates checked by the same rules as every list filter. */
+export function usageRoutes(db: Db): Router {
+  const router = Router();
+  router.get('/usage', async (req, res) => {
+    const q = listQueryOr422(req.query);
+    const end = q.endDateExclusive ?? addUtcDays(new Date(`${day(new Date())}T00:00:00Z`), 1);
+    const start = q.startDate ?? addUtcDays(end, -DEFAULT_DAYS);
+    if ((end.getTime() - start.getTime()) / 86_400_000 > MAX_DAYS)
+      throw validationError([
+        { field: 'startDate', message: `the range must be at most ${MAX_DAYS} days` },
+      ]);
+    const days = await usagePerDay(db, principalOf(req).accountId, start, end);
+    const totals = days.reduce(
+      (t, d) => ({
+        extractions: t.extractions + d.extractions,
+        charged: t.charged + d.charged,
+        failed: t.failed + d.failed,
+        tokens: t.tokens + d.tokens,
+      }),
+      { extractions: 0, charged: 0, failed: 0, tokens: 0 },
+    );
+    sendOk(
+      res,
+      { startDate: day(start), endDate: day(addUtcDays(end, -1)), days, totals },
+      'Usage retrieved.',
+    );
+  });
+  return router;
+}

@@ -1,0 +1,74 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { LocationProvider, Route, Router } from 'preact-iso';
+import { api, ApiError, setCsrfToken, whenSignedOut } from './api.ts';
+import { Layout } from './components/layout.tsx';
+import { ErrorNotice, Spinner } from './components/ui.tsx';
+import { KeysPage } from './pages/keys.tsx';
+import { NotFoundPage } from './pages/not-found.tsx';
+import { SignInPage } from './pages/sign-in.tsx';
+import { SessionContext } from './session.tsx';
+import type { SessionView, User } from './types.ts';
+
+type State =
+  | { kind: 'loading' }
+  | { kind: 'signed-out'; notice?: string }
+  | { kind: 'failed'; error: ApiError }
+  | { kind: 'signed-in'; user: User };
+
+export function App() {
+  const [state, setState] = useState<State>({ kind: 'loading' });
+
+  const adopt = useCallback((view: SessionView) => {
+    setCsrfToken(view.csrfToken);
+    setState({ kind: 'signed-in', user: view.user });
+  }, []);
+
+  const check = useCallback(() => {
+    setState({ kind: 'loading' });
+    api.get<SessionView>('/session').then(adopt, (err: unknown) => {
+      if (err instanceof ApiError && err.status === 401) setState({ kind: 'signed-out' });
+      else setState({ kind: 'failed', error: err as ApiError });
+    });
+  }, [adopt]);
+
+  useEffect(() => {
+    whenSignedOut(() =>
+      setState({ kind: 'signed-out', notice: 'Your session ended. Please sign in again.' }),
+    );
+    check();
+  }, [check]);
+
+  const signOut = useCallback(async () => {
+    await api.delete('/session').catch(() => undefined);
+    setCsrfToken('');
+    setState({ kind: 'signed-out', notice: 'You are signed out.' });
+  }, []);
+
+  if (state.kind === 'loading')
+    return (
+      <main class="centered">
+        <Spinner />
+      </main>
+    );
+  if (state.kind === 'failed')
+    return (
+      <main class="centered">
+        <ErrorNotice error={state.error} onRetry={check} />
+      </main>
+    );
+  if (state.kind === 'signed-out') return <SignInPage notice={state.notice} onSignedIn={adopt} />;
+
+  return (
+    <SessionContext.Provider value={{ user: state.user, signOut }}>
+      <LocationProvider>
+        <Layout>
+          <Router>
+            <Route path="/dashboard" component={KeysPage} />
+            <Route path="/dashboard/keys" component={KeysPage} />
+            <Route default component={NotFoundPage} />
+          </Router>
+        </Layout>
+      </LocationProvider>
+    </SessionContext.Provider>
+  );
+}

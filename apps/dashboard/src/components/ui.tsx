@@ -1,0 +1,189 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import type { ApiError } from '../api.ts';
+
+/** A labelled control with its errors beneath it, tied together for screen readers. */
+export function Field(props: {
+  label: string;
+  errors?: string[];
+  hint?: string;
+  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => JSX.Element;
+}) {
+  const id = useId();
+  const errors = props.errors ?? [];
+  const hintId = props.hint ? `${id}-hint` : undefined;
+  const errorId = errors.length ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class={`field${errors.length ? ' field--invalid' : ''}`}>
+      <label for={id}>{props.label}</label>
+      {props.children({ id, describedBy, invalid: errors.length > 0 })}
+      {props.hint && (
+        <p class="field__hint" id={hintId}>
+          {props.hint}
+        </p>
+      )}
+      {errorId && (
+        <ul class="field__errors" id={errorId}>
+          {errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function Spinner(props: { label?: string }) {
+  return (
+    <div class="loading" role="status">
+      <span class="spinner" aria-hidden="true" />
+      <span>{props.label ?? 'Loading…'}</span>
+    </div>
+  );
+}
+
+export function ErrorNotice(props: { error: ApiError | string; onRetry?: () => void }) {
+  const message = typeof props.error === 'string' ? props.error : props.error.message;
+  return (
+    <div class="notice notice--error" role="alert">
+      <span>{message}</span>
+      {props.onRetry && (
+        <button type="button" class="button button--small" onClick={props.onRetry}>
+          Retry
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Empty(props: { title: string; children?: ComponentChildren }) {
+  return (
+    <div class="empty">
+      <p class="empty__title">{props.title}</p>
+      {props.children && <div class="empty__body">{props.children}</div>}
+    </div>
+  );
+}
+
+export function PageHeader(props: { title: string; children?: ComponentChildren }) {
+  return (
+    <div class="page-header">
+      <h1>{props.title}</h1>
+      {props.children && <div class="page-header__actions">{props.children}</div>}
+    </div>
+  );
+}
+
+export function StatusBadge(props: { status: string }) {
+  return <span class={`badge badge--${props.status}`}>{props.status}</span>;
+}
+
+/** Copies text; falls back to selecting it where the clipboard API is unavailable (plain http). */
+export function CopyButton(props: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.text);
+    } catch {
+      const area = document.createElement('textarea');
+      area.value = props.text;
+      document.body.append(area);
+      area.select();
+      document.execCommand('copy');
+      area.remove();
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2000);
+  };
+  return (
+    <button type="button" class="button" onClick={() => void copy()}>
+      {copied ? 'Copied' : (props.label ?? 'Copy')}
+      <span class="visually-hidden" aria-live="polite">
+        {copied ? ' to the clipboard' : ''}
+      </span>
+    </button>
+  );
+}
+
+/** A modal confirmation (the native <dialog>: focus trapped, Escape cancels). */
+export function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  children: ComponentChildren;
+  confirmLabel: string;
+  busy?: boolean;
+  error?: ApiError | undefined;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (props.open && !dialog.open) dialog.showModal();
+    if (!props.open && dialog.open) dialog.close();
+  }, [props.open]);
+  return (
+    <dialog ref={ref} class="dialog" aria-labelledby={titleId} onCancel={props.onCancel}>
+      <h2 id={titleId}>{props.title}</h2>
+      <div class="dialog__body">{props.children}</div>
+      {props.error && <ErrorNotice error={props.error} />}
+      <div class="dialog__actions">
+        <button type="button" class="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          class="button button--danger"
+          disabled={props.busy}
+          onClick={props.onConfirm}
+        >
+          {props.busy ? 'Working…' : props.confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+export function Pagination(props: {
+  page: number;
+  lastPage: number;
+  total: number;
+  onPage: (page: number) => void;
+}) {
+  if (props.total === 0) return null;
+  return (
+    <nav class="pagination" aria-label="Pages">
+      <button
+        type="button"
+        class="button button--small"
+        disabled={props.page <= 1}
+        onClick={() => props.onPage(props.page - 1)}
+      >
+        Previous
+      </button>
+      <span>
+        Page {props.page} of {props.lastPage} · {props.total} in all
+      </span>
+      <button
+        type="button"
+        class="button button--small"
+        disabled={props.page >= props.lastPage}
+        onClick={() => props.onPage(props.page + 1)}
+      >
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/** JSON shown as text (never as markup), scrollable when long. */
+export function JsonBlock(props: { value: unknown; label: string }) {
+  return (
+    <pre class="code" tabIndex={0} aria-label={props.label}>
+      {props.value === undefined ? '—' : JSON.stringify(props.value, null, 2)}
+    </pre>
+  );
+}

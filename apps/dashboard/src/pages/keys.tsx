@@ -1,0 +1,238 @@
+import { useState } from 'preact/hooks';
+import type { ApiError } from '../api.ts';
+import { api, errorsFor } from '../api.ts';
+import {
+  ConfirmDialog,
+  CopyButton,
+  Empty,
+  ErrorNotice,
+  Field,
+  PageHeader,
+  Spinner,
+} from '../components/ui.tsx';
+import { formatDateTime } from '../format.ts';
+import { useLoad, useTitle } from '../hooks.ts';
+import type { ApiKey } from '../types.ts';
+
+type CreatedKey = ApiKey & { key: string };
+
+function CreateKeyForm(props: { onCreated: (key: CreatedKey) => void }) {
+  const [label, setLabel] = useState('');
+  const [scope, setScope] = useState<'write' | 'read'>('write');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      props.onCreated(await api.post<CreatedKey>('/keys', { label, scope }));
+      setLabel('');
+    } catch (err) {
+      setError(err as ApiError);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const fields = error?.fields ?? [];
+  return (
+    <form class="card form-inline" onSubmit={(e) => void submit(e)} aria-label="Create a key">
+      <h2 class="card__title">Create a key</h2>
+      {error && !fields.length && <ErrorNotice error={error} />}
+      <div class="form-inline__row">
+        <Field
+          label="Label"
+          errors={errorsFor(fields, 'label')}
+          hint="What uses it, e.g. “billing job”"
+        >
+          {(f) => (
+            <input
+              id={f.id}
+              name="label"
+              maxLength={100}
+              value={label}
+              aria-describedby={f.describedBy}
+              aria-invalid={f.invalid}
+              onInput={(e) => setLabel(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field label="Scope" errors={errorsFor(fields, 'scope')} hint="Read keys can only GET">
+          {(f) => (
+            <select
+              id={f.id}
+              name="scope"
+              value={scope}
+              aria-describedby={f.describedBy}
+              onChange={(e) => setScope(e.currentTarget.value as 'write' | 'read')}
+            >
+              <option value="write">write (everything)</option>
+              <option value="read">read (GET only)</option>
+            </select>
+          )}
+        </Field>
+        <div class="form-inline__submit">
+          <button type="submit" class="button button--primary" disabled={busy}>
+            {busy ? 'Creating…' : 'Create key'}
+          </button>
+        </div>
+      </div>
+    </form>
+  );
+}
+
+function NewKey(props: { created: CreatedKey; onDone: () => void }) {
+  return (
+    <section class="card card--highlight" aria-labelledby="new-key-title">
+      <h2 id="new-key-title" class="card__title">
+        Your new key{props.created.label ? ` “${props.created.label}”` : ''}
+      </h2>
+      <p>
+        Copy it now: it is shown <strong>only once</strong>. Send it as{' '}
+        <code>Authorization: Bearer &lt;key&gt;</code>.
+      </p>
+      <div class="secret">
+        <input
+          class="secret__value"
+          readOnly
+          value={props.created.key}
+          aria-label="New API key"
+          data-testid="new-key"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <CopyButton text={props.created.key} />
+      </div>
+      <button type="button" class="button button--small" onClick={props.onDone}>
+        I have saved it
+      </button>
+    </section>
+  );
+}
+
+export function KeysPage() {
+  useTitle('API keys');
+  const keys = useLoad(() => api.get<ApiKey[]>('/keys'), []);
+  const [created, setCreated] = useState<CreatedKey>();
+  const [revoking, setRevoking] = useState<ApiKey>();
+  const [revokeBusy, setRevokeBusy] = useState(false);
+  const [revokeError, setRevokeError] = useState<ApiError>();
+
+  const revoke = async () => {
+    if (!revoking) return;
+    setRevokeBusy(true);
+    setRevokeError(undefined);
+    try {
+      await api.delete(`/keys/${revoking.id}`);
+      setRevoking(undefined);
+      keys.reload();
+    } catch (err) {
+      setRevokeError(err as ApiError);
+    } finally {
+      setRevokeBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title="API keys" />
+      <p class="lead">
+        Keys let programs call the API for this account. Only a hash is kept, so a key can be shown
+        only when it is made.
+      </p>
+      {created ? (
+        <NewKey created={created} onDone={() => setCreated(undefined)} />
+      ) : (
+        <CreateKeyForm
+          onCreated={(k) => {
+            setCreated(k);
+            keys.reload();
+          }}
+        />
+      )}
+      <section aria-labelledby="keys-title">
+        <h2 id="keys-title" class="section-title">
+          Your keys
+        </h2>
+        {keys.error && <ErrorNotice error={keys.error} onRetry={keys.reload} />}
+        {keys.loading && !keys.data && <Spinner />}
+        {keys.data && keys.data.length === 0 && (
+          <Empty title="No keys yet">Create one above to start calling the API.</Empty>
+        )}
+        {keys.data && keys.data.length > 0 && (
+          <div class="table-wrap">
+            <table class="table table--cards">
+              <thead>
+                <tr>
+                  <th scope="col">Label</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Scope</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.map((k) => (
+                  <tr key={k.id} class={k.revokedAt ? 'row--muted' : undefined}>
+                    <td data-label="Label">{k.label ?? <span class="muted">no label</span>}</td>
+                    <td data-label="Key">
+                      <code>{k.displayPrefix}…</code>
+                    </td>
+                    <td data-label="Scope">
+                      <span class={`badge badge--${k.scope}`}>{k.scope}</span>
+                    </td>
+                    <td data-label="Created">{formatDateTime(k.createdAt)}</td>
+                    <td data-label="Last used">
+                      {k.lastUsedAt ? (
+                        formatDateTime(k.lastUsedAt)
+                      ) : (
+                        <span class="muted">never</span>
+                      )}
+                    </td>
+                    <td class="cell--actions">
+                      {k.revokedAt ? (
+                        <span class="badge badge--revoked" title={formatDateTime(k.revokedAt)}>
+                          revoked
+                        </span>
+                      ) : (
+                        <button
+                          type="button"
+                          class="button button--small button--danger-quiet"
+                          aria-label={`Revoke ${k.label ?? k.displayPrefix}`}
+                          onClick={() => {
+                            setRevokeError(undefined);
+                            setRevoking(k);
+                          }}
+                        >
+                          Revoke
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <ConfirmDialog
+        open={!!revoking}
+        title="Revoke this key?"
+        confirmLabel="Revoke key"
+        busy={revokeBusy}
+        error={revokeError}
+        onConfirm={() => void revoke()}
+        onCancel={() => setRevoking(undefined)}
+      >
+        <p>
+          <code>{revoking?.displayPrefix}…</code>
+          {revoking?.label ? ` (${revoking.label})` : ''} stops working at once. Programs using it
+          will get 401. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
