@@ -16,7 +16,7 @@ import {
   type RenderedWebpage,
 } from '../apps/worker/src/sources/webpage/index.ts';
 import { startTestSite } from '../apps/worker/src/sources/webpage/test-site.ts';
-import { CHROMIUM_ARGS } from '../apps/worker/src/sources/webpage/chromium-args.ts';
+import { CHROMIUM_ARGS } from '../apps/worker/src/sources/webpage/browser/index.ts';
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const rounds = Number(process.argv[2] ?? 5);

@@ -1,9 +1,12 @@
+/**
+ * Webpage sources: renders a URL in a sandboxed Chromium and turns what it shows into Markdown.
+ * Folders by job: browser/ runs Chromium, egress/ guards what pages may reach, page/ renders one
+ * URL, markdown/ turns the DOM into Markdown; renderer.ts ties them together per process.
+ */
 export {
   createWebpageRenderer,
   type WebpageRenderer,
   type WebpageRendererOptions,
-  type RenderedWebpage,
 } from './renderer.ts';
-export { startFilteringProxy, type FilteringProxy, type TargetCheck } from './proxy.ts';
-export type { ProxyRefusal, ProxySession } from './proxy-sessions.ts';
+export type { RenderedWebpage } from './types.ts';
 export type { WebpageLogger } from './logger.ts';

@@ -1,14 +1,15 @@
-import { ExtractionFailure, type PreparedSource, type PublicModel } from '@xt/contract';
+import { ExtractionFailure, type PublicModel } from '@xt/contract';
 import { resolveAndCheck, type Allowlist, type LookupAll } from '@xt/fetcher';
-import { BrowserHost } from './browser-host.ts';
+import { BrowserHost } from './browser/index.ts';
 import { silentLogger, type WebpageLogger } from './logger.ts';
 import {
   startFilteringProxy,
   type FilteringProxy,
   type ProxyCounters,
   type TargetCheck,
-} from './proxy.ts';
-import { renderPage, type RenderSettings } from './render-page.ts';
+} from './egress/index.ts';
+import { renderPage, type RenderSettings } from './page/index.ts';
+import type { RenderedWebpage } from './types.ts';
 
 export interface WebpageRendererOptions {
   /** Chromium binary (Debian's /usr/bin/chromium here); Playwright's own browser when absent. */
@@ -36,13 +37,6 @@ export interface WebpageRendererOptions {
   /** DNS for the proxy's checks; injectable so tests can give names to loopback fixtures. */
   lookup?: LookupAll;
 }
-
-export type RenderedWebpage = PreparedSource & {
-  finalUrl: string;
-  title: string;
-  htmlBytes: number;
-  markdownChars: number;
-};
 
 export interface WebpageRenderer {
   render(

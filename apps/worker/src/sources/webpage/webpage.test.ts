@@ -4,8 +4,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExtractionFailure, type ContentPart } from '@xt/contract';
 import { parseAllowlist, type LookupAll } from '@xt/fetcher';
-import { BrowserHost, browserRssBytes } from './browser-host.ts';
-import { createWebpageRenderer, type RenderedWebpage, type WebpageRenderer } from './renderer.ts';
+import { BrowserHost, browserRssBytes } from './browser/index.ts';
+import { createWebpageRenderer, type RenderedWebpage, type WebpageRenderer } from './index.ts';
 import { startTestSite, type TestSite } from './test-site.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ExtractionFailure } from '@xt/contract';
 import type { ResolvedAddress } from '@xt/fetcher';
-import { silentLogger, type WebpageLogger } from './logger.ts';
+import { silentLogger, type WebpageLogger } from '../logger.ts';
 import {
   SessionTable,
   type ProxyRefusal,

@@ -1,8 +1,8 @@
 import { errors, type BrowserContext, type Page, type Response } from 'playwright-core';
 import { ExtractionFailure, type ContentPart, type PublicModel } from '@xt/contract';
-import type { BrowserHost } from './browser-host.ts';
+import type { BrowserHost } from '../browser/index.ts';
 import { capturePage } from './capture.ts';
-import type { WebpageLogger } from './logger.ts';
+import type { WebpageLogger } from '../logger.ts';
 import {
   contentTypeFailure,
   navigationFailure,
@@ -16,12 +16,15 @@ import {
   nonWhitespaceChars,
   splitBlocks,
   splitSections,
-} from './markdown.ts';
+} from '../markdown/index.ts';
 import { NetworkWatch } from './network-watch.ts';
-import type { FilteringProxy, TargetCheck } from './proxy.ts';
-import type { ProxySession } from './proxy-sessions.ts';
-import type { RenderedWebpage } from './renderer.ts';
-import { routeGuard } from './route-guard.ts';
+import {
+  routeGuard,
+  type FilteringProxy,
+  type ProxySession,
+  type TargetCheck,
+} from '../egress/index.ts';
+import type { RenderedWebpage } from '../types.ts';
 import { tileGeometry, tileScreenshot } from './screenshot-tiles.ts';
 
 export interface RenderSettings {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS } from './chromium-args.ts';
-import type { WebpageLogger } from './logger.ts';
+import type { WebpageLogger } from '../logger.ts';
 
 export interface BrowserHostOptions {
   /** Chromium binary; when absent Playwright looks for its own download. */

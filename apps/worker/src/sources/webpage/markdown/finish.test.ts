@@ -5,7 +5,7 @@ import {
   nonWhitespaceChars,
   splitBlocks,
   splitSections,
-} from './markdown.ts';
+} from './finish.ts';
 
 describe('markdown finishing', () => {
   it('drops blocks repeated three or more times but keeps table rows and code', () => {

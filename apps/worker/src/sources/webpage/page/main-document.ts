@@ -1,6 +1,6 @@
 import { ExtractionFailure } from '@xt/contract';
 import { normalizeHost } from '@xt/fetcher';
-import type { ProxyRefusal } from './proxy-sessions.ts';
+import type { ProxyRefusal } from '../egress/index.ts';
 
 /** Content types rendered as pages; anything else belongs to another source type or none. */
 const PAGE_TYPES = /^(text\/html|application\/xhtml\+xml|text\/plain)\b/i;

@@ -1,5 +1,5 @@
 import type { CDPSession } from 'playwright-core';
-import { extractScript, type PageSnapshot } from './extract-in-page.ts';
+import { extractScript, type PageSnapshot } from '../markdown/index.ts';
 
 const HUNG = Symbol('hung');
 

@@ -1,5 +1,5 @@
 import type { Page, Route } from 'playwright-core';
-import type { WebpageLogger } from './logger.ts';
+import type { WebpageLogger } from '../logger.ts';
 import type { TargetCheck } from './proxy.ts';
 
 /**
