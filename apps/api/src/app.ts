@@ -22,6 +22,7 @@ import { ExtractionService } from './extractions/service.ts';
 import { extractionRoutes } from './extractions/routes.ts';
 import { WebhookService } from './webhooks/service.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
+import { IdempotencyKeys } from './idempotency/store.ts';
 
 export interface AppDeps {
   config: ApiConfig;
@@ -50,11 +51,13 @@ export function createApp(deps: AppDeps): Express {
   const dashboard = dashboardRoute(queue, config.ADMIN_USER, config.ADMIN_PASSWORD);
   if (dashboard) app.use(dashboard);
 
+  const keys = new IdempotencyKeys(config.IDEMPOTENCY_KEY_TTL_HOURS);
   const extractions = new ExtractionService({
     db: db.db,
     queue,
     waiter,
     config,
+    keys,
   });
   const rateLimit = rateLimiter({
     redis,
@@ -63,7 +66,7 @@ export function createApp(deps: AppDeps): Express {
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
   });
   const resourceRouters = [
-    schemaRoutes(new SchemaService(db.db), '/v1'),
+    schemaRoutes(new SchemaService(db.db, keys), '/v1'),
     extractionRoutes(extractions, config),
     webhookRoutes(new WebhookService(db.db), {
       basePath: '/v1',

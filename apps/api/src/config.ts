@@ -38,6 +38,14 @@ const schema = z.object({
   SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Where the built dashboard is; default: the @xt/dashboard workspace's dist/. */
   DASHBOARD_ASSETS_DIR: z.string().min(1).optional(),
+  // Clients are promised at least a day to retry with the same key (docs/idempotency.md).
+  IDEMPOTENCY_KEY_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(24)
+    .max(24 * 365)
+    .default(24),
+  IDEMPOTENCY_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(600),
 });
 
 export type ApiConfig = z.infer<typeof schema>;

@@ -4,6 +4,7 @@ import { Queue } from 'bullmq';
 import { createDb, runMigrations } from '@xt/db';
 import { createCompletionWaiter, createRedis, EXTRACTION_QUEUE } from '@xt/queue';
 import { createApp } from './app.ts';
+import { startKeySweep } from './idempotency/sweep.ts';
 import type { ApiConfig } from './config.ts';
 import { createLogger, type Logger } from '@xt/runtime';
 
@@ -26,6 +27,7 @@ export async function startApi(
   queue.on('error', (err) => logger.warn({ err }, 'queue error'));
   const waiter = await createCompletionWaiter(subscriber, config.QUEUE_PREFIX);
   const app = createApp({ config, db, redis, queue, waiter, logger });
+  const sweep = startKeySweep(db.db, config.IDEMPOTENCY_SWEEP_INTERVAL_SECONDS * 1000, logger);
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
@@ -44,6 +46,7 @@ export async function startApi(
     (closing ??= (async () => {
       // Stop accepting; waiting requests are released by closing the waiter (they answer 202).
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      sweep.stop();
       await waiter.close();
       const grace = setTimeout(
         () => server.closeAllConnections(),

@@ -134,7 +134,8 @@ export function startTestWorker(
 /** Another API process on the same database, Redis and queue prefix, as behind a load balancer. */
 export async function startApiReplica(
   api: TestApi,
-): Promise<{ url: string; close(): Promise<void> }> {
+  env: Record<string, string> = {},
+): Promise<{ url: string; process: AppProcess; close(): Promise<void> }> {
   const proc = await startAppProcess(
     'apps/api/src/main.ts',
     {
@@ -144,10 +145,11 @@ export async function startApiReplica(
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
+      ...env,
     },
     'API listening',
   );
   const url = /API listening on (http:\/\/[^"\s]+)/.exec(proc.output())?.[1];
   if (!url) throw new Error(`replica did not say where it listens:\n${proc.output()}`);
-  return { url, close: async () => void (await proc.stop()) };
+  return { url, process: proc, close: async () => void (await proc.stop()) };
 }

@@ -21,6 +21,7 @@ import {
   json,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -175,6 +176,44 @@ export const extractions = pgTable(
   ],
 );
 
+/**
+ * Idempotency-Key records (docs/idempotency.md): which resource a client's key created, and a
+ * fingerprint of the request that created it.
+ * - The primary key is (account, key): keys are scoped to the account, and the unique index is
+ *   what makes concurrent duplicates safe across API processes: the row is inserted with
+ *   `ON CONFLICT` in the same transaction as the resource row, so a second request with the key
+ *   waits for the first to commit and then finds its resource instead of creating another.
+ * - `resource_id` has no foreign key: it names an extraction or a schema, and a deleted resource
+ *   must not take the key with it (a retry then learns the resource is gone, not that the key
+ *   is new).
+ * - `fingerprint` is a SHA-256 of the request (path, canonical body, a file's SHA-256), never
+ *   the body itself: the table must not become a second copy of sources.
+ * - `expires_at` is indexed for the sweep that deletes expired keys; an expired key that is
+ *   still here counts as absent.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    fingerprint: bytea('fingerprint').notNull(),
+    resourceType: text('resource_type', { enum: ['extraction', 'schema'] }).notNull(),
+    resourceId: uuid('resource_id').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.key] }),
+    index('idempotency_keys_expires_idx').on(t.expiresAt),
+    check(
+      'idempotency_keys_resource_type_check',
+      sql`${t.resourceType} in ('extraction', 'schema')`,
+    ),
+  ],
+);
+
 export type Account = typeof accounts.$inferSelect;
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type User = typeof users.$inferSelect;
@@ -212,3 +251,4 @@ export const webhookEndpoints = pgTable(
 );
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;

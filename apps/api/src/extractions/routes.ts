@@ -10,6 +10,12 @@ import { listQueryOr422 } from '../http/list.ts';
 import { idParam } from '../http/validate.ts';
 import { parseExtractionBody } from './body.ts';
 import { decideWait } from './prefer.ts';
+import {
+  idempotencyRequest,
+  readIdempotencyKey,
+  REPLAYED_HEADER,
+  withKeyCheck,
+} from '../idempotency/index.ts';
 import { failureAsHttpError, type ExtractionService } from './service.ts';
 import { serializeListRecord, serializeSingleRecord } from './serialize.ts';
 
@@ -49,12 +55,15 @@ export function extractionRoutes(service: ExtractionService, config: ApiConfig):
 
   router.post('/extractions', ...createBodyParsers(config), async (req, res) => {
     const principal = principalOf(req);
-    const input = parseExtractionBody(bodyObject(req.body), {
-      maxTextChars: config.MAX_TEXT_CHARS,
-      allowlist,
-      // Forms carry metadata as a JSON string; JSON bodies as an object.
-      form: !req.is(['application/json', 'application/*+json']),
-    });
+    const key = readIdempotencyKey(req);
+    const input = withKeyCheck(key, () =>
+      parseExtractionBody(bodyObject(req.body), {
+        maxTextChars: config.MAX_TEXT_CHARS,
+        allowlist,
+        // Forms carry metadata as a JSON string; JSON bodies as an object.
+        form: !req.is(['application/json', 'application/*+json']),
+      }),
+    );
     const wait = decideWait(req.get('prefer'), config.EXTRACTION_WAIT_SECONDS);
 
     // A client that goes away stops the waiting, never the extraction.
@@ -69,9 +78,11 @@ export function extractionRoutes(service: ExtractionService, config: ApiConfig):
         waitSeconds: wait.seconds,
         signal: gone.signal,
         log: req.log,
+        idempotency: idempotencyRequest(key, '/extractions', input),
       });
       if (gone.signal.aborted) return;
       if (wait.applied) res.setHeader('Preference-Applied', wait.applied);
+      if (outcome.replayed) res.setHeader(REPLAYED_HEADER, 'true');
       const row = outcome.row;
       if (outcome.kind === 'finished' && row.status === 'completed') {
         sendOk(

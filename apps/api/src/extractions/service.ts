@@ -21,6 +21,7 @@ import {
 import type { ApiConfig } from '../config.ts';
 import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
 import type { ExtractionInput } from './body.ts';
+import type { IdempotencyKeys, IdempotencyRequest } from '../idempotency/store.ts';
 
 const COLUMNS: ListColumns = {
   accountId: extractions.accountId,
@@ -33,17 +34,33 @@ const COLUMNS: ListColumns = {
 /** Between two looks at the database while waiting: covers a lost pub/sub wake-up. */
 const RECHECK_MS = 5_000;
 
+/** `replayed`: the answer is for an extraction an earlier request with the same key created. */
 export type CreateOutcome =
-  | { kind: 'finished'; row: ExtractionRow }
-  | { kind: 'accepted'; row: ExtractionRow; retryAfterSeconds: number };
+  | { kind: 'finished'; row: ExtractionRow; replayed: boolean }
+  | { kind: 'accepted'; row: ExtractionRow; retryAfterSeconds: number; replayed: boolean };
+
+interface CreateContext {
+  requestId: string;
+  waitSeconds: number;
+  signal: AbortSignal;
+  log: Logger;
+}
 
 export class ExtractionService {
   private readonly db: Db;
   private readonly queue: Queue;
   private readonly waiter: CompletionWaiter;
   private readonly config: ApiConfig;
+  private readonly keys: IdempotencyKeys;
 
-  constructor(deps: { db: Db; queue: Queue; waiter: CompletionWaiter; config: ApiConfig }) {
+  constructor(deps: {
+    db: Db;
+    queue: Queue;
+    waiter: CompletionWaiter;
+    config: ApiConfig;
+    keys: IdempotencyKeys;
+  }) {
+    this.keys = deps.keys;
     this.db = deps.db;
     this.queue = deps.queue;
     this.waiter = deps.waiter;
@@ -54,14 +71,22 @@ export class ExtractionService {
    * Writes the extraction as `pending` with snapshots of the schema, then enqueues it. The row
    * is committed before the enqueue: if Redis is unavailable the row waits for the reconciler
    * rather than the request failing and the submission being lost.
+   *
+   * With an Idempotency-Key the key is claimed in the same transaction as the row: a repeat of
+   * the request finds the extraction the key created and answers for its current state instead
+   * (docs/idempotency.md).
    */
   async create(
     accountId: string,
     input: ExtractionInput,
-    ctx: { requestId: string; waitSeconds: number; signal: AbortSignal; log: Logger },
+    ctx: CreateContext & { idempotency?: IdempotencyRequest | undefined },
   ): Promise<CreateOutcome> {
     const id = randomUUID();
-    const row = await this.db.transaction(async (tx) => {
+    const written = await this.db.transaction(async (tx) => {
+      if (ctx.idempotency) {
+        const claim = await this.keys.claim(tx, accountId, ctx.idempotency, 'extraction', id);
+        if (claim.kind === 'replay') return { created: false as const, id: claim.resourceId };
+      }
       const [schema] = await tx
         .select({ name: schemas.name, structure: schemas.structure })
         .from(schemas)
@@ -87,9 +112,32 @@ export class ExtractionService {
         })
         .returning();
       if (!inserted) throw new Error('insert returned no row');
-      return inserted;
+      return { created: true as const, row: inserted };
     });
+    if (written.created) return this.enqueueAndWait(accountId, written.row, ctx, false);
 
+    const existing = await this.find(accountId, written.id);
+    if (!existing)
+      throw new HttpError(
+        404,
+        'NOT_FOUND',
+        'The extraction this Idempotency-Key created has been deleted.',
+      );
+    if (FINAL_STATUSES.has(existing.status))
+      return { kind: 'finished', row: existing, replayed: true };
+    // Still running: the process that created it may have died before enqueueing, so make sure
+    // it has its job (the extraction id is the job id, so this never adds a second one).
+    return this.enqueueAndWait(accountId, existing, ctx, true);
+  }
+
+  /** Enqueues the extraction's job (a no-op when it exists) and waits as the client asked. */
+  private async enqueueAndWait(
+    accountId: string,
+    row: ExtractionRow,
+    ctx: CreateContext,
+    replayed: boolean,
+  ): Promise<CreateOutcome> {
+    const id = row.id;
     // Listen before enqueueing so a fast worker cannot finish unnoticed.
     const deadline = Date.now() + ctx.waitSeconds * 1000;
     const firstWake =
@@ -111,11 +159,11 @@ export class ExtractionService {
       ctx.log.warn({ err, extractionId: id }, 'enqueue failed; the reconciler will enqueue it');
     }
 
-    if (firstWake === null) return { kind: 'accepted', row, retryAfterSeconds: 2 };
+    if (firstWake === null) return { kind: 'accepted', row, retryAfterSeconds: 2, replayed };
     const latest = (await this.waitForFinal(accountId, id, deadline, firstWake, ctx.signal)) ?? row;
     return FINAL_STATUSES.has(latest.status)
-      ? { kind: 'finished', row: latest }
-      : { kind: 'accepted', row: latest, retryAfterSeconds: 5 };
+      ? { kind: 'finished', row: latest, replayed }
+      : { kind: 'accepted', row: latest, retryAfterSeconds: 5, replayed };
   }
 
   /**

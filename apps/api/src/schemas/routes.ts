@@ -4,6 +4,12 @@ import { bodyObject, jsonBody } from '../http/body.ts';
 import { sendOk } from '../http/envelope.ts';
 import { listQueryOr422 } from '../http/list.ts';
 import { idParam } from '../http/validate.ts';
+import {
+  idempotencyRequest,
+  readIdempotencyKey,
+  REPLAYED_HEADER,
+  withKeyCheck,
+} from '../idempotency/index.ts';
 import { parseSchemaBody, type SchemaInput } from './body.ts';
 import type { SchemaService } from './service.ts';
 import { serializeSchema } from './serialize.ts';
@@ -16,8 +22,14 @@ export function schemaRoutes(service: SchemaService, basePath: string): Router {
   const json = jsonBody(BODY_LIMIT);
 
   router.post('/schemas', ...json, async (req, res) => {
-    const input = parseSchemaBody(bodyObject(req.body), 'full') as SchemaInput;
-    const row = await service.create(principalOf(req).accountId, input);
+    const key = readIdempotencyKey(req);
+    const input = withKeyCheck(key, () => parseSchemaBody(bodyObject(req.body), 'full'));
+    const { row, replayed } = await service.create(
+      principalOf(req).accountId,
+      input as SchemaInput,
+      idempotencyRequest(key, '/schemas', input),
+    );
+    if (replayed) res.setHeader(REPLAYED_HEADER, 'true');
     res.setHeader('Location', `${basePath}/schemas/${row.id}`);
     sendOk(res, serializeSchema(row), 'Schema created.', 201);
   });

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { notFound, type ListQuery } from '@xt/contract';
+import { HttpError, notFound, type ListQuery } from '@xt/contract';
 import { schemas, type Db, type SchemaRow } from '@xt/db';
 import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
 import type { SchemaInput } from './body.ts';
+import type { IdempotencyKeys, IdempotencyRequest } from '../idempotency/store.ts';
 
 const COLUMNS: ListColumns = {
   accountId: schemas.accountId,
@@ -13,20 +15,51 @@ const COLUMNS: ListColumns = {
 
 /** Every query is scoped to the caller's account: other accounts' schemas do not exist. */
 export class SchemaService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly keys: IdempotencyKeys,
+  ) {}
 
-  async create(accountId: string, input: SchemaInput): Promise<SchemaRow> {
+  /**
+   * With an Idempotency-Key, the key is claimed in the same transaction as the row; a repeat of
+   * the request answers with the schema the key created, as it is now (docs/idempotency.md).
+   */
+  async create(
+    accountId: string,
+    input: SchemaInput,
+    idempotency?: IdempotencyRequest,
+  ): Promise<{ row: SchemaRow; replayed: boolean }> {
+    const id = randomUUID();
+    const written = await this.db.transaction(async (tx) => {
+      if (idempotency) {
+        const claim = await this.keys.claim(tx, accountId, idempotency, 'schema', id);
+        if (claim.kind === 'replay') return { created: false as const, id: claim.resourceId };
+      }
+      const [row] = await tx
+        .insert(schemas)
+        .values({
+          id,
+          accountId,
+          name: input.name,
+          description: input.description,
+          structure: input.structure,
+        })
+        .returning();
+      if (!row) throw new Error('insert returned no row');
+      return { created: true as const, row };
+    });
+    if (written.created) return { row: written.row, replayed: false };
     const [row] = await this.db
-      .insert(schemas)
-      .values({
-        accountId,
-        name: input.name,
-        description: input.description,
-        structure: input.structure,
-      })
-      .returning();
-    if (!row) throw new Error('insert returned no row');
-    return row;
+      .select()
+      .from(schemas)
+      .where(and(eq(schemas.accountId, accountId), eq(schemas.id, written.id)));
+    if (!row)
+      throw new HttpError(
+        404,
+        'NOT_FOUND',
+        'The schema this Idempotency-Key created has been deleted.',
+      );
+    return { row, replayed: true };
   }
 
   async get(accountId: string, id: string): Promise<SchemaRow> {
