@@ -46,7 +46,7 @@ export function parseMetadata(
   const none = { metadata: {}, errors: [] };
   if (raw === undefined || raw === null) return none;
   const whole = (message: string) => ({ metadata: {}, errors: [{ field: 'metadata', message }] });
-  let value = raw;
+  let value: unknown = raw;
   if (typeof raw === 'string' && fromForm) {
     if (raw.trim() === '') return none;
     try {
