@@ -7,6 +7,7 @@
  * row means). Benchmarks print figures; they never fail for being slow.
  */
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BenchStack } from './lib/bench-stack.ts';
@@ -36,6 +37,7 @@ const plan = makePlan(values.quick, values.reps === undefined ? undefined : Numb
 const sections = new Set(values.sections.split(',').map((s) => Number(s.trim())));
 const out = values.out ?? join(REPO_ROOT, 'docs', 'benchmarks.md');
 const started = Date.now();
+const loadAtStart = loadavg()[0]!;
 const log = (line: string) =>
   console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
@@ -76,6 +78,7 @@ const page = renderPage(results, {
   notes: values.note,
   memory,
   details,
+  load: [loadAtStart, loadavg()[0]!],
   command: `npm run bench${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
 });
 console.log(`\n${page}`);

@@ -2,7 +2,7 @@
  * Where the CPU time goes in `.cpuprofile` files (from `npm run bench -- --profile DIR`, which
  * runs the service's processes with `node --cpu-prof`):
  *
- *   npx tsx scripts/bench/profile-summary.ts DIR [--top 25]
+ *   npx tsx scripts/bench/profile-summary.ts DIR [--top 25] [--skip SECONDS]
  *
  * Prints, per profile, self time grouped by area (a package under node_modules, a workspace
  * package or app, Node's internals, garbage collection, idle) and the heaviest functions.
@@ -27,10 +27,14 @@ interface Profile {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { top: { type: 'string', default: '25' } },
+  options: {
+    top: { type: 'string', default: '25' },
+    // Leave out start-up (loading modules through tsx): samples in the first N seconds.
+    skip: { type: 'string', default: '0' },
+  },
 });
 const dir = positionals[0];
-if (!dir) throw new Error('usage: profile-summary.ts DIR [--top N]');
+if (!dir) throw new Error('usage: profile-summary.ts DIR [--top N] [--skip SECONDS]');
 
 function areaOf(url: string, name: string): string {
   if (name === '(garbage collector)') return 'GC';
@@ -40,7 +44,8 @@ function areaOf(url: string, name: string): string {
   if (nm) return nm[1]!;
   const ws = /\/(apps|packages)\/([^/]+)\/src\/(.*)$/.exec(url);
   if (ws) return `${ws[1]}/${ws[2]}/${ws[3]!.split('/')[0]}`;
-  if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0]}`;
+  if (url.startsWith('node:internal/')) return url.split('/').slice(0, 3).join('/');
+  if (url.startsWith('node:')) return url;
   return url;
 }
 
@@ -48,9 +53,12 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) =>
-    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)),
-  );
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at < Number(values.skip) * 1e6) return;
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const busy = [...self.entries()]
     .filter(([id]) => byId.get(id)?.callFrame.functionName !== '(idle)')

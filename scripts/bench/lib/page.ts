@@ -1,5 +1,6 @@
 /** docs/benchmarks.md: the table, memory per process kind, notes and how to reproduce. */
 import type { KindPeak } from './memory.ts';
+import { cpus } from 'node:os';
 import { machineLine, markdownTable, type Results } from './report.ts';
 
 export interface PageInfo {
@@ -11,6 +12,8 @@ export interface PageInfo {
   command: string;
   memory: Record<string, Record<string, KindPeak>>;
   details: readonly string[];
+  /** 1-minute load averages at the start and the end: how busy the machine was otherwise. */
+  load: [number, number];
 }
 
 function memoryTable(memory: PageInfo['memory']): string {
@@ -41,7 +44,8 @@ ${info.reps} repetition${info.reps > 1 ? 's' : ''} of each measurement, PostgreS
     info.servers === 'own'
       ? 'started by the run (private servers, so /proc accounting sees only this run)'
       : 'from `DATABASE_URL` / `REDIS_URL`'
-  }, ${Math.round(info.seconds)} s in all.
+  }, ${Math.round(info.seconds)} s in all. One-minute load average ${info.load[0].toFixed(1)} at the
+start and ${info.load[1].toFixed(1)} at the end (${cpus().length} cores).
 ${info.notes.map((n) => `\n${n}\n`).join('')}
 Each cell is the median over the repetitions with the range (min–max) in brackets; the
 baseline is measured in the same run, alternating with the service. Targets are judged on
@@ -60,6 +64,9 @@ the kind's summed PSS (shared pages split between processes), sampled every 500 
 ${memoryTable(info.memory)}
 
 ${info.details.join('\n\n')}
+
+Where the time goes for each target this run missed, from \`--profile\` runs, and what would
+change it: [performance.md](performance.md).
 
 ## What each row measures
 
