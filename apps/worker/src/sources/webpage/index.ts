@@ -10,3 +10,10 @@ export {
 } from './renderer.ts';
 export type { RenderedWebpage } from './types.ts';
 export type { WebpageLogger } from './logger.ts';
+export {
+  htmlToMarkdown,
+  documentHeader,
+  splitSections,
+  type ExtractedMarkdown,
+  type HtmlToMarkdownOptions,
+} from './markdown/index.ts';

@@ -8,6 +8,7 @@ import {
   type ProxyCounters,
   type TargetCheck,
 } from './egress/index.ts';
+import { loadPageScript } from './markdown/index.ts';
 import { renderPage, type RenderSettings } from './page/index.ts';
 import type { RenderedWebpage } from './types.ts';
 
@@ -70,13 +71,15 @@ export function createWebpageRenderer(opts: WebpageRendererOptions): WebpageRend
     check,
     logger,
   };
-  let started: Promise<{ proxy: FilteringProxy; host: BrowserHost }> | null = null;
+  let started: Promise<{ proxy: FilteringProxy; host: BrowserHost; pageScript: string }> | null =
+    null;
   let proxyRef: FilteringProxy | null = null;
   let hostRef: BrowserHost | null = null;
   let closed = false;
 
-  const start = (): Promise<{ proxy: FilteringProxy; host: BrowserHost }> => {
+  const start = (): Promise<{ proxy: FilteringProxy; host: BrowserHost; pageScript: string }> => {
     started ??= (async () => {
+      const pageScript = await loadPageScript();
       const proxy = await startFilteringProxy({ check, logger });
       const host = new BrowserHost({
         ...(opts.executablePath === undefined ? {} : { executablePath: opts.executablePath }),
@@ -87,7 +90,7 @@ export function createWebpageRenderer(opts: WebpageRendererOptions): WebpageRend
       });
       proxyRef = proxy;
       hostRef = host;
-      return { proxy, host };
+      return { proxy, host, pageScript };
     })();
     started.catch(() => {
       started = null;
@@ -101,10 +104,11 @@ export function createWebpageRenderer(opts: WebpageRendererOptions): WebpageRend
         throw new ExtractionFailure('INTERNAL', 'The webpage renderer is closed.', {
           retryable: true,
         });
-      const { proxy, host } = await start();
+      const { proxy, host, pageScript } = await start();
       return renderPage(url, {
         proxy,
         host,
+        pageScript,
         settings,
         model: renderOpts.model ?? 'gpt-4.1',
         signal: renderOpts.signal,

@@ -1,5 +1,5 @@
 import type { CDPSession } from 'playwright-core';
-import { extractScript, type PageSnapshot } from '../markdown/index.ts';
+import { snapshotExpression, type PageSnapshot } from '../markdown/index.ts';
 
 const HUNG = Symbol('hung');
 
@@ -53,9 +53,9 @@ async function evaluateOnce(
  */
 export async function capturePage(
   cdp: CDPSession,
-  opts: { until: number; maxChars: number },
+  opts: { until: number; maxChars: number; pageScript: string },
 ): Promise<PageSnapshot | null> {
-  const script = extractScript(opts.maxChars);
+  const script = snapshotExpression(opts.pageScript, opts.maxChars);
   const remaining = (): number => opts.until - Date.now();
   void cdp.send('Emulation.setScriptExecutionDisabled', { value: true }).catch(() => undefined);
   const first = await evaluateOnce(cdp, script, Math.min(1000, Math.max(250, remaining() / 3)));

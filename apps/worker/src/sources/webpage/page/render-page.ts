@@ -46,6 +46,8 @@ interface RenderDeps {
   settings: RenderSettings;
   model: PublicModel;
   signal: AbortSignal | undefined;
+  /** The bundled DOM → Markdown extractor (markdown/page-script.ts). */
+  pageScript: string;
 }
 
 const VIEWPORT = { width: 1024, height: 768 };
@@ -207,7 +209,11 @@ async function renderInContext(
   });
   mark('settledMs');
   signal?.throwIfAborted();
-  const snapshot = await capturePage(cdp, { until: deadline, maxChars: MAX_MARKDOWN_CHARS });
+  const snapshot = await capturePage(cdp, {
+    until: deadline,
+    maxChars: MAX_MARKDOWN_CHARS,
+    pageScript: deps.pageScript,
+  });
   mark('capturedMs');
   signal?.throwIfAborted();
   if (crashed) throw crashFailure();
