@@ -3,9 +3,16 @@ import { LocationProvider, Route, Router } from 'preact-iso';
 import { api, ApiError, setCsrfToken, whenSignedOut } from './api.ts';
 import { Layout } from './components/layout.tsx';
 import { ErrorNotice, Spinner } from './components/ui.tsx';
+import { ExtractionDetailPage } from './pages/extraction-detail.tsx';
+import { ExtractionsPage } from './pages/extractions.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
+import { RunExtractionPage } from './pages/run-extraction.tsx';
+import { SchemaEditorPage } from './pages/schema-editor.tsx';
+import { SchemasPage } from './pages/schemas.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
+import { UsagePage } from './pages/usage.tsx';
+import { WebhooksPage } from './pages/webhooks.tsx';
 import { SessionContext } from './session.tsx';
 import type { SessionView, User } from './types.ts';
 
@@ -65,6 +72,14 @@ export function App() {
           <Router>
             <Route path="/dashboard" component={KeysPage} />
             <Route path="/dashboard/keys" component={KeysPage} />
+            <Route path="/dashboard/schemas" component={SchemasPage} />
+            <Route path="/dashboard/schemas/new" component={SchemaEditorPage} />
+            <Route path="/dashboard/schemas/:id" component={SchemaEditorPage} />
+            <Route path="/dashboard/extractions" component={ExtractionsPage} />
+            <Route path="/dashboard/extractions/new" component={RunExtractionPage} />
+            <Route path="/dashboard/extractions/:id" component={ExtractionDetailPage} />
+            <Route path="/dashboard/usage" component={UsagePage} />
+            <Route path="/dashboard/webhooks" component={WebhooksPage} />
             <Route default component={NotFoundPage} />
           </Router>
         </Layout>

@@ -86,3 +86,26 @@ export interface Usage {
   days: UsageDay[];
   totals: Omit<UsageDay, 'date'>;
 }
+
+export const WEBHOOK_EVENTS = ['extraction.completed', 'extraction.failed'] as const;
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  createdAt: string;
+  secret?: string;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  eventId: string;
+  type: string;
+  attempt: number;
+  status: 'pending' | 'delivered' | 'failed';
+  responseStatus: number | null;
+  error: string | null;
+  createdAt: string;
+}

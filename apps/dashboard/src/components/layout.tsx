@@ -3,7 +3,13 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { useSession } from '../session.tsx';
 
-const NAV = [{ href: '/dashboard/keys', label: 'API keys' }];
+const NAV = [
+  { href: '/dashboard/keys', label: 'API keys' },
+  { href: '/dashboard/schemas', label: 'Schemas' },
+  { href: '/dashboard/extractions', label: 'Extractions' },
+  { href: '/dashboard/usage', label: 'Usage' },
+  { href: '/dashboard/webhooks', label: 'Webhooks' },
+];
 
 export function Layout(props: { children: ComponentChildren }) {
   const { user, signOut } = useSession();
@@ -19,6 +25,7 @@ export function Layout(props: { children: ComponentChildren }) {
   // start at its content, as they would after a full page load.
   useEffect(() => {
     setMenuOpen(false);
+    window.scrollTo(0, 0);
     main.current?.focus({ preventScroll: true });
   }, [path]);
 

@@ -1,0 +1,122 @@
+import { Fragment } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
+import { api } from '../api.ts';
+import { ErrorNotice, JsonBlock, PageHeader, Spinner, StatusBadge } from '../components/ui.tsx';
+import { formatBytes, formatDateTime, formatNumber } from '../format.ts';
+import { useLoad, useTitle } from '../hooks.ts';
+import type { ExtractionRecord } from '../types.ts';
+
+const POLL_MS = 1000;
+
+export function ExtractionDetailPage() {
+  const { params } = useRoute();
+  const id = params.id ?? '';
+  useTitle(`Extraction ${id.slice(0, 8)}`);
+  const record = useLoad(() => api.get<ExtractionRecord>(`/extractions/${id}`), [id]);
+  const r = record.data;
+  const running = r?.status === 'pending' || r?.status === 'processing';
+
+  // Watch it finish: poll while it is pending or processing.
+  useEffect(() => {
+    if (!running) return;
+    const timer = setTimeout(record.reload, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [running, r, record.reload]);
+
+  if (!r && record.loading) return <Spinner />;
+  if (!r)
+    return (
+      <>
+        <PageHeader title="Extraction" />
+        {record.error && <ErrorNotice error={record.error} onRetry={record.reload} />}
+        <a href="/dashboard/extractions">Back to extractions</a>
+      </>
+    );
+  const file = r.source.file;
+  return (
+    <>
+      <PageHeader title="Extraction">
+        <a class="button" href="/dashboard/extractions/new">
+          Run another
+        </a>
+      </PageHeader>
+      <p class="lead mono">{r.id}</p>
+      <div class="card">
+        <dl class="details">
+          <dt>Status</dt>
+          <dd>
+            <span data-testid="status">
+              <StatusBadge status={r.status} />
+            </span>
+            {running && <span class="muted"> · updating live</span>}
+          </dd>
+          <dt>Schema</dt>
+          <dd>
+            <a href={`/dashboard/schemas/${r.schemaId}`} class="mono">
+              {r.schemaId}
+            </a>
+          </dd>
+          <dt>Source</dt>
+          <dd>
+            <span class="badge">{r.source.type}</span>{' '}
+            {file ? (
+              <>
+                {file.name} · {formatBytes(file.size)} · {file.contentType}
+                <br />
+                <span class="muted mono">sha256 {file.sha256}</span>
+              </>
+            ) : (
+              <span class="source-text">{r.source.content}</span>
+            )}
+          </dd>
+          <dt>Tokens</dt>
+          <dd>{formatNumber(r.totalTokens)}</dd>
+          <dt>Charged</dt>
+          <dd>{r.charged ? 'yes' : 'no'}</dd>
+          <dt>Created</dt>
+          <dd>{formatDateTime(r.createdAt)}</dd>
+          <dt>Updated</dt>
+          <dd>{formatDateTime(r.updatedAt)}</dd>
+        </dl>
+      </div>
+      {record.error && <ErrorNotice error={record.error} onRetry={record.reload} />}
+      {r.error && (
+        <div class="notice notice--error" role="alert">
+          <span>
+            <strong>{r.error.code}</strong>: {r.error.message}
+          </span>
+        </div>
+      )}
+      <div class="grid-2 section-gap">
+        <section aria-labelledby="output-title">
+          <h2 id="output-title" class="section-title">
+            Output
+          </h2>
+          {r.status === 'completed' ? (
+            <JsonBlock value={r.result} label="Output" />
+          ) : (
+            <p class="muted">{running ? 'Not finished yet…' : 'No output.'}</p>
+          )}
+        </section>
+        <section aria-labelledby="metadata-title">
+          <h2 id="metadata-title" class="section-title">
+            Metadata
+          </h2>
+          {r.metadata && Object.keys(r.metadata).length > 0 ? (
+            <dl class="details card">
+              {Object.entries(r.metadata).map(([k, v]) => (
+                <Fragment key={k}>
+                  <dt>{k}</dt>
+                  <dd>{v}</dd>
+                </Fragment>
+              ))}
+            </dl>
+          ) : (
+            <p class="muted">None.</p>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,214 @@
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api, errorsFor, type ApiError } from '../api.ts';
+import { ErrorNotice, Field, PageHeader, Spinner } from '../components/ui.tsx';
+import { useTitle } from '../hooks.ts';
+import type { ExtractionRecord } from '../types.ts';
+import { useSchemaChoices } from './extractions.tsx';
+
+type Mode = 'text' | 'url' | 'file';
+
+/** What each input mode may be; the API decides what is valid and says so per field. */
+const TYPES: Record<Mode, { value: string; label: string }[]> = {
+  text: [{ value: 'text', label: 'Text' }],
+  url: [
+    { value: 'webpage', label: 'Webpage' },
+    { value: 'pdf', label: 'PDF' },
+    { value: 'image', label: 'Image' },
+    { value: 'text', label: 'Text file' },
+  ],
+  file: [
+    { value: 'pdf', label: 'PDF' },
+    { value: 'image', label: 'Image' },
+    { value: 'text', label: 'Text file' },
+  ],
+};
+
+export function RunExtractionPage() {
+  useTitle('Run an extraction');
+  const { route } = useLocation();
+  const schemas = useSchemaChoices();
+  const [schemaId, setSchemaId] = useState(
+    new URLSearchParams(location.search).get('schema_id') ?? '',
+  );
+  const [mode, setMode] = useState<Mode>('text');
+  const [type, setType] = useState('text');
+  const [text, setText] = useState('');
+  const [url, setUrl] = useState('');
+  const [file, setFile] = useState<File>();
+  const [instruction, setInstruction] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  const fields = error?.fields ?? [];
+
+  const chooseMode = (m: Mode) => {
+    setMode(m);
+    setType(TYPES[m][0]?.value ?? 'text');
+  };
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    const form = new FormData();
+    form.append('schema_id', schemaId);
+    form.append('type', type);
+    if (mode === 'file') {
+      if (file) form.append('source', file, file.name);
+    } else form.append('source', mode === 'text' ? text : url);
+    if (instruction.trim()) form.append('instruction', instruction);
+    try {
+      // Answer at once (202) and watch it finish on the detail page.
+      const created = await api.post<ExtractionRecord>('/extractions', form, {
+        prefer: 'respond-async',
+      });
+      route(`/dashboard/extractions/${created.id}`);
+    } catch (err) {
+      setError(err as ApiError);
+      setBusy(false);
+    }
+  };
+
+  const choices = schemas.data?.data ?? [];
+  return (
+    <>
+      <PageHeader title="Run an extraction" />
+      <p class="lead">Pick a schema, give it a source, and watch the result arrive.</p>
+      {schemas.loading && !schemas.data && <Spinner />}
+      {schemas.error && <ErrorNotice error={schemas.error} onRetry={schemas.reload} />}
+      {schemas.data && choices.length === 0 && (
+        <div class="notice">
+          <span>
+            You need a schema first. <a href="/dashboard/schemas/new">Create one</a>.
+          </span>
+        </div>
+      )}
+      <form class="card" onSubmit={(e) => void submit(e)} noValidate>
+        {error && !fields.length && <ErrorNotice error={error} />}
+        <Field label="Schema" errors={errorsFor(fields, 'schema_id')}>
+          {(f) => (
+            <select
+              id={f.id}
+              name="schema_id"
+              value={schemaId}
+              aria-describedby={f.describedBy}
+              aria-invalid={f.invalid}
+              onChange={(e) => setSchemaId(e.currentTarget.value)}
+            >
+              <option value="">Choose a schema…</option>
+              {choices.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <fieldset class="fieldset-plain">
+          <legend>Source</legend>
+          <div class="segmented">
+            {(['text', 'url', 'file'] as const).map((m) => (
+              <label key={m}>
+                <input
+                  type="radio"
+                  name="mode"
+                  value={m}
+                  checked={mode === m}
+                  onChange={() => chooseMode(m)}
+                />
+                {m === 'text' ? 'Text' : m === 'url' ? 'URL' : 'File'}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {mode !== 'text' && (
+          <Field label="Type" errors={errorsFor(fields, 'type')}>
+            {(f) => (
+              <select
+                id={f.id}
+                name="type"
+                value={type}
+                aria-describedby={f.describedBy}
+                onChange={(e) => setType(e.currentTarget.value)}
+              >
+                {TYPES[mode].map((t) => (
+                  <option key={t.value} value={t.value}>
+                    {t.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
+        {mode === 'text' && (
+          <Field label="Text" errors={errorsFor(fields, 'source')}>
+            {(f) => (
+              <textarea
+                id={f.id}
+                name="source"
+                rows={8}
+                value={text}
+                aria-describedby={f.describedBy}
+                aria-invalid={f.invalid}
+                onInput={(e) => setText(e.currentTarget.value)}
+              />
+            )}
+          </Field>
+        )}
+        {mode === 'url' && (
+          <Field label="URL" errors={errorsFor(fields, 'source')} hint="A public http(s) address.">
+            {(f) => (
+              <input
+                id={f.id}
+                name="source"
+                type="url"
+                placeholder="https://example.com/invoice.pdf"
+                value={url}
+                aria-describedby={f.describedBy}
+                aria-invalid={f.invalid}
+                onInput={(e) => setUrl(e.currentTarget.value)}
+              />
+            )}
+          </Field>
+        )}
+        {mode === 'file' && (
+          <Field
+            label="File"
+            errors={errorsFor(fields, 'source')}
+            hint="A PDF, an image, or a UTF-8 text file."
+          >
+            {(f) => (
+              <input
+                id={f.id}
+                name="source"
+                type="file"
+                aria-describedby={f.describedBy}
+                aria-invalid={f.invalid}
+                onChange={(e) => setFile(e.currentTarget.files?.[0])}
+              />
+            )}
+          </Field>
+        )}
+        <Field label="Instruction (optional)" errors={errorsFor(fields, 'instruction')}>
+          {(f) => (
+            <input
+              id={f.id}
+              name="instruction"
+              value={instruction}
+              aria-describedby={f.describedBy}
+              onInput={(e) => setInstruction(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        {fields
+          .filter((x) => !['schema_id', 'type', 'source', 'instruction'].includes(x.field))
+          .map((x) => (
+            <ErrorNotice key={x.field} error={`${x.field}: ${x.message}`} />
+          ))}
+        <button type="submit" class="button button--primary" disabled={busy}>
+          {busy ? 'Starting…' : 'Run extraction'}
+        </button>
+      </form>
+    </>
+  );
+}

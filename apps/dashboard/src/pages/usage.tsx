@@ -1,0 +1,145 @@
+import { useState } from 'preact/hooks';
+import { api, errorsFor, query } from '../api.ts';
+import { BarChart } from '../components/usage-chart.tsx';
+import { ErrorNotice, Field, PageHeader, Spinner } from '../components/ui.tsx';
+import { daysAgo, formatNumber } from '../format.ts';
+import { useLoad, useTitle } from '../hooks.ts';
+import type { Usage } from '../types.ts';
+
+export function UsagePage() {
+  useTitle('Usage');
+  const [form, setForm] = useState({ startDate: daysAgo(29), endDate: daysAgo(0) });
+  const [range, setRange] = useState(form);
+  const usage = useLoad(() => api.get<Usage>(`/usage${query(range)}`), [range]);
+  const fields = usage.error?.fields ?? [];
+  const u = usage.data;
+
+  return (
+    <>
+      <PageHeader title="Usage" />
+      <p class="lead">
+        Extractions and tokens per day (UTC). Only completed extractions are charged.
+      </p>
+      <form
+        class="filters"
+        aria-label="Date range"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setRange(form);
+        }}
+      >
+        <Field label="From" errors={errorsFor(fields, 'startDate')}>
+          {(f) => (
+            <input
+              id={f.id}
+              type="date"
+              value={form.startDate}
+              aria-describedby={f.describedBy}
+              onInput={(e) => setForm({ ...form, startDate: e.currentTarget.value })}
+            />
+          )}
+        </Field>
+        <Field label="To" errors={errorsFor(fields, 'endDate')}>
+          {(f) => (
+            <input
+              id={f.id}
+              type="date"
+              value={form.endDate}
+              aria-describedby={f.describedBy}
+              onInput={(e) => setForm({ ...form, endDate: e.currentTarget.value })}
+            />
+          )}
+        </Field>
+        <div class="form-actions">
+          <button type="submit" class="button">
+            Show
+          </button>
+          {[7, 30, 90].map((n) => (
+            <button
+              key={n}
+              type="button"
+              class="button button--small"
+              onClick={() => {
+                const r = { startDate: daysAgo(n - 1), endDate: daysAgo(0) };
+                setForm(r);
+                setRange(r);
+              }}
+            >
+              {n} days
+            </button>
+          ))}
+        </div>
+      </form>
+      {usage.error && !fields.length && <ErrorNotice error={usage.error} onRetry={usage.reload} />}
+      {usage.loading && !u && <Spinner />}
+      {u && (
+        <>
+          <div class="stats">
+            <div class="stat">
+              <div class="stat__label">Extractions</div>
+              <div class="stat__value">{formatNumber(u.totals.extractions)}</div>
+            </div>
+            <div class="stat">
+              <div class="stat__label">Charged</div>
+              <div class="stat__value">{formatNumber(u.totals.charged)}</div>
+            </div>
+            <div class="stat">
+              <div class="stat__label">Failed</div>
+              <div class="stat__value">{formatNumber(u.totals.failed)}</div>
+            </div>
+            <div class="stat">
+              <div class="stat__label">Tokens</div>
+              <div class="stat__value">{formatNumber(u.totals.tokens)}</div>
+            </div>
+          </div>
+          <div class="grid-2">
+            <div class="card">
+              <BarChart
+                title="Extractions per day"
+                days={u.days}
+                series={[
+                  { key: 'charged', label: 'Charged', className: 'fill-ok' },
+                  { key: 'failed', label: 'Failed', className: 'fill-danger' },
+                ]}
+              />
+            </div>
+            <div class="card">
+              <BarChart
+                title="Tokens per day"
+                days={u.days}
+                series={[{ key: 'tokens', label: 'Tokens', className: 'fill-primary' }]}
+              />
+            </div>
+          </div>
+          <details class="card section-gap">
+            <summary>The numbers, day by day</summary>
+            <div class="table-wrap section-gap">
+              <table class="table">
+                <thead>
+                  <tr>
+                    <th scope="col">Day</th>
+                    <th scope="col">Extractions</th>
+                    <th scope="col">Charged</th>
+                    <th scope="col">Failed</th>
+                    <th scope="col">Tokens</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {u.days.map((d) => (
+                    <tr key={d.date}>
+                      <td>{d.date}</td>
+                      <td>{formatNumber(d.extractions)}</td>
+                      <td>{formatNumber(d.charged)}</td>
+                      <td>{formatNumber(d.failed)}</td>
+                      <td>{formatNumber(d.tokens)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,314 @@
+import { useState } from 'preact/hooks';
+import { api, errorsFor, type ApiError, type Page } from '../api.ts';
+import {
+  ConfirmDialog,
+  CopyButton,
+  Empty,
+  ErrorNotice,
+  Field,
+  PageHeader,
+  Pagination,
+  Spinner,
+  StatusBadge,
+} from '../components/ui.tsx';
+import { formatDateTime } from '../format.ts';
+import { useLoad, useTitle } from '../hooks.ts';
+import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEndpoint } from '../types.ts';
+
+function CreateEndpointForm(props: { onCreated: (e: WebhookEndpoint) => void }) {
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [events, setEvents] = useState<string[]>([...WEBHOOK_EVENTS]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  const fields = error?.fields ?? [];
+  const eventErrors = fields.filter((f) => f.field.startsWith('events')).map((f) => f.message);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const body = { url, events, ...(description.trim() ? { description } : {}) };
+      props.onCreated(await api.post<WebhookEndpoint>('/webhooks', body));
+      setUrl('');
+      setDescription('');
+    } catch (err) {
+      setError(err as ApiError);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card" onSubmit={(e) => void submit(e)} noValidate aria-label="Add an endpoint">
+      <h2 class="card__title">Add an endpoint</h2>
+      {error && !fields.length && <ErrorNotice error={error} />}
+      <div class="grid-2">
+        <Field
+          label="URL"
+          errors={errorsFor(fields, 'url')}
+          hint="Where events are POSTed (https recommended)."
+        >
+          {(f) => (
+            <input
+              id={f.id}
+              type="url"
+              value={url}
+              placeholder="https://example.com/hooks/extractions"
+              aria-describedby={f.describedBy}
+              aria-invalid={f.invalid}
+              onInput={(e) => setUrl(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field label="Description (optional)" errors={errorsFor(fields, 'description')}>
+          {(f) => (
+            <input
+              id={f.id}
+              value={description}
+              aria-describedby={f.describedBy}
+              onInput={(e) => setDescription(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+      </div>
+      <fieldset class="fieldset-plain">
+        <legend>Events</legend>
+        {WEBHOOK_EVENTS.map((ev) => (
+          <label key={ev} class="checkbox">
+            <input
+              type="checkbox"
+              checked={events.includes(ev)}
+              onChange={(e) =>
+                setEvents(
+                  e.currentTarget.checked ? [...events, ev] : events.filter((x) => x !== ev),
+                )
+              }
+            />{' '}
+            <code>{ev}</code>
+          </label>
+        ))}
+        {eventErrors.length > 0 && (
+          <ul class="field__errors">
+            {eventErrors.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
+          </ul>
+        )}
+      </fieldset>
+      <button type="submit" class="button button--primary" disabled={busy}>
+        {busy ? 'Adding…' : 'Add endpoint'}
+      </button>
+    </form>
+  );
+}
+
+function Deliveries(props: { endpoint: WebhookEndpoint }) {
+  const [page, setPage] = useState(1);
+  const list = useLoad(
+    () =>
+      api.get<Page<WebhookDelivery>>(
+        `/webhooks/${props.endpoint.id}/deliveries?page=${page}&limit=10`,
+      ),
+    [props.endpoint.id, page],
+  );
+  return (
+    <section class="section-gap" aria-label={`Deliveries to ${props.endpoint.url}`}>
+      {list.error && <ErrorNotice error={list.error} onRetry={list.reload} />}
+      {list.loading && !list.data && <Spinner />}
+      {list.data && list.data.data.length === 0 && <Empty title="No deliveries yet" />}
+      {list.data && list.data.data.length > 0 && (
+        <>
+          <div class="table-wrap">
+            <table class="table table--cards">
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Attempt</th>
+                  <th scope="col">Response</th>
+                  <th scope="col">When</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.data.map((d) => (
+                  <tr key={d.id}>
+                    <td data-label="Event">
+                      <code>{d.type}</code>
+                    </td>
+                    <td data-label="Status">
+                      <StatusBadge status={d.status} />
+                    </td>
+                    <td data-label="Attempt">{d.attempt}</td>
+                    <td data-label="Response" class="cell--wrap">
+                      {d.responseStatus ?? ''} {d.error ?? ''}
+                    </td>
+                    <td data-label="When">{formatDateTime(d.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pagination
+            page={list.data.meta.currentPage}
+            lastPage={list.data.meta.lastPage}
+            total={list.data.meta.total}
+            onPage={setPage}
+          />
+        </>
+      )}
+    </section>
+  );
+}
+
+export function WebhooksPage() {
+  useTitle('Webhooks');
+  const [page, setPage] = useState(1);
+  const list = useLoad(
+    () => api.get<Page<WebhookEndpoint>>(`/webhooks?page=${page}&limit=20`),
+    [page],
+  );
+  const [secret, setSecret] = useState<{ url: string; secret: string }>();
+  const [open, setOpen] = useState<string>();
+  const [deleting, setDeleting] = useState<WebhookEndpoint>();
+  const [actionError, setActionError] = useState<ApiError>();
+
+  const act = async (fn: () => Promise<unknown>) => {
+    setActionError(undefined);
+    try {
+      await fn();
+      list.reload();
+    } catch (err) {
+      setActionError(err as ApiError);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title="Webhooks" />
+      <p class="lead">
+        We POST an event to each endpoint when an extraction completes or fails, signed with the
+        endpoint's secret (Standard Webhooks).
+      </p>
+      {secret ? (
+        <section class="card card--highlight" aria-labelledby="secret-title">
+          <h2 id="secret-title" class="card__title">
+            Signing secret for {secret.url}
+          </h2>
+          <p>
+            Copy it now: it is shown <strong>only once</strong>. Use it to check the
+            <code> webhook-signature</code> header.
+          </p>
+          <div class="secret">
+            <input
+              class="secret__value"
+              readOnly
+              value={secret.secret}
+              aria-label="Signing secret"
+              data-testid="new-secret"
+            />
+            <CopyButton text={secret.secret} />
+          </div>
+          <button type="button" class="button button--small" onClick={() => setSecret(undefined)}>
+            I have saved it
+          </button>
+        </section>
+      ) : (
+        <CreateEndpointForm
+          onCreated={(e) => {
+            if (e.secret) setSecret({ url: e.url, secret: e.secret });
+            list.reload();
+          }}
+        />
+      )}
+      <h2 class="section-title">Endpoints</h2>
+      {actionError && <ErrorNotice error={actionError} />}
+      {list.error && <ErrorNotice error={list.error} onRetry={list.reload} />}
+      {list.loading && !list.data && <Spinner />}
+      {list.data && list.data.data.length === 0 && (
+        <Empty title="No endpoints yet">Add one above to be told when extractions finish.</Empty>
+      )}
+      {list.data?.data.map((ep) => (
+        <article key={ep.id} class="card endpoint">
+          <div class="endpoint__head">
+            <div class="endpoint__what">
+              <code class="endpoint__url">{ep.url}</code>
+              {ep.description && <div class="muted">{ep.description}</div>}
+              <div class="endpoint__events">
+                {ep.events.map((e) => (
+                  <span key={e} class="badge">
+                    {e}
+                  </span>
+                ))}
+                <span class={`badge ${ep.enabled ? 'badge--enabled' : ''}`}>
+                  {ep.enabled ? 'enabled' : 'disabled'}
+                </span>
+              </div>
+            </div>
+            <div class="form-actions">
+              <button
+                type="button"
+                class="button button--small"
+                aria-expanded={open === ep.id}
+                onClick={() => setOpen(open === ep.id ? undefined : ep.id)}
+              >
+                Deliveries
+              </button>
+              <button
+                type="button"
+                class="button button--small"
+                onClick={() =>
+                  void act(() => api.patch(`/webhooks/${ep.id}`, { enabled: !ep.enabled }))
+                }
+              >
+                {ep.enabled ? 'Disable' : 'Enable'}
+              </button>
+              <button
+                type="button"
+                class="button button--small"
+                onClick={() =>
+                  void act(async () => {
+                    const r = await api.post<WebhookEndpoint>(`/webhooks/${ep.id}/rotate-secret`);
+                    if (r.secret) setSecret({ url: ep.url, secret: r.secret });
+                  })
+                }
+              >
+                Rotate secret
+              </button>
+              <button
+                type="button"
+                class="button button--small button--danger-quiet"
+                onClick={() => setDeleting(ep)}
+              >
+                Delete
+              </button>
+            </div>
+          </div>
+          <div class="muted endpoint__meta">Added {formatDateTime(ep.createdAt)}</div>
+          {open === ep.id && <Deliveries endpoint={ep} />}
+        </article>
+      ))}
+      {list.data && (
+        <Pagination
+          page={list.data.meta.currentPage}
+          lastPage={list.data.meta.lastPage}
+          total={list.data.meta.total}
+          onPage={setPage}
+        />
+      )}
+      <ConfirmDialog
+        open={!!deleting}
+        title="Delete this endpoint?"
+        confirmLabel="Delete endpoint"
+        onConfirm={() =>
+          void act(() => api.delete(`/webhooks/${deleting?.id}`)).then(() => setDeleting(undefined))
+        }
+        onCancel={() => setDeleting(undefined)}
+      >
+        <p>
+          <code>{deleting?.url}</code> gets no more events.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
