@@ -1,7 +1,7 @@
 /**
  * The newcomer's path: `npm start` with neither DATABASE_URL nor REDIS_URL starts the embedded
- * PostgreSQL and redis-server, migrates, prints a development key that works, and stops
- * everything it started on Ctrl-C.
+ * PostgreSQL and redis-server, migrates, prints a development key and dashboard user that work,
+ * serves the dashboard, and stops everything it started on Ctrl-C.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -55,6 +55,21 @@ describe('npm start on the embedded default', () => {
       return r.status === 200 ? r : undefined;
     }, 60_000);
     expect(((await res.json()) as { status: boolean }).status).toBe(true);
+
+    // The development dashboard user: printed once beside the key, saved, and able to sign in.
+    const saved = await readFile(path.join(dataDir, 'dev-user.txt'), 'utf8');
+    const password = /password: (\S+)/.exec(saved)?.[1] ?? '';
+    expect(launcher.output()).toContain(password);
+    await waitFor(() => launcher?.output().includes(`dashboard: ${base}/dashboard`), 10_000);
+    const signIn = await fetch(`${base}/dashboard/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({ email: 'dev@localhost', password }),
+    });
+    expect(signIn.status).toBe(200);
+    expect((await fetch(`${base}/dashboard/keys`)).headers.get('content-type')).toMatch(
+      /text\/html/,
+    );
 
     const stack = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as {
       databaseUrl: string;
