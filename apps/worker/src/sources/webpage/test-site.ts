@@ -66,6 +66,46 @@ ${FOOTER}`,
   );
 }
 
+/**
+ * A news article shaped like real ones: a standfirst and byline just above <main>, a price and a
+ * date only in aria-label/title, a <details> box, a table with a caption and merged header
+ * cells, a same-origin iframe, and the usual weight of markup, styles and scripts around it.
+ */
+function newsArticle(n: number): string {
+  const chromeLinks = Array.from(
+    { length: 40 },
+    (_, i) =>
+      `<li class="menu__item menu__item--level-1"><a class="menu__link" href="/section/${i}" data-track="nav-${i}">Section ${i}</a></li>`,
+  ).join('');
+  const styles = `<style>${Array.from({ length: 60 }, (_, i) => `.c${i}{margin:${i}px;padding:${i}px;color:#${(i * 4111).toString(16).padStart(6, '0').slice(0, 6)}}`).join('')}</style>`;
+  const tracking = `<script>window.dataLayer=[${Array.from({ length: 40 }, (_, i) => `{"event":"view","slot":${i},"id":"a${n}-${i}"}`).join(',')}];</script>`;
+  const paras = Array.from(
+    { length: 10 },
+    (_, i) =>
+      `<div class="article-body__block c${i}" data-block="${i}"><p class="article-body__paragraph">Paragraph ${i + 1} of story ${n} follows the council's budget vote, quoting residents on rents, buses and the library in district ${i + 1}.</p></div>`,
+  ).join('');
+  return html(
+    `Council budget vote ${n}`,
+    `<header class="site-header"><a href="/">The Daily Example</a><nav><ul class="menu">${chromeLinks}</ul></nav></header>
+<div class="article-lead"><p class="standfirst">Standfirst ${n}: the council passed a budget of 81 million after a night-long session.</p><p class="byline">By Mara Lindqvist, city reporter</p></div>
+<main><article><h1>Council passes budget ${n}</h1>
+<p>Published <time datetime="2026-03-14" title="14 March 2026">yesterday</time>.</p>
+${paras}
+<p><a class="buy" href="/subscribe" aria-label="Subscribe for 4.99 euros a month"><span class="icon"></span></a>
+<button type="button" aria-label="Next council meeting: 2 April 2026"><svg width="10" height="10"></svg></button></p>
+<details><summary>How the vote went</summary><p>Details fact ${n}: 31 in favour, 12 against, 2 abstentions.</p></details>
+<table><caption>Spending by area (millions)</caption>
+<thead><tr><th rowspan="2">Area</th><th colspan="2">2025</th><th colspan="2">2026</th></tr>
+<tr><th>Plan</th><th>Actual</th><th>Plan</th><th>Actual</th></tr></thead>
+<tbody><tr><td>Transport</td><td>20</td><td>22</td><td>24</td><td>25</td></tr>
+<tr><td>Libraries</td><td>5</td><td>4</td><td>6</td><td>6</td></tr></tbody></table>
+<iframe src="/frame/${n}" title="Fact box" width="600" height="120"></iframe>
+</article></main>
+${tracking}${styles}
+<footer class="site-footer"><p>Copyright 2026 The Daily Example.</p></footer>`,
+  );
+}
+
 const LATE = html(
   'Late text',
   `<p id="slot">Loading…</p><script>
@@ -285,6 +325,16 @@ export async function startTestSite(): Promise<TestSite> {
         return send(images[0] ?? Buffer.alloc(0), 'image/png');
       case '/long':
         return send(LONG);
+      case '/news/1':
+      case '/news/2':
+      case '/news/3':
+        return send(newsArticle(Number(url.pathname.slice(-1))));
+      case '/frame/1':
+      case '/frame/2':
+      case '/frame/3':
+        return send(
+          html('Fact box', `<p>Iframe fact ${url.pathname.slice(-1)}: turnout was 64 percent.</p>`),
+        );
       case '/blank':
         return send(html('', '<div></div>'));
       default:
@@ -317,6 +367,23 @@ export async function startTestSite(): Promise<TestSite> {
         'Paragraph 12 of the quarterly report',
       ],
     },
+    ...[1, 2, 3].map((n) => ({
+      path: `/news/${n}`,
+      content: true,
+      facts: [
+        `# Council passes budget ${n}`,
+        `Standfirst ${n}: the council passed a budget of 81 million`,
+        'By Mara Lindqvist',
+        '14 March 2026',
+        '4.99 euros',
+        '2 April 2026',
+        `Details fact ${n}: 31 in favour`,
+        '**Spending by area (millions)**',
+        '| Area | 2025 Plan | 2025 Actual | 2026 Plan | 2026 Actual |',
+        '| Transport | 20 | 22 | 24 | 25 |',
+        `Iframe fact ${n}: turnout was 64 percent.`,
+      ],
+    })),
     { path: '/late', content: true, facts: ['The late fact is aurora 7731'] },
     {
       path: '/spa',
