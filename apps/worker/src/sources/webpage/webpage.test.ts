@@ -94,6 +94,16 @@ describe('webpage renderer: content', () => {
     expect(out.parts.map((p) => p.unit)).toEqual(out.parts.map((_, i) => i + 1));
   });
 
+  it('keeps what news pages put outside <main>, in iframes, labels, details and merged headers', async () => {
+    const out = await renderer.render(`${site.origin}/news/1`);
+    const md = text(out);
+    for (const fact of facts('/news/1')) expect(md).toContain(fact);
+    for (const gone of ['Section 12', 'dataLayer', 'Copyright 2026'])
+      expect(md).not.toContain(gone);
+    // What reaches the model stays a small share of the page's HTML.
+    expect(md.length).toBeLessThanOrEqual(out.htmlBytes / 5);
+  });
+
   it('reads the DOM from an isolated world the page cannot tamper with', async () => {
     const md = text(await renderer.render(`${site.origin}/tamper`));
     expect(md).toContain('Tamper fact: osprey 8128 survives prototype overrides.');

@@ -13,10 +13,16 @@ import { table } from './table.ts';
 import { collapse, tidy } from './text.ts';
 import type { Walk } from './walk.ts';
 
-/** Children as rendered: an open shadow root replaces the light DOM, a slot shows what it holds. */
-function childrenOf(node: PNode): ArrayLike<PNode> {
+const NONE: ArrayLike<PNode> = [];
+
+/**
+ * Children as rendered: an open shadow root replaces the light DOM, a slot shows what it holds,
+ * a same-origin iframe shows its document's body.
+ */
+function childrenOf(node: PNode, env: ExtractEnv): ArrayLike<PNode> {
   if (node.nodeType === ELEMENT_NODE) {
     const el = node as PElement;
+    if (el.localName === 'iframe') return env.frameDocument(el)?.body?.childNodes ?? NONE;
     if (el.shadowRoot) return el.shadowRoot.childNodes;
     if (el.localName === 'slot' && typeof (el as PSlot).assignedNodes === 'function') {
       const assigned = (el as PSlot).assignedNodes({ flatten: true });
@@ -33,7 +39,8 @@ function childrenOf(node: PNode): ArrayLike<PNode> {
  */
 export function createWalk(env: ExtractEnv, body: PElement | null, maxChars: number): Walk {
   const classify = createClassifier(env, body);
-  const inline = createInlineWriter(env, classify, childrenOf);
+  const children = (node: PNode): ArrayLike<PNode> => childrenOf(node, env);
+  const inline = createInlineWriter(env, classify, children);
   let emitted = 0;
 
   const push = (out: string[], block: string): void => {
@@ -55,7 +62,7 @@ export function createWalk(env: ExtractEnv, body: PElement | null, maxChars: num
       push(out, tidy(run));
       run = '';
     };
-    const kids = childrenOf(parent);
+    const kids = children(parent);
     for (let i = 0; i < kids.length; i++) {
       if (emitted > maxChars) return;
       const child = kids[i];
@@ -90,9 +97,10 @@ export function createWalk(env: ExtractEnv, body: PElement | null, maxChars: num
   const walk: Walk = {
     env,
     classify,
-    childrenOf,
+    childrenOf: children,
     inlineOf: (node) => inline.inlineOf(node),
     renderChildren,
+    renderBlock: (el, out) => renderBlock(el, out),
     push,
   };
 

@@ -14,6 +14,8 @@ export interface PElement extends PNode {
   readonly localName: string;
   readonly id: string;
   readonly shadowRoot?: PNode | null;
+  readonly parentElement: PElement | null;
+  readonly previousElementSibling: PElement | null;
   getAttribute(name: string): string | null;
   hasAttribute(name: string): boolean;
   closest(selector: string): PElement | null;
@@ -51,4 +53,6 @@ export interface ExtractEnv {
   url(el: PElement, attr: 'href' | 'src'): string;
   /** The document's own URL without fragment, so links within the page are not kept. */
   readonly documentUrl: string;
+  /** The document inside an <iframe> when it may be read (same origin); null otherwise. */
+  frameDocument(el: PElement): PDocument | null;
 }

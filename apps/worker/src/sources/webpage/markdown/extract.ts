@@ -1,6 +1,32 @@
 import { createWalk } from './blocks.ts';
 import type { ExtractEnv, PDocument, PElement, PNode } from './dom.ts';
+import type { Walk } from './walk.ts';
 import { collapse } from './text.ts';
+
+/** Text a standfirst, byline or summary may hold; a longer sibling of <main> is not its lead. */
+const MAX_LEAD_CHARS = 1000;
+
+/**
+ * Short visible siblings just before <main> (and before each of its ancestors): pages often put
+ * the standfirst, byline or summary above the main element, and reading <main> alone drops them.
+ */
+function leadOf(main: PElement, walk: Walk): PElement[] {
+  const lead: PElement[] = [];
+  for (let el: PElement | null = main; el && el.localName !== 'body'; el = el.parentElement) {
+    const level: PElement[] = [];
+    for (
+      let prev = el.previousElementSibling;
+      prev && level.length < 3;
+      prev = prev.previousElementSibling
+    ) {
+      if (walk.classify.gone(prev)) continue;
+      if (walk.env.text(prev).trim().length > MAX_LEAD_CHARS) break;
+      level.unshift(prev);
+    }
+    lead.unshift(...level);
+  }
+  return lead;
+}
 
 export interface ExtractedMarkdown {
   title: string;
@@ -34,6 +60,8 @@ export function extractMarkdown(
   };
   const blocks: string[] = [];
   const root = pickRoot();
+  if (root && root !== body)
+    for (const lead of leadOf(root as PElement, walk)) walk.renderBlock(lead, blocks);
   if (root) walk.renderChildren(root, blocks);
   const h1: PElement | null | undefined = body?.querySelector('h1');
   return {

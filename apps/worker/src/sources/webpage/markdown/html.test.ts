@@ -86,11 +86,47 @@ describe('htmlToMarkdown (parsed HTML, no scripts)', () => {
     expect(out).toBe('# Page title\n\nBy Ann\n\nBody');
   });
 
-  it('reads only <main> when it holds most of the text', () => {
-    const long = 'Main content. '.repeat(20);
-    expect(md(`<div>Outside chrome</div><main><p>${long.trim()}</p></main>`)).toBe(long.trim());
+  it('reads <main> when it holds most of the text, with the short lead just above it', () => {
+    const long = 'Main content. '.repeat(150).trim();
+    const teaser = 'Teaser text. '.repeat(100).trim();
+    expect(
+      md(
+        `<div>${teaser}</div><div class="lead"><p>Standfirst here.</p><p>By Ann</p></div><main><p>${long}</p></main>`,
+      ),
+    ).toBe(`Standfirst here.\n\nBy Ann\n\n${long}`);
     expect(md('<div>Most of the text is outside main, here.</div><main>tiny</main>')).toBe(
       'Most of the text is outside main, here.\n\ntiny',
+    );
+  });
+
+  it('keeps figures found only in aria-label or title of links, buttons and dates', () => {
+    const out = md(
+      '<p><a href="/buy" aria-label="Buy for 4.99 euros"><span></span></a> <a href="/x" title="Offer ends 2 May">Offer</a> <button aria-label="Next meeting 2 April 2026">i</button> <button>Accept all</button> Posted <time title="14 March 2026">yesterday</time>.</p>',
+    );
+    expect(out).toBe(
+      '[Buy for 4.99 euros](https://site.example/buy) [Offer (Offer ends 2 May)](https://site.example/x) Next meeting 2 April 2026 Posted yesterday (14 March 2026).',
+    );
+  });
+
+  it('names every column under a merged header and stacks header rows', () => {
+    const out = md(`<table><thead>
+      <tr><th rowspan="2">Area</th><th colspan="2">2025</th><th colspan="2">2026</th></tr>
+      <tr><th>Plan</th><th>Actual</th><th>Plan</th><th>Actual</th></tr></thead>
+      <tbody><tr><td>Transport</td><td>20</td><td>22</td><td>24</td><td>25</td></tr>
+      <tr><td colspan="3">Subtotal</td><td>24</td><td>25</td></tr></tbody></table>`);
+    expect(out).toBe(
+      [
+        '| Area | 2025 Plan | 2025 Actual | 2026 Plan | 2026 Actual |',
+        '| --- | --- | --- | --- | --- |',
+        '| Transport | 20 | 22 | 24 | 25 |',
+        '| Subtotal |  |  | 24 | 25 |',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps the content of <details>', () => {
+    expect(md('<details><summary>More</summary><p>Hidden until opened</p></details>')).toBe(
+      'More\n\nHidden until opened',
     );
   });
 

@@ -104,6 +104,8 @@ export function htmlToMarkdown(html: string, opts: HtmlToMarkdownOptions = {}): 
       return raw ? absolute(raw, base) : '';
     },
     documentUrl: opts.url ? (absolute(opts.url, undefined).split('#')[0] ?? '') : '',
+    // A static read loads nothing, so there is no frame document to read.
+    frameDocument: () => null,
   };
   const { title, markdown } = extractMarkdown(doc, env, opts.maxChars ?? 4_000_000);
   return { title, markdown: dropRepeatedBlocks(splitBlocks(markdown)).join('\n\n') };

@@ -14,6 +14,22 @@ const MARKS: Record<string, string> = {
   del: '~~',
 };
 
+/** `aria-label` and `title`, trimmed, the non-empty ones. */
+function labelsOf(el: PElement): string[] {
+  return [el.getAttribute('aria-label'), el.getAttribute('title')]
+    .map((t) => collapse(t ?? '').trim())
+    .filter((t) => t !== '');
+}
+
+/**
+ * A label that holds a figure the visible text lacks (an icon link labelled with its price, a
+ * "yesterday" titled with its date), as ` (label)`; '' otherwise.
+ */
+function spokenExtra(el: PElement, visible: string): string {
+  const extra = labelsOf(el).find((t) => /\d/.test(t) && !visible.includes(t));
+  return extra ? ` (${extra})` : '';
+}
+
 export interface InlineWriter {
   /** The node's content as one inline run: text, links, emphasis and images. */
   inlineOf(node: PNode): string;
@@ -54,16 +70,24 @@ export function createInlineWriter(
     if (tag === 'br') return '\n';
     if (tag === 'img') return image(el);
     const inner = inlineOf(el);
+    const visible = collapse(inner).trim();
+    if (tag === 'button') {
+      // Controls are not content, unless they carry a figure (a price, a date) a reader sees.
+      const figure = [visible, ...labelsOf(el)].find((t) => /\d/.test(t));
+      return figure ? ` ${figure} ` : '';
+    }
+    const spoken = spokenExtra(el, visible);
     const padded = v === 'block' ? ` ${inner} ` : inner;
     if (tag === 'a') {
-      const label = collapse(inner).trim();
+      const label = visible || labelsOf(el)[0] || '';
+      const text = visible ? `${padded}${spoken}` : label;
       const href = env.url(el, 'href');
-      if (label === '' || !href || sameDocument(href)) return padded;
+      if (label === '' || !href || sameDocument(href)) return text;
       const target = safeUrl(href);
-      return target ? wrapLink(padded, target) : padded;
+      return target ? wrapLink(text, target) : text;
     }
     const mark = MARKS[tag];
-    return mark ? wrap(padded, mark) : padded;
+    return `${mark ? wrap(padded, mark) : padded}${spoken}`;
   };
 
   return { inlineOf, inlineElement };

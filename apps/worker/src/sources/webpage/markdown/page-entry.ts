@@ -35,6 +35,14 @@ export function snapshot(maxChars: number): PageSnapshot {
       return typeof value === 'string' ? value : '';
     },
     documentUrl: win.location.href.split('#')[0] ?? '',
+    frameDocument: (el) => {
+      try {
+        // Null for a cross-origin frame; the frame's own view then stays out of reach.
+        return (el as PElement & { contentDocument?: PDocument | null }).contentDocument ?? null;
+      } catch {
+        return null;
+      }
+    },
   };
   const { title, markdown } = extractMarkdown(doc, env, maxChars);
   return {

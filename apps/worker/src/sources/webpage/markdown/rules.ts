@@ -8,7 +8,6 @@ export const DROP_TAGS = new Set([
   'template',
   'svg',
   'canvas',
-  'iframe',
   'frame',
   'frameset',
   'object',
@@ -16,7 +15,6 @@ export const DROP_TAGS = new Set([
   'nav',
   'aside',
   'form',
-  'button',
   'select',
   'option',
   'input',
@@ -81,6 +79,7 @@ export const BLOCK_TAGS = new Set([
   'center',
   'fieldset',
   'hgroup',
+  'iframe',
 ]);
 
 export const INLINE_DISPLAYS = new Set([

@@ -51,12 +51,19 @@ export function table(t: PElement, out: string[], walk: Walk): void {
   const rows = rowsOf(t);
   const cellsOf = (row: PElement): PElement[] => childElements(row, CELLS);
   const grid: string[][] = [];
+  /** How many of the grid's first rows are header rows (in <thead>, or all <th>). */
+  let headerRows = 0;
   // Cells spanning rows are repeated so every Markdown row stands on its own.
   const carry: { text: string; left: number }[] = [];
   let width = 0;
   for (const row of rows) {
     if (walk.classify.gone(row)) continue;
     const cells: string[] = [];
+    const rowCells = cellsOf(row);
+    // A header cell spanning columns names each of them; a spanning data cell is stated once.
+    const isHeader =
+      row.parentElement?.localName === 'thead' ||
+      (rowCells.length > 0 && rowCells.every((c) => c.localName === 'th'));
     let col = 0;
     const fillCarried = (): void => {
       let c = carry[col];
@@ -67,7 +74,7 @@ export function table(t: PElement, out: string[], walk: Walk): void {
         c = carry[col];
       }
     };
-    for (const cell of cellsOf(row)) {
+    for (const cell of rowCells) {
       fillCarried();
       const content = walk.classify.gone(cell)
         ? ''
@@ -75,13 +82,14 @@ export function table(t: PElement, out: string[], walk: Walk): void {
       const colSpan = span(cell, 'colspan', 50);
       const rowSpan = span(cell, 'rowspan', 500);
       for (let s = 0; s < colSpan; s++) {
-        cells.push(s === 0 ? content : '');
+        cells.push(s === 0 || isHeader ? content : '');
         if (rowSpan > 1) carry[col] = { text: content, left: rowSpan - 1 };
         col += 1;
       }
     }
     fillCarried();
     if (cells.some((c) => c !== '')) {
+      if (isHeader && headerRows === grid.length) headerRows += 1;
       grid.push(cells);
       width = Math.max(width, cells.length);
     }
@@ -102,7 +110,17 @@ export function table(t: PElement, out: string[], walk: Walk): void {
     while (padded.length < width) padded.push('');
     return `| ${padded.join(' | ')} |`;
   };
-  const [head, ...body] = grid;
-  const lines = [line(head ?? []), line(new Array<string>(width).fill('---')), ...body.map(line)];
+  // Stacked header rows (a year over its quarters) become one: "2025 Plan", "2025 Actual".
+  const headCount = Math.max(1, headerRows);
+  const head = Array.from({ length: width }, (_, c) => {
+    const names: string[] = [];
+    for (const row of grid.slice(0, headCount)) {
+      const name = row[c] ?? '';
+      if (name !== '' && names.at(-1) !== name) names.push(name);
+    }
+    return names.join(' ');
+  });
+  const body = grid.slice(headCount);
+  const lines = [line(head), line(new Array<string>(width).fill('---')), ...body.map(line)];
   walk.push(out, lines.join('\n'));
 }

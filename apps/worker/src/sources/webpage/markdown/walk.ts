@@ -1,5 +1,5 @@
 import type { Classifier } from './classify.ts';
-import type { ExtractEnv, PNode } from './dom.ts';
+import type { ExtractEnv, PElement, PNode } from './dom.ts';
 
 /**
  * What the block writers (tables, lists) need from the walk that calls them. Passed in rather
@@ -12,6 +12,8 @@ export interface Walk {
   childrenOf(node: PNode): ArrayLike<PNode>;
   /** The node's content as one inline run (links, emphasis, images; `\n` only for <br>). */
   inlineOf(node: PNode): string;
+  /** Renders one block-level element into `out`. */
+  renderBlock(el: PElement, out: string[]): void;
   /** Renders the node's children as blocks into `out`. */
   renderChildren(parent: PNode, out: string[]): void;
   /** Adds a block unless it is empty or the character budget is spent. */
