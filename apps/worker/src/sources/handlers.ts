@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
+import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { WorkerConfig } from '../config.ts';
 import { createPrepPool } from '../prep-pool/index.ts';
 import type { SourceHandlers } from './index.ts';
-import { createLimiter } from './limit.ts';
 import { createWebpageRenderer, type WebpageRenderer } from './webpage/index.ts';
 
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
@@ -27,7 +27,7 @@ export function createSourceHandlers(config: WorkerConfig, logger: Logger): Sour
   });
   // Loading pdf.js and sharp in a thread takes about a second: do it before the first job needs it.
   pool.warm().catch((err: unknown) => logger.warn({ err }, 'prep threads did not warm up'));
-  const renderSlot = createLimiter(config.RENDER_CONCURRENCY);
+  const renderSlot = pLimit(config.RENDER_CONCURRENCY);
   let renderer: WebpageRenderer | undefined;
   const fetchOptions = (maxBytes: number, signal: AbortSignal) => ({
     allowlist,

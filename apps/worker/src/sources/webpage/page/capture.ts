@@ -1,17 +1,6 @@
+import pTimeout from 'p-timeout';
 import type { CDPSession } from 'playwright-core';
 import { snapshotExpression, type PageSnapshot } from '../markdown/index.ts';
-
-const HUNG = Symbol('hung');
-
-function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof HUNG> {
-  // A hung evaluate settles only when the context closes; its rejection is expected then.
-  promise.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<typeof HUNG>((resolve) => {
-    timer = setTimeout(() => resolve(HUNG), Math.max(0, ms));
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 /**
  * Runs the extractor in an isolated world of the main frame: it shares the DOM but not the
@@ -38,8 +27,11 @@ async function evaluateOnce(
   script: string,
   ms: number,
 ): Promise<PageSnapshot | null> {
-  const result = await within(evaluateIsolated(cdp, script), ms).catch(() => null);
-  return result === HUNG ? null : result;
+  // A hung evaluate settles only when the context closes; its late rejection is expected then.
+  return pTimeout(evaluateIsolated(cdp, script), {
+    milliseconds: Math.max(0, ms),
+    fallback: () => null,
+  }).catch(() => null);
 }
 
 /**

@@ -1,3 +1,4 @@
+import pTimeout from 'p-timeout';
 import { errors, type BrowserContext, type Page, type Response } from 'playwright-core';
 import { ExtractionFailure, type ContentPart, type PublicModel } from '@xt/contract';
 import type { BrowserHost } from '../browser/index.ts';
@@ -74,13 +75,9 @@ function parseTarget(url: string): URL {
   return parsed;
 }
 
-async function bounded<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  promise.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+/** The promise's value, or undefined once `ms` have passed (its later failure is ignored). */
+function bounded<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  return pTimeout(promise, { milliseconds: ms, fallback: () => undefined }).catch(() => undefined);
 }
 
 function redirectHops(response: Response): number {
