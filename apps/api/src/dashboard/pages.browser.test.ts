@@ -125,5 +125,12 @@ it('runs an extraction from text, shows it complete with its output, and counts 
 
   await page.getByRole('link', { name: 'Webhooks' }).click();
   await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+  await page.getByText('No endpoints yet').waitFor();
   await screenshots(page, 'webhooks');
+  // The API's own answer to a bad URL shows beside the URL field.
+  await page.getByLabel('URL').fill('ftp://files.example.com/hook');
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  const urlField = page.locator('.field--invalid', { has: page.getByLabel('URL') });
+  await expect.poll(() => urlField.textContent(), poll).toMatch(/url/i);
+  await screenshots(page, 'webhooks-error');
 });

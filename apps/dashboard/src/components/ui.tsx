@@ -18,17 +18,17 @@ export function Field(props: {
     <div class={`field${errors.length ? ' field--invalid' : ''}`}>
       <label for={id}>{props.label}</label>
       {props.children({ id, describedBy, invalid: errors.length > 0 })}
-      {props.hint && (
-        <p class="field__hint" id={hintId}>
-          {props.hint}
-        </p>
-      )}
       {errorId && (
         <ul class="field__errors" id={errorId}>
           {errors.map((e) => (
             <li key={e}>{e}</li>
           ))}
         </ul>
+      )}
+      {props.hint && (
+        <p class="field__hint" id={hintId}>
+          {props.hint}
+        </p>
       )}
     </div>
   );
