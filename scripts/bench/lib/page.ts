@@ -42,7 +42,7 @@ export function renderPage(results: Results, info: PageInfo): string {
 Run ${when} on ${machineLine()}: ${info.quick ? '**quick run** (short phases, for development)' : 'full run'},
 ${info.reps} repetition${info.reps > 1 ? 's' : ''} of each measurement, PostgreSQL and Redis ${
     info.servers === 'own'
-      ? 'started by the run (private servers, so /proc accounting sees only this run)'
+      ? 'started by the run (private servers, so /proc accounting sees only this run; PostgreSQL with fsync and synchronous commit off, as the test kit runs it, for both pipelines alike)'
       : 'from `DATABASE_URL` / `REDIS_URL`'
   }, ${Math.round(info.seconds)} s in all. One-minute load average ${info.load[0].toFixed(1)} at the
 start and ${info.load[1].toFixed(1)} at the end (${cpus().length} cores).
