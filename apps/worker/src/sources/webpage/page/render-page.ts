@@ -75,6 +75,16 @@ function parseTarget(url: string): URL {
   return parsed;
 }
 
+/**
+ * Rejects with the signal's reason the moment it aborts, whatever the promise is doing: a context
+ * closed while Playwright is still creating a page can leave that call pending for good, and a
+ * cancelled job must not wait on it (the `finally` below cleans up, bounded).
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return pTimeout(promise, { milliseconds: Number.POSITIVE_INFINITY, signal });
+}
+
 /** The promise's value, or undefined once `ms` have passed (its later failure is ignored). */
 function bounded<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   return pTimeout(promise, { milliseconds: ms, fallback: () => undefined }).catch(() => undefined);
@@ -309,7 +319,7 @@ export async function renderPage(url: string, deps: RenderDeps): Promise<Rendere
     });
   });
   try {
-    context = await lease.browser.newContext({
+    const creating = lease.browser.newContext({
       proxy: { server: deps.proxy.server, username: session.username, password: session.password },
       serviceWorkers: 'block',
       acceptDownloads: false,
@@ -321,8 +331,14 @@ export async function renderPage(url: string, deps: RenderDeps): Promise<Rendere
       locale: 'en-US',
       userAgent: settings.userAgent ?? chromeUserAgent(lease.browser.version()),
     });
+    // A context that arrives after the job was cancelled is closed as soon as it exists.
+    void creating.then(
+      (created) => (signal?.aborted ? created.close().catch(() => undefined) : undefined),
+      () => undefined,
+    );
+    context = await untilAborted(creating, signal);
     signal?.throwIfAborted();
-    return await renderInContext(context, target, session, deps, deadline);
+    return await untilAborted(renderInContext(context, target, session, deps, deadline), signal);
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     if (err instanceof ExtractionFailure) throw err;
