@@ -10,3 +10,4 @@ export * from './list-query.ts';
 export * from './structure.ts';
 export * from './ids.ts';
 export * from './webhook-events.ts';
+export * from './records.ts';

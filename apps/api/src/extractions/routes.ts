@@ -17,7 +17,7 @@ import {
   withKeyCheck,
 } from '../idempotency/index.ts';
 import { failureAsHttpError, type ExtractionService } from './service.ts';
-import { serializeListRecord, serializeSingleRecord } from './serialize.ts';
+import { serializeListRecord, serializeSingleRecord } from '@xt/contract';
 
 const FORM_TYPES = [
   'multipart/form-data',

@@ -1,7 +1,30 @@
-import { formatTimestamp, type FailureCode } from '@xt/contract';
-import type { ExtractionRow } from '@xt/db';
+import type { FailureCode } from './failure-codes.ts';
+import type { ExtractionStatus, SourceType } from './states.ts';
+import { formatTimestamp } from './time.ts';
 
-function errorOf(row: ExtractionRow): { code: FailureCode; message: string } | null {
+/**
+ * The public records of an extraction, built from what is stored. Shared by the API (which
+ * answers with them) and the worker (which sends the single record in webhook events), so the
+ * two can never disagree. `ExtractionRow` of `@xt/db` has this shape.
+ */
+export interface StoredExtraction {
+  id: string;
+  schemaId: string;
+  sourceType: SourceType;
+  source: string;
+  instruction: string | null;
+  status: ExtractionStatus;
+  output: unknown;
+  totalTokens: number;
+  charged: boolean;
+  errorCode: string | null;
+  errorMessage: string | null;
+  metadata: Record<string, string>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function errorOf(row: StoredExtraction): { code: FailureCode; message: string } | null {
   if (row.status !== 'failed') return null;
   return {
     code: (row.errorCode ?? 'INTERNAL') as FailureCode,
@@ -9,8 +32,8 @@ function errorOf(row: ExtractionRow): { code: FailureCode; message: string } | n
   };
 }
 
-/** The list record (§6): `input`/`output`, `totalTokens` as numeric text. */
-export function serializeListRecord(row: ExtractionRow) {
+/** The list record: `input`/`output`, `totalTokens` as numeric text. */
+export function serializeListRecord(row: StoredExtraction) {
   const input: { schema_id: string; type: string; source: string; instruction?: string } = {
     schema_id: row.schemaId,
     type: row.sourceType,
@@ -30,8 +53,8 @@ export function serializeListRecord(row: ExtractionRow) {
   };
 }
 
-/** The get-by-id record (§6): `source`/`result`, `totalTokens` as a number. */
-export function serializeSingleRecord(row: ExtractionRow) {
+/** The get-by-id record: `source`/`result`, `totalTokens` as a number. */
+export function serializeSingleRecord(row: StoredExtraction) {
   return {
     id: row.id,
     schemaId: row.schemaId,
