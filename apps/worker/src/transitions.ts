@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FailureCode } from '@xt/contract';
 import { extractions, type Db, type ExtractionRow } from '@xt/db';
+import { recordFinalEvent } from '@xt/webhooks';
 
 /**
  * Every state change is one conditional UPDATE (contract §7): it only applies when the row is
@@ -54,16 +55,22 @@ async function leaveProcessing(
   tokens: number,
   next: ExtractionUpdate,
 ): Promise<boolean> {
-  const rows = await db
-    .update(extractions)
-    .set({
-      ...next,
-      totalTokens: sql`${extractions.totalTokens} + ${tokens}`,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
-    .returning({ id: extractions.id });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(extractions)
+      .set({
+        ...next,
+        totalTokens: sql`${extractions.totalTokens} + ${tokens}`,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
+      .returning();
+    if (!row) return false;
+    // A final state is announced in the same transaction, so it can never go unannounced
+    // (docs/webhooks.md); a return to pending records nothing.
+    await recordFinalEvent(tx, row);
+    return true;
+  });
 }
 
 /** processing → completed, charged. */

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { and, arrayContains, eq } from 'drizzle-orm';
+import { formatTimestamp, serializeSingleRecord, type WebhookEventType } from '@xt/contract';
+import {
+  webhookEndpoints,
+  webhookEvents,
+  webhookMessages,
+  type Db,
+  type ExtractionRow,
+} from '@xt/db';
+
+/** A transaction or the database itself: the event must be written with the transition. */
+type Executor = Pick<Db, 'select' | 'insert'>;
+
+/**
+ * Records the event of an extraction that just reached a final state, with one message per
+ * enabled endpoint of its account subscribed to that event. Call it inside the transaction
+ * that made the transition, so the two commit together. Accounts without such an endpoint
+ * get nothing written. Returns the event id, if one was recorded.
+ */
+export async function recordFinalEvent(
+  tx: Executor,
+  row: ExtractionRow,
+): Promise<string | undefined> {
+  if (row.status !== 'completed' && row.status !== 'failed') return undefined;
+  const type: WebhookEventType = `extraction.${row.status}`;
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.accountId, row.accountId),
+        eq(webhookEndpoints.enabled, true),
+        arrayContains(webhookEndpoints.events, [type]),
+      ),
+    );
+  if (endpoints.length === 0) return undefined;
+
+  const id = randomUUID();
+  const createdAt = new Date();
+  const body = JSON.stringify({
+    id,
+    type,
+    createdAt: formatTimestamp(createdAt),
+    data: serializeSingleRecord(row),
+    metadata: row.metadata,
+  });
+  await tx
+    .insert(webhookEvents)
+    .values({ id, accountId: row.accountId, extractionId: row.id, type, body, createdAt });
+  await tx
+    .insert(webhookMessages)
+    .values(endpoints.map((endpoint) => ({ eventId: id, endpointId: endpoint.id })));
+  return id;
+}
