@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { LOG_LEVELS, parseEnv } from '@xt/runtime';
+import { DEFAULT_RETRY_DELAYS, parseRetryDelays } from '@xt/webhooks';
 
 const MiB = 1024 * 1024;
 
@@ -82,6 +83,26 @@ const schema = z.object({
   RECONCILE_AFTER_MS: int(30_000, 0),
 
   SOURCE_ALLOWLIST: z.string().default(''),
+
+  // Webhook deliveries (docs/webhooks.md): jobs in flight per process; 0 runs no delivery
+  // workers and no relay here, for processes meant only for extractions.
+  WEBHOOK_CONCURRENCY: int(50),
+  WEBHOOK_ALLOWLIST: z.string().default(''),
+  WEBHOOK_TIMEOUT_MS: int(10_000, 100),
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .default(DEFAULT_RETRY_DELAYS)
+    .transform((spec, ctx) => {
+      try {
+        const delays = parseRetryDelays(spec);
+        if (delays.length > 0) return delays;
+        ctx.addIssue({ code: 'custom', message: 'must list at least one delay' });
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+      return z.NEVER;
+    }),
+  WEBHOOK_RELAY_INTERVAL_MS: int(1_000, 10),
   MAX_PDF_BYTES: int(50 * MiB, 1),
   MAX_IMAGE_BYTES: int(20 * MiB, 1),
   MAX_HTML_BYTES: int(10 * MiB, 1),

@@ -8,6 +8,7 @@ import { createProcessor } from './processor.ts';
 import { createReconciler } from './reconciler.ts';
 import { createSourceHandlers } from './sources/handlers.ts';
 import { createSourcePreparer } from './sources/index.ts';
+import { startWebhookDelivery } from './webhooks.ts';
 
 export interface RunningWorker {
   close(): Promise<void>;
@@ -79,6 +80,7 @@ export async function startWorker(
     logger,
   });
   reconciler.start(config.RECONCILE_INTERVAL_MS);
+  const webhooks = await startWebhookDelivery(config, db.db, logger);
   await worker.waitUntilReady();
 
   let closing: Promise<void> | undefined;
@@ -86,6 +88,7 @@ export async function startWorker(
     close: () =>
       (closing ??= (async () => {
         await reconciler.stop();
+        await webhooks?.close();
         // Lets running jobs finish (their results are written) before the process exits.
         await worker.close();
         await sources.close();

@@ -23,3 +23,4 @@ export {
 export { sniffContentType, isImageType, type SniffedType } from './sniff.ts';
 export { fetchSource, type BinarySourceKind, type FetchedSource } from './fetch-source.ts';
 export { defaultPort } from './submit-url.ts';
+export { safePost, type SafePostOptions } from './safe-post.ts';

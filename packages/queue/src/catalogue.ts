@@ -31,3 +31,26 @@ export function extractJobOptions(extractionId: string, policy: ExtractionJobPol
     removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
   };
 }
+
+/**
+ * Webhook deliveries have their own queue and their own workers, so a slow or dead receiver
+ * never holds up an extraction. One job is one event on its way to one endpoint (a row of
+ * `webhook_messages`, whose id is the job id); BullMQ's retries are the delivery attempts.
+ */
+export const WEBHOOK_QUEUE = 'webhooks';
+export const DELIVER_WEBHOOK_JOB = 'deliver';
+/** The custom backoff type the delivery workers compute from their retry schedule. */
+export const WEBHOOK_BACKOFF = 'webhook-schedule';
+
+export const deliverWebhookPayload = z.object({ messageId: z.uuid() });
+export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayload>;
+
+export function deliverWebhookJobOptions(messageId: string, retries: number): JobsOptions {
+  return {
+    jobId: messageId,
+    attempts: retries + 1,
+    backoff: { type: WEBHOOK_BACKOFF },
+    removeOnComplete: { age: 24 * 3600, count: 10_000 },
+    removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
+  };
+}

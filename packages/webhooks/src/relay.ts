@@ -1,0 +1,112 @@
+import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { Queue } from 'bullmq';
+import type { Logger } from 'pino';
+import { webhookMessages, type Db } from '@xt/db';
+import { DELIVER_WEBHOOK_JOB, deliverWebhookJobOptions } from '@xt/queue';
+
+const BATCH = 200;
+/** A message handed to the queue this long ago whose job has vanished (Redis lost it). */
+const LOST_AFTER = '10 minutes';
+const LOST_CHECK_EVERY = 60;
+
+/**
+ * Moves recorded messages from the outbox into the delivery queue. Every process running
+ * delivery workers polls, so a message recorded by a worker that died right after committing
+ * is picked up by any other. Rows are claimed with SKIP LOCKED inside a transaction that also
+ * enqueues them: if Redis refuses, the claim rolls back and the next round tries again; the
+ * message id is the job id, so a message enqueued twice is still one job.
+ */
+export function createRelay(deps: { db: Db; queue: Queue; retries: number; logger: Logger }) {
+  const add = (ids: string[]) =>
+    deps.queue.addBulk(
+      ids.map((messageId) => ({
+        name: DELIVER_WEBHOOK_JOB,
+        data: { messageId },
+        opts: deliverWebhookJobOptions(messageId, deps.retries),
+      })),
+    );
+
+  async function relayNew(): Promise<number> {
+    return deps.db.transaction(async (tx) => {
+      const rows = await tx
+        .select({ id: webhookMessages.id })
+        .from(webhookMessages)
+        .where(isNull(webhookMessages.enqueuedAt))
+        .orderBy(asc(webhookMessages.createdAt))
+        .limit(BATCH)
+        .for('update', { skipLocked: true });
+      if (rows.length === 0) return 0;
+      const ids = rows.map((r) => r.id);
+      await add(ids);
+      await tx
+        .update(webhookMessages)
+        .set({ enqueuedAt: sql`now()` })
+        .where(inArray(webhookMessages.id, ids));
+      return ids.length;
+    });
+  }
+
+  /** Pending messages whose job is gone from Redis (a flushed or replaced Redis) are re-added. */
+  async function recoverLost(): Promise<number> {
+    const rows = await deps.db
+      .select({ id: webhookMessages.id })
+      .from(webhookMessages)
+      .where(
+        and(
+          eq(webhookMessages.status, 'pending'),
+          lt(webhookMessages.enqueuedAt, sql`now() - ${LOST_AFTER}::interval`),
+        ),
+      )
+      .limit(BATCH);
+    const lost: string[] = [];
+    for (const { id } of rows) if (!(await deps.queue.getJob(id))) lost.push(id);
+    if (lost.length > 0) {
+      await add(lost);
+      deps.logger.warn(
+        { count: lost.length },
+        'webhook deliveries re-enqueued after their jobs vanished',
+      );
+    }
+    return lost.length;
+  }
+
+  let rounds = 0;
+  let failing = false;
+  async function runOnce(): Promise<number> {
+    let moved = 0;
+    try {
+      moved = await relayNew();
+      if (++rounds % LOST_CHECK_EVERY === 0) moved += await recoverLost();
+      if (failing) deps.logger.info('webhook relay recovered');
+      failing = false;
+    } catch (err) {
+      // One warning per outage, not one per round.
+      if (!failing) deps.logger.warn({ err }, 'webhook relay failed; retrying');
+      failing = true;
+    }
+    return moved;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  return {
+    runOnce,
+    start(intervalMs: number) {
+      const tick = () => {
+        running = runOnce().finally(() => {
+          if (stopped) return;
+          timer = setTimeout(tick, intervalMs);
+          timer.unref();
+        });
+      };
+      timer = setTimeout(tick, 0);
+      timer.unref();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
