@@ -6,7 +6,7 @@ import { sendOk } from '../http/envelope.ts';
 import { listQueryOr422 } from '../http/list.ts';
 import { idParam } from '../http/validate.ts';
 import { parseEndpointBody, type EndpointInput } from './body.ts';
-import { serializeEndpoint } from './serialize.ts';
+import { serializeAttempt, serializeEndpoint } from './serialize.ts';
 import type { WebhookService } from './service.ts';
 
 const WHAT = 'Webhook endpoint';
@@ -62,6 +62,13 @@ export function webhookRoutes(
       idParam(req.params.id, WHAT),
     );
     sendOk(res, serializeEndpoint(row, { withSecret: true }), 'Webhook secret rotated.');
+  });
+
+  router.get('/webhooks/:id/deliveries', async (req, res) => {
+    const id = idParam(req.params.id, WHAT);
+    const q = listQueryOr422(req.query);
+    const { rows, meta } = await service.deliveries(principalOf(req).accountId, id, q);
+    sendOk(res, { data: rows.map(serializeAttempt), meta }, 'Webhook deliveries retrieved.');
   });
 
   return router;

@@ -1,5 +1,5 @@
 import { formatTimestamp } from '@xt/contract';
-import type { WebhookEndpointRow } from '@xt/db';
+import type { WebhookAttemptRow, WebhookEndpointRow } from '@xt/db';
 
 /** An endpoint as every route shows it; the secret only where the caller just made one. */
 export function serializeEndpoint(row: WebhookEndpointRow, options: { withSecret?: boolean } = {}) {
@@ -11,5 +11,19 @@ export function serializeEndpoint(row: WebhookEndpointRow, options: { withSecret
     enabled: row.enabled,
     createdAt: formatTimestamp(row.createdAt),
     ...(options.withSecret ? { secret: row.secret } : {}),
+  };
+}
+
+/** One delivery attempt, as `GET /webhooks/{id}/deliveries` lists it. */
+export function serializeAttempt(row: WebhookAttemptRow) {
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    type: row.type,
+    attempt: row.attempt,
+    status: row.status,
+    responseStatus: row.responseStatus,
+    error: row.error,
+    createdAt: formatTimestamp(row.createdAt),
   };
 }

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { notFound, type ListQuery } from '@xt/contract';
-import { webhookEndpoints, type Db, type WebhookEndpointRow } from '@xt/db';
+import { webhookAttempts, webhookEndpoints, type Db, type WebhookEndpointRow } from '@xt/db';
 import { newWebhookSecret } from '@xt/webhooks';
 import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
 import type { EndpointInput } from './body.ts';
@@ -10,6 +10,13 @@ const COLUMNS: ListColumns = {
   createdAt: webhookEndpoints.createdAt,
   id: webhookEndpoints.id,
   searchOn: webhookEndpoints.url,
+};
+
+const ATTEMPT_COLUMNS: ListColumns = {
+  accountId: webhookAttempts.accountId,
+  createdAt: webhookAttempts.createdAt,
+  id: webhookAttempts.id,
+  searchOn: webhookAttempts.type,
 };
 
 /** Webhook endpoints, always scoped to the caller's account: others' endpoints do not exist. */
@@ -41,6 +48,15 @@ export class WebhookService {
   /** A new secret replaces the old one at once: the old one no longer verifies anything sent. */
   rotateSecret(accountId: string, id: string): Promise<WebhookEndpointRow> {
     return this.update(accountId, id, { secret: newWebhookSecret() });
+  }
+
+  /** Every delivery attempt to one endpoint, newest first. */
+  async deliveries(accountId: string, id: string, q: ListQuery) {
+    await this.get(accountId, id);
+    const where = listConditions(ATTEMPT_COLUMNS, accountId, q, [
+      eq(webhookAttempts.endpointId, id),
+    ]);
+    return listPage(this.db, webhookAttempts, ATTEMPT_COLUMNS, where, q);
   }
 
   async update(
