@@ -10,20 +10,43 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-export function createDb(
-  url: string,
-  options: { max?: number; applicationName?: string } = {},
-): DbHandle {
+export interface DbOptions {
+  max?: number;
+  applicationName?: string;
+  /**
+   * How long to wait for a connection (a new one, or a free one from a busy pool). Short, so a
+   * request during a database outage is answered 503 within the contract's 3 s instead of
+   * hanging. Default 2 s.
+   */
+  connectTimeoutMs?: number;
+  /** Server-side cap on any one statement; a runaway query cannot hold a connection. Default 30 s. */
+  statementTimeoutMs?: number;
+  /** Told about connection errors that happen outside any query (e.g. a restart). */
+  onConnectionError?: (err: Error) => void;
+}
+
+export function createDb(url: string, options: DbOptions = {}): DbHandle {
+  const statementTimeout = options.statementTimeoutMs ?? 30_000;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'extraction-service',
-    // Fail fast when the database is unreachable instead of hanging requests.
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 2_000,
     idleTimeoutMillis: 30_000,
+    statement_timeout: statementTimeout,
+    // A transaction left open by a stuck caller would hold its row locks forever.
+    idle_in_transaction_session_timeout: statementTimeout * 2,
+    // Notices a database host that vanished without closing the connection.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   });
+  const onError = (err: Error) => options.onConnectionError?.(err);
   // An idle client erroring (database restart) must not crash the process; the pool replaces it.
-  pool.on('error', () => undefined);
+  pool.on('error', onError);
+  // A checked-out client emits its errors on itself, not on the pool: without this listener a
+  // restart during a transaction is an unhandled 'error' event, which ends the process. The
+  // query in flight still fails, and the caller sees that.
+  pool.on('connect', (client) => client.on('error', onError));
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

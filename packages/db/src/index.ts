@@ -1,3 +1,4 @@
 export * from './schema.ts';
 export * from './client.ts';
 export * from './migrate.ts';
+export * from './unavailable.ts';

@@ -1,3 +1,4 @@
 export * from './env.ts';
 export * from './logger.ts';
 export * from './main.ts';
+export * from './outage.ts';

@@ -1,7 +1,23 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import multer from 'multer';
 import { HttpError } from '@xt/contract';
+import { isDatabaseUnavailable } from '@xt/db';
+import { errorSummary } from '@xt/runtime';
 import { sendError } from './envelope.ts';
+
+/** Seconds a client is asked to wait when a dependency is down (within the contract's 3 s). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+/** PostgreSQL down or restarting: a temporary condition, answered 503 so clients retry. */
+function fromDependency(err: unknown): HttpError | null {
+  if (!isDatabaseUnavailable(err)) return null;
+  return new HttpError(
+    503,
+    'UNAVAILABLE',
+    'The service is temporarily unavailable. Please retry shortly.',
+    { headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } },
+  );
+}
 
 interface BodyParserError {
   type?: string;
@@ -69,7 +85,9 @@ function fromRouter(err: unknown): HttpError | null {
 /** The one place where errors become envelopes. Nothing internal ever reaches the client. */
 export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
   const known =
-    err instanceof HttpError ? err : (fromBodyParser(err) ?? fromMulter(err) ?? fromRouter(err));
+    err instanceof HttpError
+      ? err
+      : (fromBodyParser(err) ?? fromMulter(err) ?? fromRouter(err) ?? fromDependency(err));
   if (res.headersSent) {
     req.log.error({ err }, 'error after headers were sent');
     res.end();
@@ -80,7 +98,10 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
     sendError(res, 500, { message: 'An unexpected error occurred.', code: 'INTERNAL' });
     return;
   }
-  if (known.status >= 500) req.log.error({ err }, known.message);
+  // An outage is expected and says nothing about this request: one line, no stack.
+  if (known.code === 'UNAVAILABLE')
+    req.log.warn({ error: errorSummary(err) }, 'dependency unavailable; answered 503');
+  else if (known.status >= 500) req.log.error({ err }, known.message);
   for (const [name, value] of Object.entries(known.headers ?? {})) res.setHeader(name, value);
   if (known.status === 422 && known.fields)
     sendError(res, 422, { errors: known.fields, code: known.code, ...known.extra });
