@@ -31,6 +31,8 @@ export interface AppDeps {
   queue: Queue;
   waiter: CompletionWaiter;
   logger: Logger;
+  /** True once the process is shutting down (readiness then answers 503). */
+  stopping?: () => boolean;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -45,7 +47,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(accessLog(metrics));
 
   // Operational routes: outside /v1 and unauthenticated (§1).
-  app.use(healthRoutes({ pool: db.pool, redis }));
+  app.use(
+    healthRoutes({ pool: db.pool, redis, ...(deps.stopping ? { stopping: deps.stopping } : {}) }),
+  );
   app.use(metricsRoute(metrics, config.METRICS_TOKEN));
   app.use(docsRoutes());
   const dashboard = dashboardRoute(queue, config.ADMIN_USER, config.ADMIN_PASSWORD);
@@ -58,12 +62,14 @@ export function createApp(deps: AppDeps): Express {
     waiter,
     config,
     keys,
+    logger,
   });
   const rateLimit = rateLimiter({
     redis,
     prefix: config.QUEUE_PREFIX,
     max: config.RATE_LIMIT_MAX,
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    logger,
   });
   const resourceRouters = [
     schemaRoutes(new SchemaService(db.db, keys), '/v1'),

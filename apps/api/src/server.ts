@@ -6,7 +6,7 @@ import { createCompletionWaiter, createRedis, EXTRACTION_QUEUE } from '@xt/queue
 import { createApp } from './app.ts';
 import { startKeySweep } from './idempotency/sweep.ts';
 import type { ApiConfig } from './config.ts';
-import { createLogger, type Logger } from '@xt/runtime';
+import { createLogger, createOutageReporter, type Logger } from '@xt/runtime';
 
 export interface RunningApi {
   url: string;
@@ -20,13 +20,34 @@ export async function startApi(
   logger: Logger = createLogger(config.LOG_LEVEL, 'api'),
 ): Promise<RunningApi> {
   await runMigrations(config.DATABASE_URL);
-  const db = createDb(config.DATABASE_URL, { max: config.DB_POOL_MAX, applicationName: 'api' });
-  const redis = createRedis(config.REDIS_URL, 'producer');
-  const subscriber = createRedis(config.REDIS_URL, 'blocking');
+  const postgresOutage = createOutageReporter(logger, 'postgres', 'connection lost');
+  const db = createDb(config.DATABASE_URL, {
+    max: config.DB_POOL_MAX,
+    applicationName: 'api',
+    onConnectionError: (err) => postgresOutage.failed(err),
+  });
+  db.pool.on('connect', () => postgresOutage.recovered());
+  // Connection trouble is reported once per outage; requests meanwhile fall back on their own.
+  const redisOutage = createOutageReporter(logger, 'redis', 'connection lost');
+  const redisEvents = {
+    onError: (err: Error) => redisOutage.failed(err),
+    onReady: () => redisOutage.recovered(),
+  };
+  const redis = createRedis(config.REDIS_URL, 'producer', redisEvents);
+  const subscriber = createRedis(config.REDIS_URL, 'blocking', redisEvents);
   const queue = new Queue(EXTRACTION_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
-  queue.on('error', (err) => logger.warn({ err }, 'queue error'));
+  queue.on('error', (err) => redisOutage.failed(err));
   const waiter = await createCompletionWaiter(subscriber, config.QUEUE_PREFIX);
-  const app = createApp({ config, db, redis, queue, waiter, logger });
+  let closing: Promise<void> | undefined;
+  const app = createApp({
+    config,
+    db,
+    redis,
+    queue,
+    waiter,
+    logger,
+    stopping: () => closing !== undefined,
+  });
   const sweep = startKeySweep(db.db, config.IDEMPOTENCY_SWEEP_INTERVAL_SECONDS * 1000, logger);
 
   const server = await new Promise<Server>((resolve, reject) => {
@@ -41,7 +62,6 @@ export async function startApi(
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 
-  let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       // Stop accepting; waiting requests are released by closing the waiter (they answer 202).

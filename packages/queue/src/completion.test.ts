@@ -12,6 +12,9 @@ beforeAll(async () => {
   publisher = createRedis(testRedisUrl(), 'producer');
   subscriber = createRedis(testRedisUrl(), 'blocking');
   waiter = await createCompletionWaiter(subscriber, prefix);
+  // A producer connection has no offline queue: publish only once it is connected.
+  if (publisher.status !== 'ready')
+    await new Promise((resolve) => publisher.once('ready', resolve));
 });
 afterAll(async () => {
   await waiter.close();

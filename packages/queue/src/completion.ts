@@ -25,6 +25,8 @@ export interface CompletionWaiter {
   wait(extractionId: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   /** Number of registered listeners (for metrics and leak tests). */
   size(): number;
+  /** False while the subscriber is disconnected: no wake-up can arrive, so poll more often. */
+  readonly live: boolean;
   /** True once closed: waits end at once, so a shutting-down API answers its waiters (202). */
   readonly closed: boolean;
   close(): Promise<void>;
@@ -52,6 +54,9 @@ export async function createCompletionWaiter(
   return {
     get closed() {
       return closed;
+    },
+    get live() {
+      return subscriber.status === 'ready';
     },
     wait(extractionId, timeoutMs, signal) {
       if (closed) return Promise.resolve(false);

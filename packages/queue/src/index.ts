@@ -1,3 +1,5 @@
 export * from './redis.ts';
 export * from './catalogue.ts';
 export * from './completion.ts';
+export * from './backoff.ts';
+export * from './unavailable.ts';

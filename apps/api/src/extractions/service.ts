@@ -15,9 +15,11 @@ import { extractions, schemas, type Db, type ExtractionRow } from '@xt/db';
 import {
   EXTRACT_JOB,
   extractJobOptions,
+  withDeadline,
   type CompletionWaiter,
   type ExtractJobPayload,
 } from '@xt/queue';
+import { createOutageReporter, errorSummary, type OutageReporter } from '@xt/runtime';
 import type { ApiConfig } from '../config.ts';
 import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
 import type { ExtractionInput } from './body.ts';
@@ -33,6 +35,13 @@ const COLUMNS: ListColumns = {
 
 /** Between two looks at the database while waiting: covers a lost pub/sub wake-up. */
 const RECHECK_MS = 5_000;
+/** The same while the completion subscriber is disconnected and no wake-up can arrive. */
+const OFFLINE_RECHECK_MS = 1_000;
+/**
+ * The longest an enqueue may take before the create is answered anyway. Redis commands time out
+ * on their own; this also covers a queue whose connection has not come up since start-up.
+ */
+const ENQUEUE_DEADLINE_MS = 1_500;
 
 /** `replayed`: the answer is for an extraction an earlier request with the same key created. */
 export type CreateOutcome =
@@ -52,6 +61,7 @@ export class ExtractionService {
   private readonly waiter: CompletionWaiter;
   private readonly config: ApiConfig;
   private readonly keys: IdempotencyKeys;
+  private readonly outage: OutageReporter;
 
   constructor(deps: {
     db: Db;
@@ -59,12 +69,18 @@ export class ExtractionService {
     waiter: CompletionWaiter;
     config: ApiConfig;
     keys: IdempotencyKeys;
+    logger: Logger;
   }) {
     this.keys = deps.keys;
     this.db = deps.db;
     this.queue = deps.queue;
     this.waiter = deps.waiter;
     this.config = deps.config;
+    this.outage = createOutageReporter(
+      deps.logger,
+      'redis',
+      'unavailable; new extractions wait for the reconciler to enqueue them',
+    );
   }
 
   /**
@@ -140,30 +156,50 @@ export class ExtractionService {
     const id = row.id;
     // Listen before enqueueing so a fast worker cannot finish unnoticed.
     const deadline = Date.now() + ctx.waitSeconds * 1000;
+    const stopListening = new AbortController();
+    const signal = AbortSignal.any([ctx.signal, stopListening.signal]);
     const firstWake =
       ctx.waitSeconds > 0
-        ? this.waiter.wait(id, Math.min(RECHECK_MS, ctx.waitSeconds * 1000), ctx.signal)
+        ? this.waiter.wait(id, Math.min(this.recheckMs(), ctx.waitSeconds * 1000), signal)
         : null;
 
     const payload: ExtractJobPayload = { extractionId: id, requestId: ctx.requestId };
     try {
-      await this.queue.add(
-        EXTRACT_JOB,
-        payload,
-        extractJobOptions(id, {
-          attempts: this.config.JOB_ATTEMPTS,
-          backoffMs: this.config.JOB_BACKOFF_MS,
-        }),
+      await withDeadline(
+        this.queue.add(
+          EXTRACT_JOB,
+          payload,
+          extractJobOptions(id, {
+            attempts: this.config.JOB_ATTEMPTS,
+            backoffMs: this.config.JOB_BACKOFF_MS,
+          }),
+        ),
+        ENQUEUE_DEADLINE_MS,
+        'enqueue timed out',
       );
     } catch (err) {
-      ctx.log.warn({ err, extractionId: id }, 'enqueue failed; the reconciler will enqueue it');
+      // The committed row is the record: the reconciler enqueues it once Redis answers. No
+      // worker can start it before then, so waiting would only hold the client: answer now.
+      stopListening.abort();
+      this.outage.failed(err);
+      ctx.log.warn(
+        { error: errorSummary(err), extractionId: id },
+        'enqueue failed; the reconciler will enqueue it',
+      );
+      return { kind: 'accepted', row, retryAfterSeconds: 5, replayed };
     }
+    this.outage.recovered();
 
     if (firstWake === null) return { kind: 'accepted', row, retryAfterSeconds: 2, replayed };
-    const latest = (await this.waitForFinal(accountId, id, deadline, firstWake, ctx.signal)) ?? row;
+    const latest = (await this.waitForFinal(accountId, id, deadline, firstWake, signal)) ?? row;
     return FINAL_STATUSES.has(latest.status)
       ? { kind: 'finished', row: latest, replayed }
       : { kind: 'accepted', row: latest, retryAfterSeconds: 5, replayed };
+  }
+
+  /** Between looks at the database: short while wake-ups cannot arrive (subscriber offline). */
+  private recheckMs(): number {
+    return this.waiter.live ? RECHECK_MS : OFFLINE_RECHECK_MS;
   }
 
   /**
@@ -184,7 +220,7 @@ export class ExtractionService {
       if (!row || FINAL_STATUSES.has(row.status)) return row;
       const remaining = deadline - Date.now();
       if (remaining <= 0 || signal.aborted || this.waiter.closed) return row;
-      wake = this.waiter.wait(id, Math.min(RECHECK_MS, remaining), signal);
+      wake = this.waiter.wait(id, Math.min(this.recheckMs(), remaining), signal);
     }
   }
 

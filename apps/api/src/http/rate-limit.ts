@@ -1,8 +1,10 @@
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { HttpError } from '@xt/contract';
+import { createOutageReporter, errorSummary } from '@xt/runtime';
+import { RedisRateLimitStore } from './rate-limit-store.ts';
 
 /**
  * Per-key request throttling shared by every API process through Redis, so the limit holds
@@ -14,7 +16,13 @@ export function rateLimiter(options: {
   prefix: string;
   max: number;
   windowSeconds: number;
+  logger: Logger;
 }): RequestHandler {
+  const outage = createOutageReporter(
+    options.logger,
+    'redis',
+    'unavailable; rate limiting is suspended until it answers again',
+  );
   return rateLimit({
     windowMs: options.windowSeconds * 1000,
     limit: options.max,
@@ -22,13 +30,15 @@ export function rateLimiter(options: {
     legacyHeaders: false,
     keyGenerator: (req) =>
       req.principal?.keyId ?? req.principal?.userId ?? ipKeyGenerator(req.ip ?? 'unknown'),
-    store: new RedisStore({
-      prefix: `${options.prefix}:rl:`,
-      sendCommand: (command: string, ...args: string[]) =>
-        options.redis.call(command, ...args) as Promise<RedisReply>,
-    }),
+    store: new RedisRateLimitStore(options.redis, `${options.prefix}:rl:`, outage),
     // Redis trouble must not take the API down: let the request through.
     passOnStoreError: true,
+    // The store reports outages itself (once each); the library would log every failed request.
+    logger: {
+      error: () => undefined,
+      warn: (err: unknown, message?: string) =>
+        options.logger.warn({ error: errorSummary(err) }, message ?? 'rate limiter warning'),
+    },
     handler: (_req, res, next) => {
       const reset = res.getHeader('RateLimit-Reset');
       next(

@@ -17,7 +17,12 @@ async function within<T>(ms: number, work: Promise<T>): Promise<T> {
 }
 
 /** Liveness says the process runs; readiness says it can serve (Postgres and Redis answer). */
-export function healthRoutes(deps: { pool: pg.Pool; redis: Redis }): Router {
+export function healthRoutes(deps: {
+  pool: pg.Pool;
+  redis: Redis;
+  /** True once the process is shutting down: a load balancer should stop sending requests. */
+  stopping?: () => boolean;
+}): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: true, message: 'alive', data: {} });
@@ -27,8 +32,12 @@ export function healthRoutes(deps: { pool: pg.Pool; redis: Redis }): Router {
       within(2000, deps.pool.query('select 1')),
       within(2000, deps.redis.ping()),
     ]);
-    const checks = { postgres: db.status === 'fulfilled', redis: redis.status === 'fulfilled' };
-    const ok = checks.postgres && checks.redis;
+    const checks = {
+      postgres: db.status === 'fulfilled',
+      redis: redis.status === 'fulfilled',
+      ...(deps.stopping?.() ? { stopping: true } : {}),
+    };
+    const ok = checks.postgres && checks.redis && !deps.stopping?.();
     res
       .status(ok ? 200 : 503)
       .json(

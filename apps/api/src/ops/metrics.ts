@@ -29,15 +29,12 @@ export function createMetrics(options: { queue?: Queue; waiters?: () => number }
       labelNames: ['state'] as const,
       registers: [registry],
       async collect() {
-        const counts = await queue.getJobCounts(
-          'waiting',
-          'active',
-          'delayed',
-          'failed',
-          'completed',
-          'prioritized',
-        );
-        for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+        // During a Redis outage the depths are unknown: report none rather than fail the scrape.
+        this.reset();
+        const counts = await queue
+          .getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized')
+          .catch(() => undefined);
+        for (const [state, n] of Object.entries(counts ?? {})) this.set({ state }, n);
       },
     });
   }
