@@ -27,8 +27,8 @@ const schema = z.object({
   SOURCE_ALLOWLIST: z.string().default(''),
   // Places webhook endpoints may point to despite being private (docs/webhooks.md); empty.
   WEBHOOK_ALLOWLIST: z.string().default(''),
-  JOB_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
-  JOB_BACKOFF_MS: z.coerce.number().int().min(0).default(2_000),
+  JOB_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),
+  JOB_BACKOFF_MS: z.coerce.number().int().min(0).default(5_000),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(10),
   // The dashboard (docs/dashboard.md).
   SESSION_IDLE_HOURS: z.coerce.number().positive().default(12),

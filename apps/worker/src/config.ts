@@ -60,6 +60,9 @@ const schema = z.object({
   MODEL_MAX_RETRIES: int(1),
   MODEL_MAX_INPUT_TOKENS: int(120_000, 1000),
   MODEL_CHUNK_CONCURRENCY: int(4, 1),
+  // Model calls in flight in this process, across all jobs: a slow provider cannot make
+  // requests (and the sources they carry) pile up without bound.
+  MODEL_MAX_IN_FLIGHT: int(32, 1),
   MODEL_MAX_REPAIRS: int(2),
   // `auto`: send prompt_cache_key only to api.openai.com (strict compatible servers may refuse it).
   MODEL_PROMPT_CACHE_KEY: z.enum(['auto', 'true', 'false']).default('auto'),
@@ -73,14 +76,25 @@ const schema = z.object({
   PREP_THREAD_HEAP_MB: int(1024, 64),
   // Pages rendered at once in this process's Chromium.
   RENDER_CONCURRENCY: int(4, 1),
-  JOB_ATTEMPTS: int(3, 1),
-  JOB_BACKOFF_MS: int(2_000),
+  JOB_ATTEMPTS: int(4, 1),
+  // First retry delay; it doubles per attempt (5, 10, 20 s: longer than an ordinary restart of
+  // a dependency). A provider's Retry-After wins when it asks for longer.
+  JOB_BACKOFF_MS: int(5_000),
   JOB_TIMEOUT_MS: int(10 * 60_000, 1000),
-  LOCK_DURATION_MS: int(60_000, 1_000),
+  // A job's lock, renewed every half of it while the job runs. A killed worker's jobs run again
+  // once the lock lapses and a stalled check notices: within LOCK + STALLED ≈ 30 s. Shorter
+  // locks mean a blocked event loop (longer than the lock) gets its job run twice (never
+  // charged twice), so the lock stays well above any synchronous stretch of work.
+  LOCK_DURATION_MS: int(20_000, 1_000),
   // How often a worker looks for jobs whose worker died (their lock lapsed) to run them again.
-  STALLED_INTERVAL_MS: int(30_000, 500),
-  RECONCILE_INTERVAL_MS: int(30_000, 500),
-  RECONCILE_AFTER_MS: int(30_000, 0),
+  STALLED_INTERVAL_MS: int(10_000, 500),
+  RECONCILE_INTERVAL_MS: int(15_000, 500),
+  // Rows younger than this are left alone: their API request may still be enqueueing them.
+  RECONCILE_AFTER_MS: int(15_000, 0),
+  // A `processing` row whose job is gone or finished is given a new job after this long.
+  RECONCILE_STALE_MS: int(30_000, 0),
+  // On SIGTERM: how long running jobs may take to finish before they are handed back.
+  WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(20),
 
   SOURCE_ALLOWLIST: z.string().default(''),
 

@@ -1,12 +1,13 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ExtractionFailure, type PublicModel, type Structure } from '@xt/contract';
-import type { Db } from '@xt/db';
+import { isDatabaseUnavailable, type Db } from '@xt/db';
 import { extract, type ModelClient } from '@xt/model';
 import { extractJobPayload, publishCompletion } from '@xt/queue';
+import { errorSummary } from '@xt/runtime';
 import type { SourcePreparer } from './sources/index.ts';
-import { claim, complete, exists, recordFailure } from './transitions.ts';
+import { claim, complete, exists, recordFailure, release } from './transitions.ts';
 
 export interface ProcessorDeps {
   db: Db;
@@ -20,6 +21,12 @@ export interface ProcessorDeps {
   modelConfigured: boolean;
 }
 
+/** The reason the worker aborts its running jobs with when its shutdown grace has run out. */
+export const SHUTDOWN_REASON = 'worker shutting down';
+
+/** While PostgreSQL is away a job is put back this long (plus jitter) without using an attempt. */
+const DATABASE_RETRY_MS = 3_000;
+
 function asFailure(err: unknown): ExtractionFailure {
   if (err instanceof ExtractionFailure) return err;
   return new ExtractionFailure('INTERNAL', 'The extraction failed unexpectedly.', {
@@ -32,9 +39,17 @@ function asFailure(err: unknown): ExtractionFailure {
  * The extraction job handler: claim the row, prepare the source, call the model, record the
  * outcome. Retryable failures return the row to `pending` and let BullMQ back off and retry;
  * the rest fail it at once (UnrecoverableError).
+ *
+ * Two interruptions use no attempt: PostgreSQL being unreachable (the job is put back for a few
+ * seconds, again and again until it answers, since nothing can be recorded meanwhile), and the
+ * worker shutting down (the job is handed back to the front of the queue for another worker).
  */
 export function createProcessor(deps: ProcessorDeps) {
-  return async function processExtraction(job: Job): Promise<{ status: string }> {
+  return async function processExtraction(
+    job: Job,
+    token?: string,
+    stop?: AbortSignal,
+  ): Promise<{ status: string }> {
     const { extractionId, requestId } = extractJobPayload.parse(job.data);
     const log = deps.logger.child({
       extractionId,
@@ -42,7 +57,30 @@ export function createProcessor(deps: ProcessorDeps) {
       jobId: job.id,
       attempt: job.attemptsMade + 1,
     });
+    try {
+      return await run(job, extractionId, log, stop);
+    } catch (err) {
+      if (stop?.aborted && stop.reason === SHUTDOWN_REASON && token) {
+        await release(deps.db, extractionId).catch(() => false);
+        await job.moveToWait(token);
+        log.info('handed back to the queue at shutdown');
+        throw new WaitingError();
+      }
+      if (isDatabaseUnavailable(err) && token) {
+        await job.moveToDelayed(Date.now() + DATABASE_RETRY_MS * (1 + Math.random()), token);
+        log.warn({ error: errorSummary(err) }, 'database unavailable; job put back for later');
+        throw new DelayedError();
+      }
+      throw err;
+    }
+  };
 
+  async function run(
+    job: Job,
+    extractionId: string,
+    log: Logger,
+    stop: AbortSignal | undefined,
+  ): Promise<{ status: string }> {
     const claimed = await claim(deps.db, extractionId);
     if (claimed.kind === 'gone') {
       log.info('extraction was deleted; nothing to do');
@@ -59,6 +97,7 @@ export function createProcessor(deps: ProcessorDeps) {
 
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('job timeout')), deps.jobTimeoutMs);
+    const signal = stop ? AbortSignal.any([controller.signal, stop]) : controller.signal;
     try {
       // Not retryable: no attempt can succeed until the worker is configured.
       if (!deps.modelConfigured)
@@ -69,9 +108,9 @@ export function createProcessor(deps: ProcessorDeps) {
       const source = await withTimeout(
         deps.sources.prepare(row.sourceType, row.source, {
           model: row.model as PublicModel,
-          signal: controller.signal,
+          signal,
         }),
-        controller.signal,
+        signal,
       );
       // Deleted while its source was being prepared: spend no model tokens on it.
       if (!(await exists(deps.db, extractionId))) return { status: 'deleted' };
@@ -82,36 +121,50 @@ export function createProcessor(deps: ProcessorDeps) {
           structure: row.schemaStructure as Structure,
           source,
           instruction: row.instruction ?? undefined,
-          signal: controller.signal,
+          signal,
         }),
-        controller.signal,
+        signal,
       );
       const written = await complete(deps.db, extractionId, result.output, result.totalTokens);
       log.info(
         { tokens: result.totalTokens, calls: result.calls, written },
         'extraction completed',
       );
-      if (written) await publishCompletion(deps.redis, deps.prefix, extractionId);
+      if (written) await notify(extractionId, log);
       return { status: written ? 'completed' : 'discarded' };
     } catch (err) {
+      // Handed back or put back by the caller: nothing is recorded as a failure.
+      if (stop?.aborted || isDatabaseUnavailable(err)) throw err;
       const failure = asFailure(err);
       const attemptsLeft = (job.opts.attempts ?? 1) - (job.attemptsMade + 1);
       if (failure.retryable && attemptsLeft > 0) {
         await recordFailure(deps.db, extractionId, failure, 'pending');
         log.warn(
-          { code: failure.code, err: failure.cause ?? failure, attemptsLeft },
+          { code: failure.code, error: errorSummary(failure.cause ?? failure), attemptsLeft },
           'attempt failed; will retry',
         );
         throw failure;
       }
       const written = await recordFailure(deps.db, extractionId, failure, 'failed');
-      log.warn({ code: failure.code, err: failure.cause ?? failure, written }, 'extraction failed');
-      if (written) await publishCompletion(deps.redis, deps.prefix, extractionId);
+      log.warn(
+        { code: failure.code, error: errorSummary(failure.cause ?? failure), written },
+        'extraction failed',
+      );
+      if (written) await notify(extractionId, log);
       throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
     } finally {
       clearTimeout(timer);
     }
-  };
+  }
+
+  /** Wakes waiting API requests; when Redis cannot take it, they find out by polling. */
+  async function notify(extractionId: string, log: Logger): Promise<void> {
+    try {
+      await publishCompletion(deps.redis, deps.prefix, extractionId);
+    } catch (err) {
+      log.debug({ error: errorSummary(err) }, 'completion not published');
+    }
+  }
 }
 
 /** Races work against the job deadline; the work itself is told through the same signal. */

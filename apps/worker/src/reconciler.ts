@@ -3,8 +3,14 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { extractions, type Db } from '@xt/db';
-import { EXTRACT_JOB, extractJobOptions, type ExtractionJobPolicy } from '@xt/queue';
+import { extractions, isDatabaseUnavailable, type Db } from '@xt/db';
+import {
+  EXTRACT_JOB,
+  extractJobOptions,
+  isRedisUnavailable,
+  type ExtractionJobPolicy,
+} from '@xt/queue';
+import { createOutageReporter, errorSummary } from '@xt/runtime';
 
 const BATCH = 500;
 
@@ -20,8 +26,10 @@ const LIVE_JOB_STATES = new Set([
 /**
  * Makes sure every unfinished extraction has a live job. The API commits the row before it
  * enqueues, so a Redis hiccup (or a lost Redis) can leave `pending` rows with no job; and a row
- * can be left `processing` when its job is gone. One worker at a time does this (a Redis lock),
- * for rows older than `afterMs` so it never races a request that is still enqueueing.
+ * can be left `processing` when its job is gone or ended without writing (the database was down
+ * when it tried). One worker at a time does this (a Redis lock), for rows older than `afterMs`
+ * so it never races a request that is still enqueueing; a `processing` row whose job is no
+ * longer live is taken over once it has not changed for `staleProcessingMs`.
  */
 export function createReconciler(deps: {
   db: Db;
@@ -95,6 +103,11 @@ export function createReconciler(deps: {
     return requeued;
   }
 
+  const outage = createOutageReporter(
+    deps.logger,
+    'reconciler',
+    'cannot reach PostgreSQL or Redis; retrying every interval',
+  );
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   return {
@@ -102,7 +115,12 @@ export function createReconciler(deps: {
     start(intervalMs: number) {
       const tick = () => {
         running = runOnce()
-          .catch((err: unknown) => deps.logger.warn({ err }, 'reconcile failed'))
+          .then(() => outage.recovered())
+          .catch((err: unknown) => {
+            // An outage is logged once; anything else each time, without a stack.
+            if (isDatabaseUnavailable(err) || isRedisUnavailable(err)) outage.failed(err);
+            else deps.logger.warn({ error: errorSummary(err) }, 'reconcile failed');
+          })
           .finally(() => {
             timer = setTimeout(tick, intervalMs);
             timer.unref();

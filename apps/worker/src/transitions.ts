@@ -102,3 +102,16 @@ export function recordFailure(
     ...(next === 'failed' ? { finishedAt: sql`now()` } : {}),
   });
 }
+
+/**
+ * processing → pending without an outcome: the job was handed back (worker shutting down) and
+ * another delivery will claim it again.
+ */
+export async function release(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .update(extractions)
+    .set({ status: 'pending', updatedAt: sql`now()` })
+    .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
+    .returning({ id: extractions.id });
+  return rows.length > 0;
+}

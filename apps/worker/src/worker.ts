@@ -1,16 +1,25 @@
 import { Queue, Worker } from 'bullmq';
 import { createDb, runMigrations } from '@xt/db';
 import { createModelClient } from '@xt/model';
-import { createRedis, EXTRACTION_QUEUE } from '@xt/queue';
+import { createRedis, EXTRACTION_QUEUE, extractionRetryDelay, isRedisUnavailable } from '@xt/queue';
 import type { WorkerConfig } from './config.ts';
-import { createLogger, type Logger } from '@xt/runtime';
-import { createProcessor } from './processor.ts';
+import { createLogger, createOutageReporter, errorSummary, type Logger } from '@xt/runtime';
+import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
 import { createReconciler } from './reconciler.ts';
 import { createSourceHandlers } from './sources/handlers.ts';
 import { createSourcePreparer } from './sources/index.ts';
 import { startWebhookDelivery } from './webhooks.ts';
+import pLimit from 'p-limit';
+import {
+  checkChromium,
+  chromiumExecutable,
+  readinessOf,
+  type WorkerReadiness,
+} from './startup-checks.ts';
 
 export interface RunningWorker {
+  /** What the start-up checks found (for the readiness endpoint). */
+  readiness(): WorkerReadiness;
   close(): Promise<void>;
 }
 
@@ -19,15 +28,34 @@ export async function startWorker(
   config: WorkerConfig,
   logger: Logger = createLogger(config.LOG_LEVEL, config.WORKER_NAME),
 ): Promise<RunningWorker> {
+  const chromiumCheck = checkChromium(chromiumExecutable(config.CHROMIUM_PATH));
   await runMigrations(config.DATABASE_URL);
+  const postgresOutage = createOutageReporter(logger, 'postgres', 'connection lost');
   const db = createDb(config.DATABASE_URL, {
     max: config.DB_POOL_MAX,
     applicationName: config.WORKER_NAME,
+    onConnectionError: (err) => postgresOutage.failed(err),
   });
-  const redis = createRedis(config.REDIS_URL, 'producer');
-  const blocking = createRedis(config.REDIS_URL, 'blocking');
+  db.pool.on('connect', () => postgresOutage.recovered());
+  // Connection trouble is logged once per outage, not once per reconnect attempt or job.
+  const redisOutage = createOutageReporter(logger, 'redis', 'connection lost');
+  const redisEvents = {
+    onError: (err: Error) => redisOutage.failed(err),
+    onReady: () => redisOutage.recovered(),
+  };
+  const onQueueError = (err: Error) => {
+    if (isRedisUnavailable(err)) redisOutage.failed(err);
+    else logger.warn({ error: errorSummary(err) }, 'queue error');
+  };
+  const redis = createRedis(config.REDIS_URL, 'producer', redisEvents);
+  const blocking = createRedis(config.REDIS_URL, 'blocking', redisEvents);
   const queue = new Queue(EXTRACTION_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
-  queue.on('error', (err) => logger.warn({ err }, 'queue error'));
+  queue.on('error', onQueueError);
+
+  const chromium = await chromiumCheck;
+  if (chromium.ok) logger.info({ check: 'chromium' }, chromium.message);
+  else logger.error({ check: 'chromium' }, chromium.message);
+  const checks = [chromium];
 
   if (!config.OPENAI_API_KEY)
     logger.warn('OPENAI_API_KEY is not set: model calls will be refused by the provider');
@@ -44,8 +72,9 @@ export async function startWorker(
       config.MODEL_PROMPT_CACHE_KEY === 'auto'
         ? undefined
         : config.MODEL_PROMPT_CACHE_KEY === 'true',
+    schedule: pLimit(config.MODEL_MAX_IN_FLIGHT),
   });
-  const sources = createSourcePreparer(createSourceHandlers(config, logger));
+  const sources = createSourcePreparer(createSourceHandlers(config, logger, chromium));
   const processor = createProcessor({
     db: db.db,
     redis,
@@ -66,8 +95,12 @@ export async function startWorker(
     // A job whose worker died is re-delivered once the lock lapses; twice is a poison job.
     maxStalledCount: 2,
     name: config.WORKER_NAME,
+    settings: {
+      backoffStrategy: (attemptsMade, _type, err) =>
+        extractionRetryDelay(attemptsMade, config.JOB_BACKOFF_MS, err),
+    },
   });
-  worker.on('error', (err) => logger.warn({ err }, 'worker error'));
+  worker.on('error', onQueueError);
 
   const reconciler = createReconciler({
     db: db.db,
@@ -76,7 +109,7 @@ export async function startWorker(
     prefix: config.QUEUE_PREFIX,
     policy: { attempts: config.JOB_ATTEMPTS, backoffMs: config.JOB_BACKOFF_MS },
     afterMs: config.RECONCILE_AFTER_MS,
-    staleProcessingMs: config.JOB_TIMEOUT_MS + config.LOCK_DURATION_MS,
+    staleProcessingMs: config.RECONCILE_STALE_MS,
     logger,
   });
   reconciler.start(config.RECONCILE_INTERVAL_MS);
@@ -85,14 +118,28 @@ export async function startWorker(
 
   let closing: Promise<void> | undefined;
   return {
+    readiness: () => readinessOf(checks),
     close: () =>
       (closing ??= (async () => {
         await reconciler.stop();
         await webhooks?.close();
-        // Lets running jobs finish (their results are written) before the process exits.
-        await worker.close();
+        // Takes no new jobs and waits for the running ones; those still running when the grace
+        // period ends are aborted and handed back to the front of the queue (see the processor),
+        // so another worker starts them at once instead of after their lock lapses.
+        const drained = worker.close();
+        const started = Date.now();
+        const grace = setTimeout(() => {
+          logger.warn(
+            { graceSeconds: config.WORKER_SHUTDOWN_GRACE_SECONDS },
+            'shutdown grace over; handing running jobs back',
+          );
+          worker.cancelAllJobs(SHUTDOWN_REASON);
+        }, config.WORKER_SHUTDOWN_GRACE_SECONDS * 1000);
+        await drained;
+        clearTimeout(grace);
+        logger.info({ drainMs: Date.now() - started }, 'worker drained');
         await sources.close();
-        await queue.close();
+        await queue.close().catch(() => undefined);
         blocking.disconnect();
         redis.disconnect();
         await db.close();

@@ -49,16 +49,19 @@ export class ExtractionFailure extends Error {
   readonly retryable: boolean;
   /** Tokens already spent before the failure, so they can be recorded (uncharged). */
   tokens: number;
+  /** The soonest a retry may help, when the failing service said so (a Retry-After). */
+  readonly retryAfterMs: number | undefined;
 
   constructor(
     code: FailureCode,
     message: string,
-    options: { retryable?: boolean; cause?: unknown; tokens?: number } = {},
+    options: { retryable?: boolean; cause?: unknown; tokens?: number; retryAfterMs?: number } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'ExtractionFailure';
     this.code = code;
     this.retryable = options.retryable ?? false;
     this.tokens = options.tokens ?? 0;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }

@@ -33,6 +33,11 @@ export interface ModelClientOptions {
    * OpenAI-compatible server may refuse a parameter it does not know.
    */
   promptCacheKey?: boolean | undefined;
+  /**
+   * Runs each HTTP call, e.g. through a limiter shared by the whole process so a slow provider
+   * cannot make calls pile up without bound. Default: at once.
+   */
+  schedule?: (<T>(call: () => Promise<T>) => Promise<T>) | undefined;
 }
 
 export interface ModelClient {
@@ -46,6 +51,8 @@ export interface ModelClient {
   readonly promptCacheKey: boolean;
   /** removes the API key from text that may be logged or stored */
   readonly redact: (text: string) => string;
+  /** runs one HTTP call (through the process-wide bound, when there is one) */
+  readonly schedule: <T>(call: () => Promise<T>) => Promise<T>;
 }
 
 export const DEFAULT_MAX_INPUT_TOKENS = 120_000;
@@ -70,6 +77,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     maxOutputTokens: options.maxOutputTokens,
     temperature: options.temperature === undefined ? 0 : options.temperature,
     promptCacheKey: options.promptCacheKey ?? isOpenAi(options.baseURL),
+    schedule: options.schedule ?? ((call) => call()),
     redact: (text) => {
       let out = key.length >= 4 ? text.split(key).join('[redacted]') : text;
       // provider messages quote a masked key ("sk-abc***xyz"); drop even that

@@ -83,20 +83,22 @@ async function send(
   const { client, spend } = input;
   let completion: ChatCompletion;
   try {
-    completion = await client.openai.chat.completions.create(
-      {
-        model: input.providerModel,
-        messages,
-        ...(client.temperature === null ? {} : { temperature: client.temperature }),
-        response_format: {
-          type: 'json_schema',
-          json_schema: { name: 'extraction', strict: true, schema },
+    completion = await client.schedule(() =>
+      client.openai.chat.completions.create(
+        {
+          model: input.providerModel,
+          messages,
+          ...(client.temperature === null ? {} : { temperature: client.temperature }),
+          response_format: {
+            type: 'json_schema',
+            json_schema: { name: 'extraction', strict: true, schema },
+          },
+          // routes requests with the same schema to the same prompt cache
+          ...(client.promptCacheKey ? { prompt_cache_key: cacheKey } : {}),
+          ...(client.maxOutputTokens ? { max_completion_tokens: client.maxOutputTokens } : {}),
         },
-        // routes requests with the same schema to the same prompt cache
-        ...(client.promptCacheKey ? { prompt_cache_key: cacheKey } : {}),
-        ...(client.maxOutputTokens ? { max_completion_tokens: client.maxOutputTokens } : {}),
-      },
-      { signal: input.signal },
+        { signal: input.signal },
+      ),
     );
   } catch (error) {
     throw providerFailure(error, client.redact);

@@ -48,10 +48,20 @@ function statusFailure(
         error,
       );
     }
-    return unavailable('The model provider is rate limiting requests.', true, error);
+    return unavailable(
+      'The model provider is rate limiting requests.',
+      true,
+      error,
+      retryAfter(error),
+    );
   }
   if (status >= 500 || status === 408 || status === 409) {
-    return unavailable(`The model provider failed (HTTP ${status}).`, true, error);
+    return unavailable(
+      `The model provider failed (HTTP ${status}).`,
+      true,
+      error,
+      retryAfter(error),
+    );
   }
   // no cause for 401/403: the SDK's own message quotes part of the key
   if (status === 401) {
@@ -88,6 +98,34 @@ function providerMessage(error: APIError, redact: (text: string) => string): str
   return message ? `: ${redact(message).slice(0, 500)}` : '.';
 }
 
-function unavailable(message: string, retryable: boolean, cause?: unknown): ExtractionFailure {
-  return new ExtractionFailure('MODEL_UNAVAILABLE', message, { retryable, cause });
+function unavailable(
+  message: string,
+  retryable: boolean,
+  cause?: unknown,
+  retryAfterMs?: number,
+): ExtractionFailure {
+  return new ExtractionFailure('MODEL_UNAVAILABLE', message, {
+    retryable,
+    cause,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
+}
+
+/**
+ * How long the provider asked us to wait: `retry-after-ms` (OpenAI's), else `Retry-After` in
+ * seconds or as an HTTP date. The SDK honours it for its own retries; the job queue's retry
+ * honours it too once those are spent.
+ */
+export function retryAfter(error: APIError): number | undefined {
+  const headers = error.headers;
+  const get = (name: string): string | null | undefined =>
+    headers && typeof headers.get === 'function' ? headers.get(name) : undefined;
+  const ms = Number.parseFloat(get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return Math.round(ms);
+  const value = get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number.parseFloat(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { JobsOptions } from 'bullmq';
+import { EXTRACTION_BACKOFF } from './backoff.ts';
 
 /**
  * The job catalogue: every queue, its job names, payload schemas and retry policy in one place,
@@ -24,7 +25,9 @@ export function extractJobOptions(extractionId: string, policy: ExtractionJobPol
     // The extraction id is the job id: a second enqueue of the same extraction is a no-op.
     jobId: extractionId,
     attempts: policy.attempts,
-    backoff: { type: 'exponential', delay: policy.backoffMs, jitter: 0.5 },
+    // Computed by the worker (extractionRetryDelay): exponential with jitter, and no sooner
+    // than a model provider's Retry-After.
+    backoff: { type: EXTRACTION_BACKOFF, delay: policy.backoffMs },
     // Finished jobs are only bookkeeping (the database holds the result); keep a day for the
     // dashboard and a week of failures for post-mortems.
     removeOnComplete: { age: 24 * 3600, count: 10_000 },

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { errorSummary } from './outage.ts';
 
 /**
  * The entry-point routine every app shares: load the configuration (a bad one prints its message
@@ -18,6 +19,11 @@ export async function runService<C, S extends { close(): Promise<void> }>(option
     process.exit(1);
   }
   const logger = options.logger(config);
+  // A promise nobody awaited failing (a dependency call from a timer, say) must not end a
+  // process that is serving others: log it as the bug it is and carry on.
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ error: errorSummary(reason) }, 'unhandled promise rejection');
+  });
   const service = await options.start(config, logger);
   options.started(config, logger, service);
   let stopping = false;

@@ -1,20 +1,25 @@
-import { existsSync } from 'node:fs';
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
+import { ExtractionFailure } from '@xt/contract';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { WorkerConfig } from '../config.ts';
 import { createPrepPool } from '../prep-pool/index.ts';
+import { chromiumExecutable, type StartupCheck } from '../startup-checks.ts';
 import type { SourceHandlers } from './index.ts';
 import { createWebpageRenderer, type WebpageRenderer } from './webpage/index.ts';
-
-const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 /**
  * The URL source types, wired to the worker's limits (contract §8). Fetching and model calls
  * stay on the main loop (I/O); decoding and rasterising go to the prep threads; webpages are
  * rendered by one shared Chromium, a few pages at a time.
  */
-export function createSourceHandlers(config: WorkerConfig, logger: Logger): SourceHandlers {
+export function createSourceHandlers(
+  config: WorkerConfig,
+  logger: Logger,
+  /** The start-up check of Chromium; when it failed, webpage jobs fail at once, unretried. */
+  chromium?: StartupCheck,
+): SourceHandlers {
+  const executablePath = chromiumExecutable(config.CHROMIUM_PATH);
   const allowlist = parseAllowlist(config.SOURCE_ALLOWLIST);
   // One pinned agent per process: connection reuse without ever skipping the address check.
   const dispatcher = createPinnedDispatcher(allowlist, {
@@ -67,13 +72,16 @@ export function createSourceHandlers(config: WorkerConfig, logger: Logger): Sour
       });
     },
     webpage(url, { model, signal }) {
+      if (chromium && !chromium.ok)
+        return Promise.reject(
+          new ExtractionFailure(
+            'SOURCE_UNSUPPORTED',
+            'Webpage sources cannot be rendered: the worker could not start its browser (its start-up log says why).',
+          ),
+        );
       // Launched on first use: workers that never see a webpage never start a browser.
       renderer ??= createWebpageRenderer({
-        ...(config.CHROMIUM_PATH
-          ? { executablePath: config.CHROMIUM_PATH }
-          : existsSync(DEBIAN_CHROMIUM)
-            ? { executablePath: DEBIAN_CHROMIUM }
-            : {}),
+        ...(executablePath ? { executablePath } : {}),
         allowlist,
         pageTimeoutMs: config.PAGE_TIMEOUT_MS,
         networkIdleMs: config.NETWORK_IDLE_MS,
