@@ -58,6 +58,7 @@ export interface WorkerReadiness {
   checks: StartupCheck[];
 }
 
-export function readinessOf(checks: StartupCheck[]): WorkerReadiness {
-  return { ready: checks.every((c) => c.ok), checks };
+/** Ready once all `expected` checks have answered and each found what it looked for. */
+export function readinessOf(checks: StartupCheck[], expected: number): WorkerReadiness {
+  return { ready: checks.length >= expected && checks.every((c) => c.ok), checks: [...checks] };
 }

@@ -14,6 +14,7 @@ import {
   checkChromium,
   chromiumExecutable,
   readinessOf,
+  type StartupCheck,
   type WorkerReadiness,
 } from './startup-checks.ts';
 
@@ -52,10 +53,16 @@ export async function startWorker(
   const queue = new Queue(EXTRACTION_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
   queue.on('error', onQueueError);
 
-  const chromium = await chromiumCheck;
-  if (chromium.ok) logger.info({ check: 'chromium' }, chromium.message);
-  else logger.error({ check: 'chromium' }, chromium.message);
-  const checks = [chromium];
+  // Checked in the background: the worker takes jobs meanwhile, and a webpage job waits for
+  // the answer. Readiness stays false until every check has answered.
+  const checks: StartupCheck[] = [];
+  const chromium = chromiumCheck.then((check) => {
+    if (check.ok) logger.info({ check: check.name }, check.message);
+    else logger.error({ check: check.name }, check.message);
+    checks.push(check);
+    return check;
+  });
+  const expectedChecks = 1;
 
   if (!config.OPENAI_API_KEY)
     logger.warn('OPENAI_API_KEY is not set: model calls will be refused by the provider');
@@ -118,7 +125,7 @@ export async function startWorker(
 
   let closing: Promise<void> | undefined;
   return {
-    readiness: () => readinessOf(checks),
+    readiness: () => readinessOf(checks, expectedChecks),
     close: () =>
       (closing ??= (async () => {
         await reconciler.stop();

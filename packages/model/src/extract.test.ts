@@ -245,6 +245,36 @@ describe('extract against the stand-in', () => {
     expect(standIn.requests).toHaveLength(1);
   });
 
+  it("carries the provider's Retry-After on the failure, for the queue's retry", async () => {
+    standIn.behave({ status: 429, headers: { 'retry-after': '7' } });
+    const limited = await failureOf(
+      extract({ client: client(), model: 'gpt-4.1', structure: invoice, source: textSource }),
+    );
+    expect(limited).toMatchObject({ code: 'MODEL_UNAVAILABLE', retryAfterMs: 7_000 });
+    standIn.behave({ status: 503, headers: { 'retry-after-ms': '1500' } });
+    const failed = await failureOf(
+      extract({ client: client(), model: 'gpt-4.1', structure: invoice, source: textSource }),
+    );
+    expect(failed.retryAfterMs).toBe(1_500);
+  });
+
+  it('runs every call through the configured schedule', async () => {
+    let scheduled = 0;
+    await extract({
+      client: client({
+        schedule: (call) => {
+          scheduled += 1;
+          return call();
+        },
+      }),
+      model: 'gpt-4.1',
+      structure: invoice,
+      source: textSource,
+    });
+    expect(scheduled).toBe(standIn.requests.length);
+    expect(scheduled).toBeGreaterThan(0);
+  });
+
   it('lets the SDK retry as often as configured', async () => {
     standIn.behave({ status: 503, headers: { 'retry-after-ms': '1' } });
     const result = await extract({

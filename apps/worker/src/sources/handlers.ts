@@ -17,7 +17,7 @@ export function createSourceHandlers(
   config: WorkerConfig,
   logger: Logger,
   /** The start-up check of Chromium; when it failed, webpage jobs fail at once, unretried. */
-  chromium?: StartupCheck,
+  chromium?: Promise<StartupCheck>,
 ): SourceHandlers {
   const executablePath = chromiumExecutable(config.CHROMIUM_PATH);
   const allowlist = parseAllowlist(config.SOURCE_ALLOWLIST);
@@ -71,13 +71,11 @@ export function createSourceHandlers(
         opts: { model, maxPixels: config.MAX_IMAGE_PIXELS },
       });
     },
-    webpage(url, { model, signal }) {
-      if (chromium && !chromium.ok)
-        return Promise.reject(
-          new ExtractionFailure(
-            'SOURCE_UNSUPPORTED',
-            'Webpage sources cannot be rendered: the worker could not start its browser (its start-up log says why).',
-          ),
+    async webpage(url, { model, signal }) {
+      if (chromium && !(await chromium).ok)
+        throw new ExtractionFailure(
+          'SOURCE_UNSUPPORTED',
+          'Webpage sources cannot be rendered: the worker could not start its browser (its start-up log says why).',
         );
       // Launched on first use: workers that never see a webpage never start a browser.
       renderer ??= createWebpageRenderer({
