@@ -91,5 +91,6 @@ describe('npm start on the embedded default', () => {
         socket.on('error', reject);
       }),
     ).rejects.toThrow();
-  });
+    // Its own waits allow 120 s for start-up (initdb included) and 60 s for the API to answer.
+  }, 240_000);
 });
