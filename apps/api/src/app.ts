@@ -23,6 +23,8 @@ import { extractionRoutes } from './extractions/routes.ts';
 import { WebhookService } from './webhooks/service.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { IdempotencyKeys } from './idempotency/store.ts';
+import { createPostgresBlobStore } from '@xt/blob-store';
+import { UploadTempDir } from './uploads/temp-files.ts';
 
 export interface AppDeps {
   config: ApiConfig;
@@ -63,6 +65,7 @@ export function createApp(deps: AppDeps): Express {
     config,
     keys,
     logger,
+    store: createPostgresBlobStore(db.db),
   });
   const rateLimit = rateLimiter({
     redis,
@@ -73,7 +76,7 @@ export function createApp(deps: AppDeps): Express {
   });
   const resourceRouters = [
     schemaRoutes(new SchemaService(db.db, keys), '/v1'),
-    extractionRoutes(extractions, config),
+    extractionRoutes(extractions, config, new UploadTempDir(config.UPLOAD_TMP_DIR)),
     webhookRoutes(new WebhookService(db.db), {
       basePath: '/v1',
       allowlist: config.WEBHOOK_ALLOWLIST,

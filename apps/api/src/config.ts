@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 import { LOG_LEVELS, parseEnv } from '@xt/runtime';
 
@@ -27,6 +29,14 @@ const schema = z.object({
   SOURCE_ALLOWLIST: z.string().default(''),
   // Places webhook endpoints may point to despite being private (docs/webhooks.md); empty.
   WEBHOOK_ALLOWLIST: z.string().default(''),
+  // Largest uploaded file (a file part or a data: URL), in bytes; past it the answer is 413.
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(50 * 1024 * 1024),
+  // Where file parts wait between arriving and being stored (never named by the client).
+  UPLOAD_TMP_DIR: z.string().min(1).default(path.join(os.tmpdir(), 'xt-uploads')),
   JOB_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),
   JOB_BACKOFF_MS: z.coerce.number().int().min(0).default(5_000),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(10),

@@ -5,6 +5,7 @@ import { createDb, runMigrations } from '@xt/db';
 import { createCompletionWaiter, createRedis, EXTRACTION_QUEUE } from '@xt/queue';
 import { createApp } from './app.ts';
 import { startKeySweep } from './idempotency/sweep.ts';
+import { UploadTempDir } from './uploads/temp-files.ts';
 import type { ApiConfig } from './config.ts';
 import { createLogger, createOutageReporter, type Logger } from '@xt/runtime';
 
@@ -38,6 +39,8 @@ export async function startApi(
   const queue = new Queue(EXTRACTION_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
   queue.on('error', (err) => redisOutage.failed(err));
   const waiter = await createCompletionWaiter(subscriber, config.QUEUE_PREFIX);
+  // Temp files of uploads a crashed process was receiving.
+  await new UploadTempDir(config.UPLOAD_TMP_DIR).prepare();
   let closing: Promise<void> | undefined;
   const app = createApp({
     config,

@@ -120,6 +120,8 @@ const schema = z.object({
   MAX_PDF_BYTES: int(50 * MiB, 1),
   MAX_IMAGE_BYTES: int(20 * MiB, 1),
   MAX_HTML_BYTES: int(10 * MiB, 1),
+  // Uploads are capped by the API; the worker refuses to read a stored file larger than this.
+  MAX_UPLOAD_BYTES: int(50 * MiB, 1),
   FETCH_TIMEOUT_MS: int(30_000, 100),
   PAGE_TIMEOUT_MS: int(45_000, 100),
   NETWORK_IDLE_MS: int(500, 0),

@@ -105,11 +105,15 @@ export function createProcessor(deps: ProcessorDeps) {
           'MODEL_UNAVAILABLE',
           'No model provider is configured on the worker: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible server).',
         );
+      const prepareOpts = { model: row.model as PublicModel, signal };
       const source = await withTimeout(
-        deps.sources.prepare(row.sourceType, row.source, {
-          model: row.model as PublicModel,
-          signal,
-        }),
+        row.file
+          ? deps.sources.prepareUpload(
+              row.sourceType,
+              { ref: row.fileRef, contentType: row.file.contentType },
+              prepareOpts,
+            )
+          : deps.sources.prepare(row.sourceType, row.source, prepareOpts),
         signal,
       );
       // Deleted while its source was being prepared: spend no model tokens on it.

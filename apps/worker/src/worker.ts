@@ -1,4 +1,5 @@
 import { Queue, Worker } from 'bullmq';
+import { createPostgresBlobStore } from '@xt/blob-store';
 import { createDb, runMigrations } from '@xt/db';
 import { createModelClient } from '@xt/model';
 import { createRedis, EXTRACTION_QUEUE, extractionRetryDelay, isRedisUnavailable } from '@xt/queue';
@@ -81,7 +82,11 @@ export async function startWorker(
         : config.MODEL_PROMPT_CACHE_KEY === 'true',
     schedule: pLimit(config.MODEL_MAX_IN_FLIGHT),
   });
-  const sources = createSourcePreparer(createSourceHandlers(config, logger, chromium));
+  const store = createPostgresBlobStore(db.db);
+  const sources = createSourcePreparer(createSourceHandlers(config, logger, chromium), {
+    store,
+    maxBytes: config.MAX_UPLOAD_BYTES,
+  });
   const processor = createProcessor({
     db: db.db,
     redis,

@@ -2,6 +2,14 @@ import type { FailureCode } from './failure-codes.ts';
 import type { ExtractionStatus, SourceType } from './states.ts';
 import { formatTimestamp } from './time.ts';
 
+/** What the records show of an uploaded file. */
+export interface UploadedFile {
+  name: string;
+  size: number;
+  contentType: string;
+  sha256: string;
+}
+
 /**
  * The public records of an extraction, built from what is stored. Shared by the API (which
  * answers with them) and the worker (which sends the single record in webhook events), so the
@@ -20,6 +28,8 @@ export interface StoredExtraction {
   errorCode: string | null;
   errorMessage: string | null;
   metadata: Record<string, string>;
+  /** An uploaded source's file (docs/uploads.md); null for text and URLs. */
+  file: UploadedFile | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -34,11 +44,18 @@ function errorOf(row: StoredExtraction): { code: FailureCode; message: string } 
 
 /** The list record: `input`/`output`, `totalTokens` as numeric text. */
 export function serializeListRecord(row: StoredExtraction) {
-  const input: { schema_id: string; type: string; source: string; instruction?: string } = {
+  const input: {
+    schema_id: string;
+    type: string;
+    source: string;
+    file?: UploadedFile;
+    instruction?: string;
+  } = {
     schema_id: row.schemaId,
     type: row.sourceType,
     source: row.source,
   };
+  if (row.file) input.file = row.file;
   if (row.instruction !== null) input.instruction = row.instruction;
   return {
     id: row.id,
@@ -58,7 +75,12 @@ export function serializeSingleRecord(row: StoredExtraction) {
   return {
     id: row.id,
     schemaId: row.schemaId,
-    source: { type: row.sourceType === 'webpage' ? 'url' : row.sourceType, content: row.source },
+    source: {
+      type: row.sourceType === 'webpage' ? 'url' : row.sourceType,
+      content: row.source,
+      // An upload: `content` is the file name, and this is the file (docs/uploads.md).
+      ...(row.file ? { file: row.file } : {}),
+    },
     result: row.status === 'completed' ? row.output : null,
     status: row.status,
     createdAt: formatTimestamp(row.createdAt),

@@ -125,6 +125,46 @@ export const schemas = pgTable(
   ],
 );
 
+/**
+ * Uploaded files, as the PostgreSQL blob store keeps them (packages/blob-store). `blobs` is one
+ * row per stored file; its bytes are `blob_chunks` rows of at most 1 MiB, so a file is written
+ * and read as a stream of bounded pieces (never one 50 MiB value in memory, and never a bytea
+ * parameter bigger than a chunk). Written in the same transaction as the extraction that uses
+ * it. Extractions point here by `file_ref` without a foreign key: the reference is opaque, so
+ * another store (an object store) can hold the bytes instead; the upload sweep removes blobs
+ * no extraction references (docs/uploads.md).
+ */
+export const blobs = pgTable(
+  'blobs',
+  {
+    ref: uuid('ref').primaryKey(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  // The orphan sweep walks blobs oldest first.
+  (t) => [index('blobs_created_idx').on(t.createdAt)],
+);
+
+export const blobChunks = pgTable(
+  'blob_chunks',
+  {
+    ref: uuid('ref')
+      .notNull()
+      .references(() => blobs.ref, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ref, t.seq] })],
+);
+
+/** What the records show of an uploaded file; the bytes themselves live in the blob store. */
+export interface UploadedFile {
+  name: string;
+  size: number;
+  contentType: string;
+  sha256: string;
+}
+
 export const extractions = pgTable(
   'extractions',
   {
@@ -142,6 +182,10 @@ export const extractions = pgTable(
     // The client's labels (at most 16 short strings). jsonb, unlike the snapshots: key order
     // carries no meaning here, and jsonb can be queried by key later. Never sent to the model.
     metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+    // An uploaded source: `file` is what the records show (kept for good), `file_ref` where the
+    // bytes are (null once removed after UPLOAD_RETENTION_HOURS). `source` holds the file name.
+    file: jsonb('file').$type<UploadedFile>(),
+    fileRef: uuid('file_ref'),
     model: text('model').notNull(),
     status: text('status', { enum: ['pending', 'processing', 'completed', 'failed'] })
       .notNull()
@@ -167,6 +211,11 @@ export const extractions = pgTable(
     index('extractions_unfinished_idx')
       .on(t.status, t.createdAt)
       .where(sql`${t.status} in ('pending', 'processing')`),
+    // The upload sweep: final extractions whose bytes are still stored, oldest first.
+    index('extractions_file_retention_idx')
+      .on(t.finishedAt)
+      .where(sql`${t.fileRef} is not null`),
+    index('extractions_file_ref_idx').on(t.fileRef),
     check(
       'extractions_status_check',
       sql`${t.status} in ('pending', 'processing', 'completed', 'failed')`,

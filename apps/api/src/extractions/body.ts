@@ -9,6 +9,14 @@ import {
 } from '@xt/contract';
 import { checkSubmittedUrl, type Allowlist } from '@xt/fetcher';
 import { checkFields } from '../http/validate.ts';
+import { isDataUrl } from '../uploads/data-url.ts';
+import type { ReceivedFile } from '../uploads/receive.ts';
+import {
+  uploadFromDataUrl,
+  uploadFromPart,
+  type UploadInput,
+  type UploadResult,
+} from '../uploads/upload-input.ts';
 import { parseMetadata, type Metadata } from './metadata.ts';
 
 export const MAX_INSTRUCTION_CHARS = 4000;
@@ -20,6 +28,18 @@ export interface ExtractionInput {
   model: PublicModel;
   instruction?: string;
   metadata: Metadata;
+  /** An uploaded file (a file part or a data: URL); `source` is then its display name. */
+  upload?: UploadInput;
+}
+
+export interface BodyOptions {
+  maxTextChars: number;
+  maxUploadBytes: number;
+  allowlist: Allowlist;
+  /** Multipart or urlencoded: metadata arrives as a JSON string. */
+  form: boolean;
+  /** The multipart `source` file part, and how many such parts came. */
+  files?: { file?: ReceivedFile; count: number };
 }
 
 const oneString = (name: string) =>
@@ -66,33 +86,72 @@ function sourceError(
   return problem ? `source ${problem} (for type ${type}, source is the URL of the content)` : null;
 }
 
+/** The `source` file part, or a data: URL in `source`, checked against the declared type. */
+function uploadOf(
+  type: SourceType,
+  body: Record<string, unknown>,
+  opts: BodyOptions,
+): UploadResult | null {
+  const files = opts.files ?? { count: 0 };
+  if (files.count > 0) {
+    if (body.source !== undefined)
+      return { ok: false, message: 'source was sent both as a file and as a field; send one' };
+    if (files.count > 1)
+      return {
+        ok: false,
+        message: `source must be a single file; the request had ${files.count} file parts named source`,
+      };
+    if (!files.file) return null;
+    return uploadFromPart(type, files.file, opts);
+  }
+  if ((type === 'pdf' || type === 'image') && typeof body.source === 'string')
+    if (isDataUrl(body.source)) return uploadFromDataUrl(type, body.source.trim(), opts);
+  return null;
+}
+
 /**
  * The create form, whatever content type carried it. Every invalid field is reported in one
- * 422; the URL rules (§6) run only once `type` is known to be a URL type.
+ * 422; the URL rules (§6) run only once `type` is known to be a URL type, and `source` may be
+ * a file part or a data: URL instead (docs/uploads.md).
  */
 export function parseExtractionBody(
   body: Record<string, unknown>,
-  opts: { maxTextChars: number; allowlist: Allowlist; form: boolean },
+  opts: BodyOptions,
 ): ExtractionInput {
-  const { data: parsed, errors } = checkFields(fields, body);
+  const hasFile = (opts.files?.count ?? 0) > 0;
+  const schema = hasFile ? fields.extend({ source: z.unknown().optional() }) : fields;
+  const { data: parsed, errors } = checkFields(schema, body);
   const metadata = parseMetadata(body.metadata, opts.form);
   errors.push(...metadata.errors);
   const type =
     typeof body.type === 'string' && (SOURCE_TYPES as readonly string[]).includes(body.type)
       ? (body.type as SourceType)
       : undefined;
-  if (type && typeof body.source === 'string' && !errors.some((e) => e.field === 'source')) {
+  const upload = type ? uploadOf(type, body, opts) : null;
+  if (upload && !upload.ok) errors.push({ field: 'source', message: upload.message });
+  else if (
+    !upload &&
+    type &&
+    typeof body.source === 'string' &&
+    !errors.some((e) => e.field === 'source')
+  ) {
     const problem = sourceError(type, body.source, opts);
     if (problem) errors.push({ field: 'source', message: problem });
   }
   if (errors.length > 0 || !parsed) throw validationError(errors);
+  const source = upload?.ok
+    ? upload.upload.file.name
+    : parsed.type === 'text'
+      ? String(parsed.source)
+      : String(parsed.source).trim();
   const input: ExtractionInput = {
     schemaId: parsed.schema_id.toLowerCase(),
     type: parsed.type,
-    source: parsed.type === 'text' ? parsed.source : parsed.source.trim(),
+    source,
     model: parsed.model ? parsed.model : DEFAULT_MODEL,
     metadata: metadata.metadata,
   };
+  if (upload?.ok) input.upload = upload.upload;
   if (parsed.instruction !== undefined && parsed.instruction.trim() !== '')
     input.instruction = parsed.instruction;
   return input;

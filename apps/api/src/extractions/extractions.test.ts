@@ -211,10 +211,11 @@ describe('creating extractions', () => {
       headers: { 'content-type': 'text/plain' },
     });
     expect(text.status).toBe(415);
+    // A file part for a webpage is refused (uploads of each type: uploads.test.ts).
     const withFile = new FormData();
     withFile.append('schema_id', schemaId);
-    withFile.append('type', 'pdf');
-    withFile.append('source', new Blob(['%PDF-1.4'], { type: 'application/pdf' }), 'a.pdf');
+    withFile.append('type', 'webpage');
+    withFile.append('source', new Blob(['<p>hi</p>'], { type: 'text/html' }), 'a.html');
     const upload = await api.request('POST', '/v1/extractions', { body: withFile });
     expect(upload.status).toBe(422);
     expect(upload.body.errors[0].field).toBe('source');

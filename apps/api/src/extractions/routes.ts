@@ -1,5 +1,4 @@
-import express, { Router, type RequestHandler } from 'express';
-import multer from 'multer';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 
 import { parseAllowlist } from '@xt/fetcher';
 import type { ApiConfig } from '../config.ts';
@@ -8,6 +7,8 @@ import { acceptBody, bodyObject, defaultEmptyBody } from '../http/body.ts';
 import { sendOk } from '../http/envelope.ts';
 import { listQueryOr422 } from '../http/list.ts';
 import { idParam } from '../http/validate.ts';
+import { multipartParser, receivedFile, receivedPaths } from '../uploads/receive.ts';
+import type { UploadTempDir } from '../uploads/temp-files.ts';
 import { parseExtractionBody } from './body.ts';
 import { decideWait } from './prefer.ts';
 import {
@@ -27,18 +28,22 @@ const FORM_TYPES = [
 ];
 
 /** One body parser per accepted content type, chosen by the request's Content-Type. */
-function createBodyParsers(config: ApiConfig): RequestHandler[] {
+function createBodyParsers(config: ApiConfig, temp: UploadTempDir): RequestHandler[] {
   // UTF-8 text can take up to 4 bytes a character; the rest is room for the other fields.
-  const maxBytes = config.MAX_TEXT_CHARS * 4 + 64 * 1024;
-  const upload = multer({
-    storage: multer.memoryStorage(),
-    limits: { fieldSize: maxBytes, fields: 20, parts: 30 },
+  const textBytes = config.MAX_TEXT_CHARS * 4 + 64 * 1024;
+  // JSON and urlencoded bodies may carry a file as a base64 data: URL (4 characters per 3 bytes).
+  const maxBytes = Math.max(textBytes, Math.ceil(config.MAX_UPLOAD_BYTES / 3) * 4 + 64 * 1024);
+  // Multipart files stream to a temp file; only the text fields are held in memory.
+  const multipart = multipartParser({
+    temp,
+    maxUploadBytes: config.MAX_UPLOAD_BYTES,
+    maxFieldBytes: textBytes,
   });
   return [
     acceptBody(FORM_TYPES),
     (req, res, next) => {
       if (req.is('multipart/form-data')) {
-        upload.none()(req, res, next);
+        multipart(req, res, next);
         return;
       }
       next();
@@ -49,19 +54,34 @@ function createBodyParsers(config: ApiConfig): RequestHandler[] {
   ];
 }
 
-export function extractionRoutes(service: ExtractionService, config: ApiConfig): Router {
+export function extractionRoutes(
+  service: ExtractionService,
+  config: ApiConfig,
+  temp: UploadTempDir,
+): Router {
   const router = Router();
   const allowlist = parseAllowlist(config.SOURCE_ALLOWLIST);
 
-  router.post('/extractions', ...createBodyParsers(config), async (req, res) => {
+  router.post('/extractions', ...createBodyParsers(config, temp), async (req, res) => {
+    try {
+      await createExtraction(req, res);
+    } finally {
+      // The bytes are in the store (or refused): the temp file has done its job either way.
+      await Promise.all(receivedPaths(req).map((p) => temp.remove(p)));
+    }
+  });
+
+  async function createExtraction(req: Request, res: Response): Promise<void> {
     const principal = principalOf(req);
     const key = readIdempotencyKey(req);
     const input = withKeyCheck(key, () =>
       parseExtractionBody(bodyObject(req.body), {
         maxTextChars: config.MAX_TEXT_CHARS,
+        maxUploadBytes: config.MAX_UPLOAD_BYTES,
         allowlist,
         // Forms carry metadata as a JSON string; JSON bodies as an object.
         form: !req.is(['application/json', 'application/*+json']),
+        files: receivedFile(req),
       }),
     );
     const wait = decideWait(req.get('prefer'), config.EXTRACTION_WAIT_SECONDS);
@@ -78,7 +98,13 @@ export function extractionRoutes(service: ExtractionService, config: ApiConfig):
         waitSeconds: wait.seconds,
         signal: gone.signal,
         log: req.log,
-        idempotency: idempotencyRequest(key, '/extractions', input),
+        // An upload counts by its content (SHA-256), the fields by their values.
+        idempotency: idempotencyRequest(
+          key,
+          '/extractions',
+          { ...input, upload: undefined },
+          input.upload?.file.sha256,
+        ),
       });
       if (gone.signal.aborted) return;
       if (wait.applied) res.setHeader('Preference-Applied', wait.applied);
@@ -107,7 +133,7 @@ export function extractionRoutes(service: ExtractionService, config: ApiConfig):
     } finally {
       res.off('close', onClose);
     }
-  });
+  }
 
   router.get('/extractions', async (req, res) => {
     const q = listQueryOr422(req.query, { extraction: true });

@@ -11,6 +11,7 @@ import {
   validationError,
   type ListQuery,
 } from '@xt/contract';
+import type { BlobStore } from '@xt/blob-store';
 import { extractions, schemas, type Db, type ExtractionRow } from '@xt/db';
 import {
   EXTRACT_JOB,
@@ -62,6 +63,7 @@ export class ExtractionService {
   private readonly config: ApiConfig;
   private readonly keys: IdempotencyKeys;
   private readonly outage: OutageReporter;
+  private readonly store: BlobStore;
 
   constructor(deps: {
     db: Db;
@@ -70,6 +72,7 @@ export class ExtractionService {
     config: ApiConfig;
     keys: IdempotencyKeys;
     logger: Logger;
+    store: BlobStore;
   }) {
     this.keys = deps.keys;
     this.db = deps.db;
@@ -81,6 +84,7 @@ export class ExtractionService {
       'redis',
       'unavailable; new extractions wait for the reconciler to enqueue them',
     );
+    this.store = deps.store;
   }
 
   /**
@@ -90,7 +94,8 @@ export class ExtractionService {
    *
    * With an Idempotency-Key the key is claimed in the same transaction as the row: a repeat of
    * the request finds the extraction the key created and answers for its current state instead
-   * (docs/idempotency.md).
+   * (docs/idempotency.md). An uploaded file is stored in the same transaction: the row never
+   * exists without its bytes, nor the bytes without it.
    */
   async create(
     accountId: string,
@@ -111,6 +116,9 @@ export class ExtractionService {
         throw validationError([
           { field: 'schema_id', message: 'schema_id does not name a schema of this account' },
         ]);
+      const stored = input.upload ? await this.store.put(tx, input.upload.open()) : undefined;
+      if (stored && stored.size !== input.upload?.file.size)
+        throw new Error('the stored upload differs in size from the one received');
       const [inserted] = await tx
         .insert(extractions)
         .values({
@@ -123,6 +131,8 @@ export class ExtractionService {
           source: input.source,
           instruction: input.instruction ?? null,
           metadata: input.metadata,
+          file: input.upload?.file ?? null,
+          fileRef: stored?.ref ?? null,
           model: input.model,
           requestId: ctx.requestId,
         })
@@ -248,13 +258,19 @@ export class ExtractionService {
 
   /**
    * Deletes the row first: a job that is already running then finds nothing to update and
-   * writes no result and no charge. A job still waiting is removed from the queue.
+   * writes no result and no charge. A job still waiting is removed from the queue. An uploaded
+   * file goes in the same transaction as the row.
    */
   async delete(accountId: string, id: string, log: Logger): Promise<void> {
-    const deleted = await this.db
-      .delete(extractions)
-      .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)))
-      .returning({ id: extractions.id });
+    const deleted = await this.db.transaction(async (tx) => {
+      const rows = await tx
+        .delete(extractions)
+        .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)))
+        .returning({ id: extractions.id, fileRef: extractions.fileRef });
+      const refs = rows.flatMap((r) => (r.fileRef ? [r.fileRef] : []));
+      await this.store.delete(tx, refs);
+      return rows;
+    });
     if (deleted.length === 0) throw notFound('Extraction');
     try {
       const job = await this.queue.getJob(id);

@@ -50,26 +50,23 @@ function fromBodyParser(err: unknown): HttpError | null {
 
 function fromMulter(err: unknown): HttpError | null {
   if (err instanceof multer.MulterError) {
+    if (err.code === 'LIMIT_FILE_SIZE')
+      return new HttpError(413, 'BODY_TOO_LARGE', 'The uploaded file is larger than the limit.');
     if (
-      err.code === 'LIMIT_FILE_SIZE' ||
       err.code === 'LIMIT_FIELD_VALUE' ||
       err.code === 'LIMIT_PART_COUNT' ||
       err.code === 'LIMIT_FIELD_COUNT' ||
       err.code === 'LIMIT_FILE_COUNT'
     )
       return new HttpError(413, 'BODY_TOO_LARGE', 'The request body is too large.');
-    if (err.code === 'LIMIT_UNEXPECTED_FILE')
-      return new HttpError(422, 'VALIDATION_FAILED', 'The request is invalid.', {
-        fields: [
-          { field: 'source', message: 'file uploads are not supported yet; pass a URL in source' },
-        ],
-      });
     return new HttpError(400, 'MALFORMED_BODY', `The multipart body is malformed (${err.code}).`);
   }
   // busboy reports a truncated or garbled multipart body as a plain Error.
   if (
     err instanceof Error &&
-    /Unexpected end of form|Malformed part header|Multipart: Boundary not found/i.test(err.message)
+    /Unexpected end of (form|file)|Malformed part header|Multipart: Boundary not found|^Request (aborted|closed)$/i.test(
+      err.message,
+    )
   )
     return new HttpError(400, 'MALFORMED_BODY', 'The multipart body is malformed.');
   return null;

@@ -1,12 +1,16 @@
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
-import { ExtractionFailure } from '@xt/contract';
+import { ExtractionFailure, type PublicModel } from '@xt/contract';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { WorkerConfig } from '../config.ts';
 import { createPrepPool } from '../prep-pool/index.ts';
 import { chromiumExecutable, type StartupCheck } from '../startup-checks.ts';
 import type { SourceHandlers } from './index.ts';
-import { createWebpageRenderer, type WebpageRenderer } from './webpage/index.ts';
+import {
+  createWebpageRenderer,
+  htmlToMarkdown,
+  type WebpageRenderer,
+} from './webpage/index.ts';
 
 /**
  * The URL source types, wired to the worker's limits (contract §8). Fetching and model calls
@@ -43,34 +47,41 @@ export function createSourceHandlers(
     dispatcher,
   });
 
+  // Fetched and uploaded files take the same path from their bytes on.
+  async function preparePdfBytes(bytes: Buffer, model: PublicModel) {
+    const pdf = await pool.runPrep({
+      kind: 'pdf',
+      bytes,
+      opts: {
+        model,
+        mode: config.PDF_MODE,
+        maxPages: config.MAX_PDF_PAGES,
+        maxImagePages: config.MAX_PDF_IMAGE_PAGES,
+        maxImagePixels: config.MAX_IMAGE_PIXELS,
+      },
+    });
+    logger.debug(
+      { pages: pdf.pageCount, textPages: pdf.textPages, imagePages: pdf.imagePages },
+      'pdf prepared',
+    );
+    return pdf;
+  }
+  const prepareImageBytes = (bytes: Buffer, model: PublicModel) =>
+    pool.runPrep({ kind: 'image', bytes, opts: { model, maxPixels: config.MAX_IMAGE_PIXELS } });
+
   return {
     async pdf(url, { model, signal }) {
       const fetched = await fetchSource(url, 'pdf', fetchOptions(config.MAX_PDF_BYTES, signal));
-      const pdf = await pool.runPrep({
-        kind: 'pdf',
-        bytes: fetched.bytes,
-        opts: {
-          model,
-          mode: config.PDF_MODE,
-          maxPages: config.MAX_PDF_PAGES,
-          maxImagePages: config.MAX_PDF_IMAGE_PAGES,
-          maxImagePixels: config.MAX_IMAGE_PIXELS,
-        },
-      });
-      logger.debug(
-        { pages: pdf.pageCount, textPages: pdf.textPages, imagePages: pdf.imagePages },
-        'pdf prepared',
-      );
-      return pdf;
+      return preparePdfBytes(fetched.bytes, model);
     },
+    pdfBytes: (bytes, { model }) => preparePdfBytes(bytes, model),
     async image(url, { model, signal }) {
       const fetched = await fetchSource(url, 'image', fetchOptions(config.MAX_IMAGE_BYTES, signal));
-      return pool.runPrep({
-        kind: 'image',
-        bytes: fetched.bytes,
-        opts: { model, maxPixels: config.MAX_IMAGE_PIXELS },
-      });
+      return prepareImageBytes(fetched.bytes, model);
     },
+    imageBytes: (bytes, { model }) => prepareImageBytes(bytes, model),
+    // An uploaded HTML file is read as a webpage's text would be, statically: nothing in it runs.
+    htmlToMarkdown: (html) => htmlToMarkdown(html).markdown,
     async webpage(url, { model, signal }) {
       if (chromium && !(await chromium).ok)
         throw new ExtractionFailure(

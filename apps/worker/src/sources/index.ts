@@ -4,13 +4,25 @@ import {
   type PublicModel,
   type SourceType,
 } from '@xt/contract';
+import type { BlobStore } from '@xt/blob-store';
 import { prepareText } from './text.ts';
+import { prepareUploadedText, readUpload, type UploadedSource } from './upload.ts';
+
+export type { UploadedSource } from './upload.ts';
+
+type PrepareOptions = { model: PublicModel; signal: AbortSignal };
 
 export interface SourcePreparer {
   prepare(
     type: SourceType,
     source: string,
     opts: { model: PublicModel; signal: AbortSignal },
+  ): Promise<PreparedSource>;
+  /** An uploaded file: its bytes come from the blob store instead of a fetch. */
+  prepareUpload(
+    type: SourceType,
+    file: UploadedSource,
+    opts: PrepareOptions,
   ): Promise<PreparedSource>;
   close(): Promise<void>;
 }
@@ -21,6 +33,10 @@ export interface SourceHandlers {
     url: string,
     opts: { model: PublicModel; signal: AbortSignal },
   ) => Promise<PreparedSource>;
+  pdfBytes?: (bytes: Buffer, opts: PrepareOptions) => Promise<PreparedSource>;
+  imageBytes?: (bytes: Buffer, opts: PrepareOptions) => Promise<PreparedSource>;
+  /** Static HTML (an uploaded file) to Markdown, nothing in it run. */
+  htmlToMarkdown?: (html: string) => string;
   webpage?: (
     url: string,
     opts: { model: PublicModel; signal: AbortSignal },
@@ -28,17 +44,35 @@ export interface SourceHandlers {
   close?: () => Promise<void>;
 }
 
+const notEnabled = (type: SourceType) =>
+  new ExtractionFailure(
+    'SOURCE_UNSUPPORTED',
+    `Sources of type ${type} are not enabled on this worker.`,
+  );
+
 /** Turns any submitted source into the parts the model layer takes. */
-export function createSourcePreparer(handlers: SourceHandlers): SourcePreparer {
+export function createSourcePreparer(
+  handlers: SourceHandlers,
+  uploads?: { store: BlobStore; maxBytes: number },
+): SourcePreparer {
   return {
+    async prepareUpload(type, file, opts) {
+      if (!uploads) throw notEnabled(type);
+      if (type === 'text') {
+        const toMarkdown = handlers.htmlToMarkdown;
+        if (file.contentType === 'text/html' && !toMarkdown) throw notEnabled(type);
+        const bytes = await readUpload(uploads.store, file, uploads.maxBytes);
+        return prepareUploadedText(bytes, file.contentType, toMarkdown);
+      }
+      const prepareBytes =
+        type === 'pdf' ? handlers.pdfBytes : type === 'image' ? handlers.imageBytes : undefined;
+      if (!prepareBytes) throw notEnabled(type);
+      return prepareBytes(await readUpload(uploads.store, file, uploads.maxBytes), opts);
+    },
     async prepare(type, source, opts) {
       if (type === 'text') return prepareText(source);
       const handler = handlers[type];
-      if (!handler)
-        throw new ExtractionFailure(
-          'SOURCE_UNSUPPORTED',
-          `Sources of type ${type} are not enabled on this worker.`,
-        );
+      if (!handler) throw notEnabled(type);
       return handler(source, opts);
     },
     async close() {

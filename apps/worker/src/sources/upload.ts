@@ -1,0 +1,56 @@
+import { TextDecoder } from 'node:util';
+import { ExtractionFailure, type PreparedSource } from '@xt/contract';
+import { BlobNotFoundError, readAll, type BlobStore } from '@xt/blob-store';
+import { prepareText } from './text.ts';
+
+/** An uploaded source as the extraction row describes it. */
+export interface UploadedSource {
+  /** Where the bytes are; null once they were removed after the retention period. */
+  ref: string | null;
+  contentType: string;
+}
+
+/** The stored bytes of an upload, whole (pdf.js and sharp take a buffer). */
+export async function readUpload(
+  store: BlobStore,
+  file: UploadedSource,
+  maxBytes: number,
+): Promise<Buffer> {
+  const gone = () =>
+    new ExtractionFailure('SOURCE_UNREADABLE', 'The uploaded file is no longer stored.');
+  if (!file.ref) throw gone();
+  try {
+    return await readAll(store, file.ref, maxBytes);
+  } catch (err) {
+    // Deleted with its extraction while this job ran; the row is gone too, so nothing is written.
+    if (err instanceof BlobNotFoundError) throw gone();
+    if (err instanceof RangeError)
+      throw new ExtractionFailure(
+        'SOURCE_TOO_LARGE',
+        `The uploaded file is larger than this worker's MAX_UPLOAD_BYTES (${maxBytes} bytes).`,
+      );
+    throw err;
+  }
+}
+
+/**
+ * An uploaded text file as model input. The API checked it is UTF-8; HTML is read as a
+ * webpage's text would be, by `htmlToMarkdown`, without running anything in it.
+ */
+export function prepareUploadedText(
+  bytes: Buffer,
+  contentType: string,
+  htmlToMarkdown?: (html: string) => string,
+): PreparedSource {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ExtractionFailure('SOURCE_UNREADABLE', 'The uploaded file is not UTF-8 text.');
+  }
+  if (contentType !== 'text/html' || !htmlToMarkdown) return prepareText(text);
+  const markdown = htmlToMarkdown(text);
+  if (markdown.trim() === '')
+    throw new ExtractionFailure('SOURCE_UNREADABLE', 'The uploaded HTML file has no text.');
+  return prepareText(markdown);
+}
