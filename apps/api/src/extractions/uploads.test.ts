@@ -150,6 +150,20 @@ describe('file parts', () => {
     }
   });
 
+  it('reads an uploaded HTML file as text, without running it', async () => {
+    const html =
+      '<!doctype html><html><head><title>Bill</title><script>document.title = "RAN"</script></head>' +
+      '<body><h1>Bill 31</h1><p>Total <b>7.25</b></p><script>document.write("SCRIPT RAN")</script></body></html>';
+    const res = await upload('text', html, 'bill.html');
+    expect(res.status, res.text).toBe(200);
+    const sent = model.requests[0]!.text;
+    expect(sent).toContain('# Bill 31');
+    expect(sent).toContain('Total **7.25**');
+    expect(sent).not.toContain('RAN');
+    expect(sent).not.toContain('<h1>');
+    expect((await records(res.body.data.id)).single.source.file.contentType).toBe('text/html');
+  });
+
   it('ignores file parts under other names, like any unknown field', async () => {
     const res = await api.request('POST', '/v1/extractions', {
       body: form({ schema_id: schemaId, type: 'text', source: 'Total 5' }, [
