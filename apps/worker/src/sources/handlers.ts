@@ -6,11 +6,7 @@ import type { WorkerConfig } from '../config.ts';
 import { createPrepPool } from '../prep-pool/index.ts';
 import { chromiumExecutable, type StartupCheck } from '../startup-checks.ts';
 import type { SourceHandlers } from './index.ts';
-import {
-  createWebpageRenderer,
-  htmlToMarkdown,
-  type WebpageRenderer,
-} from './webpage/index.ts';
+import { createWebpageRenderer, htmlToMarkdown, type WebpageRenderer } from './webpage/index.ts';
 
 /**
  * The URL source types, wired to the worker's limits (contract §8). Fetching and model calls
