@@ -11,6 +11,7 @@ import { accessLog } from './http/access-log.ts';
 import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { rateLimiter } from './http/rate-limit.ts';
 import { requestId } from './http/request-id.ts';
+import { optionsAsEnvelope } from './http/options.ts';
 import { dashboardRouter } from './dashboard/router.ts';
 import { dashboardRoute } from './ops/dashboard.ts';
 import { healthRoutes } from './ops/health.ts';
@@ -47,6 +48,7 @@ export function createApp(deps: AppDeps): Express {
   const metrics = createMetrics({ queue, waiters: () => waiter.size() });
   app.use(requestId(logger));
   app.use(accessLog(metrics));
+  app.use(optionsAsEnvelope);
 
   // Operational routes: outside /v1 and unauthenticated (§1).
   app.use(

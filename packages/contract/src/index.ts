@@ -11,3 +11,4 @@ export * from './structure.ts';
 export * from './ids.ts';
 export * from './webhook-events.ts';
 export * from './records.ts';
+export * from './text-safety.ts';

@@ -12,6 +12,7 @@ import { EXTRACTION_STATUSES, type ExtractionStatus } from './states.ts';
 import { addUtcDays, parseCalendarDate } from './time.ts';
 import { zodIssuesToFieldErrors } from './zod-errors.ts';
 import { isUuid } from './ids.ts';
+import { textProblem } from './text-safety.ts';
 
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_LIMIT = 10;
@@ -89,6 +90,14 @@ function dateParam(name: string) {
       if (text === null) return z.NEVER;
       if (text === undefined) return undefined;
       const date = parseCalendarDate(text);
+      // Year 0 has no timestamp in PostgreSQL; the range is what both can represent.
+      if (date && date.getUTCFullYear() < 1) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a date from 0001-01-01 to 9999-12-31`,
+        });
+        return z.NEVER;
+      }
       if (!date) {
         ctx.addIssue({
           code: 'custom',
@@ -109,6 +118,11 @@ const searchParam = z
     if (text === undefined) return undefined;
     const trimmed = text.trim();
     if (trimmed === '') return undefined;
+    const problem = textProblem(trimmed);
+    if (problem) {
+      ctx.addIssue({ code: 'custom', message: `search ${problem}` });
+      return z.NEVER;
+    }
     if ([...trimmed].length > MAX_SEARCH_CHARS) {
       ctx.addIssue({
         code: 'custom',
@@ -199,7 +213,13 @@ export function parseListQuery(
   const q: ParsedQuery = result.data;
   const value: ListQuery = { page: q.page, limit: q.limit };
   if (q.startDate) value.startDate = q.startDate;
-  if (q.endDate) value.endDateExclusive = addUtcDays(q.endDate, 1);
+  // 9999-12-31, the last day PostgreSQL and the API share, has no day after it: no upper bound
+  // is the same filter.
+  const last =
+    q.endDate?.getUTCFullYear() === 9999 &&
+    q.endDate.getUTCMonth() === 11 &&
+    q.endDate.getUTCDate() === 31;
+  if (q.endDate && !last) value.endDateExclusive = addUtcDays(q.endDate, 1);
   if (q.search !== undefined) value.search = q.search;
   if (q.status !== undefined) value.status = q.status;
   if (q.schema_id !== undefined) value.schemaId = q.schema_id;

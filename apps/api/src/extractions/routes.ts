@@ -3,7 +3,7 @@ import express, { Router, type Request, type RequestHandler, type Response } fro
 import { parseAllowlist } from '@xt/fetcher';
 import type { ApiConfig } from '../config.ts';
 import { principalOf } from '../auth/principal.ts';
-import { acceptBody, bodyObject, defaultEmptyBody } from '../http/body.ts';
+import { acceptBody, multipartBoundary, bodyObject, defaultEmptyBody } from '../http/body.ts';
 import { sendOk } from '../http/envelope.ts';
 import { listQueryOr422 } from '../http/list.ts';
 import { idParam } from '../http/validate.ts';
@@ -40,6 +40,7 @@ function createBodyParsers(config: ApiConfig, temp: UploadTempDir): RequestHandl
     maxFieldBytes: textBytes,
   });
   return [
+    multipartBoundary,
     acceptBody(FORM_TYPES),
     (req, res, next) => {
       if (req.is('multipart/form-data')) {

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { HttpError } from '@xt/contract';
+import { HttpError, unstorableText, validationError } from '@xt/contract';
 
 function hasBody(req: Parameters<RequestHandler>[0]): boolean {
   const length = req.headers['content-length'];
@@ -45,5 +45,22 @@ export function bodyObject(body: unknown): Record<string, unknown> {
     throw new HttpError(422, 'VALIDATION_FAILED', 'The request is invalid.', {
       fields: [{ field: 'body', message: 'the request body must be a JSON object' }],
     });
+  // Refused before any route-specific check: PostgreSQL cannot store U+0000, and a lone
+  // surrogate has no UTF-8 form (docs/input-normalisation.md).
+  const unstorable = unstorableText(body);
+  if (unstorable.length > 0) throw validationError(unstorable);
   return body as Record<string, unknown>;
 }
+
+/**
+ * A multipart body needs a non-empty boundary to be read at all: without one it is malformed
+ * (400), not a form with missing fields.
+ */
+export const multipartBoundary: RequestHandler = (req, _res, next) => {
+  const type = req.headers['content-type'] ?? '';
+  if (/^\s*multipart\//i.test(type) && !/;\s*boundary\s*=\s*("[^"]+"|[^\s;"]+)/i.test(type)) {
+    next(new HttpError(400, 'MALFORMED_BODY', 'The multipart body has no boundary.'));
+    return;
+  }
+  next();
+};
