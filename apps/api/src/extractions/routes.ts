@@ -76,7 +76,7 @@ export function extractionRoutes(
     const principal = principalOf(req);
     const key = readIdempotencyKey(req);
     const input = withKeyCheck(key, () =>
-      parseExtractionBody(bodyObject(req.body), {
+      parseExtractionBody(bodyObject(req.body, ['metadata']), {
         maxTextChars: config.MAX_TEXT_CHARS,
         maxUploadBytes: config.MAX_UPLOAD_BYTES,
         allowlist,

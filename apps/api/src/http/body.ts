@@ -39,8 +39,15 @@ export function jsonBody(limit: string): RequestHandler[] {
   ];
 }
 
-/** A JSON body must be an object; arrays and scalars are a validation error on the body. */
-export function bodyObject(body: unknown): Record<string, unknown> {
+/**
+ * A JSON body must be an object; arrays and scalars are a validation error on the body.
+ * `checkedByRoute` names fields whose own validation also refuses unstorable text: when only they
+ * hold some, the route reports it together with every other problem in them (metadata).
+ */
+export function bodyObject(
+  body: unknown,
+  checkedByRoute: readonly string[] = [],
+): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new HttpError(422, 'VALIDATION_FAILED', 'The request is invalid.', {
       fields: [{ field: 'body', message: 'the request body must be a JSON object' }],
@@ -48,7 +55,9 @@ export function bodyObject(body: unknown): Record<string, unknown> {
   // Refused before any route-specific check: PostgreSQL cannot store U+0000, and a lone
   // surrogate has no UTF-8 form (docs/input-normalisation.md).
   const unstorable = unstorableText(body);
-  if (unstorable.length > 0) throw validationError(unstorable);
+  const routeChecks = (field: string) =>
+    checkedByRoute.some((name) => field === name || field.startsWith(`${name}.`));
+  if (unstorable.some((e) => !routeChecks(e.field))) throw validationError(unstorable);
   return body as Record<string, unknown>;
 }
 
