@@ -1,2 +1,2 @@
--- Trigram indexes serve the case-insensitive substring search on schema names (contract §4).
+-- Trigram indexes serve the case-insensitive substring search on schema names (docs/api.md#list-filters).
 CREATE EXTENSION IF NOT EXISTS pg_trgm;

@@ -50,7 +50,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(accessLog(metrics));
   app.use(optionsAsEnvelope);
 
-  // Operational routes: outside /v1 and unauthenticated (§1).
+  // Operational routes: outside /v1 and unauthenticated (docs/api.md#operational-routes).
   app.use(
     healthRoutes({ pool: db.pool, redis, ...(deps.stopping ? { stopping: deps.stopping } : {}) }),
   );
@@ -98,7 +98,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(resources, rateLimit);
   for (const resource of resourceRouters) api.use(resource);
 
-  // Same handlers with and without the version segment (§1); /v1 is canonical.
+  // Same handlers with and without the version segment (docs/api.md#paths-and-versioning); /v1 is canonical.
   app.use('/v1', api);
   app.use(api);
 

@@ -40,7 +40,7 @@ const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(d
 
 /**
  * The worker's configuration, read once at start-up; each bad variable is named in the error.
- * Limits default to contract §8.
+ * Limits default to docs/api.md#limits.
  */
 const schema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
@@ -126,7 +126,7 @@ const schema = z.object({
   PAGE_TIMEOUT_MS: int(45_000, 100),
   NETWORK_IDLE_MS: int(500, 0),
   MAX_REDIRECTS: int(10),
-  // Pages read at all (checked before any work), and pages sent as images (contract §8: 100).
+  // Pages read at all (checked before any work), and pages sent as images (docs/api.md#limits: 100).
   MAX_PDF_PAGES: int(1000, 1),
   MAX_PDF_IMAGE_PAGES: int(100, 0),
   MAX_IMAGE_PIXELS: int(50_000_000, 1),

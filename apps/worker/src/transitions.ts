@@ -5,7 +5,7 @@ import { extractions, type Db, type ExtractionRow } from '@xt/db';
 import { recordFinalEvent } from '@xt/webhooks';
 
 /**
- * Every state change is one conditional UPDATE (contract §7): it only applies when the row is
+ * Every state change is one conditional UPDATE (docs/api.md#states): it only applies when the row is
  * in the state the caller expects, so a duplicate or retried job can never complete, fail or
  * charge an extraction twice, and a deleted extraction is never written again.
  */

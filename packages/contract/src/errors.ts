@@ -6,7 +6,7 @@ export interface FieldError {
 
 /**
  * An error with an HTTP meaning. Services throw these; the API's one error middleware turns
- * them into the envelope. `code` is the stable UPPER_SNAKE machine-readable string (§2).
+ * them into the envelope. `code` is the stable UPPER_SNAKE machine-readable string (docs/api.md#envelope-and-status-codes).
  */
 export class HttpError extends Error {
   readonly status: number;

@@ -1,5 +1,5 @@
 /**
- * Failure codes recorded on a failed extraction (contract §7). The worker writes one of these
+ * Failure codes recorded on a failed extraction (docs/api.md#failure-codes). The worker writes one of these
  * into `extractions.error_code`; the API maps it to an HTTP status without reinterpreting it.
  */
 export const FAILURE_CODES = [
@@ -35,7 +35,7 @@ export function failureHttpStatus(code: FailureCode): number {
   if (SOURCE_FAILURES.has(code)) return 422;
   if (code === 'MODEL_UNAVAILABLE' || code === 'MODEL_REFUSED' || code === 'OUTPUT_INVALID')
     return 502;
-  // Contract §6: everything else, TIMEOUT included, is a 500.
+  // docs/api.md#failure-codes: everything else, TIMEOUT included, is a 500.
   return 500;
 }
 

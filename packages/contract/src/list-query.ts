@@ -1,5 +1,5 @@
 /**
- * Query parameters of the list routes (contract §4): `page`, `limit`, `startDate`, `endDate`,
+ * Query parameters of the list routes (docs/api.md#pagination, docs/api.md#list-filters): `page`, `limit`, `startDate`, `endDate`,
  * `search`, and for extractions also `status` and `schema_id`.
  *
  * Values arrive as Express puts them in `req.query`: strings, arrays when a parameter is
@@ -238,7 +238,7 @@ export function assertListQuery(
 
 /**
  * Escapes `\`, `%` and `_` so user text matches literally in `ILIKE $1 ESCAPE '\'`
- * (contract §4: those characters in `search` are literal). Wrap the result in `%…%` yourself.
+ * (docs/api.md#list-filters: those characters in `search` are literal). Wrap the result in `%…%` yourself.
  */
 export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);

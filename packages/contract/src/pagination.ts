@@ -1,4 +1,4 @@
-/** Pagination `meta` exactly as the interface names it (contract §4). */
+/** Pagination `meta` exactly as the interface names it (docs/api.md#pagination). */
 export interface PaginationMeta {
   total: number;
   perPage: number;

@@ -1,4 +1,4 @@
-/** Extraction states (contract §7): pending → processing → completed | failed. */
+/** Extraction states (docs/api.md#states): pending → processing → completed | failed. */
 export const EXTRACTION_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 export type ExtractionStatus = (typeof EXTRACTION_STATUSES)[number];
 export const FINAL_STATUSES: ReadonlySet<ExtractionStatus> = new Set(['completed', 'failed']);

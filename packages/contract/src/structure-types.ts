@@ -1,5 +1,5 @@
 /**
- * A schema's `structure` as clients submit it (contract §5). Stored verbatim (key order and
+ * A schema's `structure` as clients submit it (docs/api.md#structure-rules). Stored verbatim (key order and
  * value types preserved), so these types describe what has been validated, not a normal form.
  */
 export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array';

@@ -1,5 +1,5 @@
 /**
- * Validation of a schema's `structure` (contract §5, "Structure rules"). Every breach becomes
+ * Validation of a schema's `structure` (docs/api.md#structure-rules). Every breach becomes
  * one `{ field, message }` entry with its path (dots for nesting, brackets for array positions)
  * rooted at the request field, so a client can fix all problems in one round trip.
  */

@@ -1,5 +1,5 @@
 /**
- * Timestamps and calendar dates as the API shows and accepts them (contract §4, §5).
+ * Timestamps and calendar dates as the API shows and accepts them (docs/api.md#list-filters, docs/api.md#schemas).
  * Everything is UTC: the service stores `timestamptz` and answers with an explicit offset.
  */
 

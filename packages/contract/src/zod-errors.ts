@@ -1,5 +1,5 @@
 /**
- * Turns zod issues into the 422 `errors` entries of the contract (§2): one `{ field, message }`
+ * Turns zod issues into the 422 `errors` entries (docs/api.md#envelope-and-status-codes): one `{ field, message }`
  * per invalid field, field paths with dots for nesting and brackets for array positions, and
  * messages a developer can act on without knowing zod.
  */

@@ -220,7 +220,7 @@ export const extractions = pgTable(
       'extractions_status_check',
       sql`${t.status} in ('pending', 'processing', 'completed', 'failed')`,
     ),
-    // `charged` is true exactly when completed (contract §7); the database holds the line too.
+    // `charged` is true exactly when completed (docs/api.md#states); the database holds the line too.
     check('extractions_charged_check', sql`${t.charged} = (${t.status} = 'completed')`),
   ],
 );

@@ -56,7 +56,7 @@ export function toFetchFailure(err: unknown, url: string): ExtractionFailure {
   );
 }
 
-/** Maps a final non-2xx answer from the source (contract §7: 429 and 5xx are retryable). */
+/** Maps a final non-2xx answer from the source (docs/api.md#failure-codes: 429 and 5xx are retryable). */
 export function statusFailure(status: number, url: string): ExtractionFailure {
   if (status === 401 || status === 403) {
     return new ExtractionFailure(

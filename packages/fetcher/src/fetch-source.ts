@@ -23,7 +23,7 @@ function matchesKind(kind: BinarySourceKind, type: SniffedType | null): type is 
 
 /**
  * Fetches a `pdf` or `image` source and insists the bytes are of that kind. The caller passes
- * the per-kind cap in `maxBytes` (contract §8: 50 MiB for PDFs, 20 MiB for images by default).
+ * the per-kind cap in `maxBytes` (docs/api.md#limits: 50 MiB for PDFs, 20 MiB for images by default).
  */
 export async function fetchSource(
   url: string,

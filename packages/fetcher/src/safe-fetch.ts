@@ -166,7 +166,7 @@ async function fetchHops(
 }
 
 /**
- * GETs a URL under the SSRF rules of contract §8: every connection (first URL and each redirect
+ * GETs a URL under the SSRF rules of docs/api.md#fetching-sources: every connection (first URL and each redirect
  * hop) is resolved, checked and pinned by the dispatcher; redirects are followed here, by hand,
  * so each target is validated; the body is capped while it streams; one deadline covers it all.
  */

@@ -21,7 +21,7 @@ export function defaultPort(url: URL): number {
 }
 
 /**
- * Submit-time check of a `source` URL (contract §6). Returns the message for the 422 entry on
+ * Submit-time check of a `source` URL (docs/api.md#create-an-extraction). Returns the message for the 422 entry on
  * `source`, or null when the URL may be queued. WHATWG parsing has already turned every IPv4
  * spelling (decimal `2130706433`, hex `0x7f.1`, octal `0177.0.0.1`, short `127.1`) and every
  * IPv6 spelling into canonical form, so one classifier covers them all.

@@ -32,7 +32,7 @@ export function lengthHint(field: FieldDefinition): string | undefined {
   return undefined;
 }
 
-/** `required: true` means present and not null (contract §5); anything else may be null. */
+/** `required: true` means present and not null (docs/api.md#required-and-optional-fields); anything else may be null. */
 export function isRequired(field: FieldDefinition): boolean {
   return field.required === true;
 }

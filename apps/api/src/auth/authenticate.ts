@@ -14,7 +14,7 @@ function unauthorized(message: string, error?: string): HttpError {
 }
 
 /**
- * Bearer authentication (§3). Missing or unknown or revoked keys are 401; a read-scoped key on
+ * Bearer authentication (docs/api.md#authentication-and-scopes). Missing or unknown or revoked keys are 401; a read-scoped key on
  * a mutating route is 403. Accounts are never told apart by error: the principal only scopes
  * the queries that follow.
  */

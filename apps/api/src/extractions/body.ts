@@ -111,7 +111,7 @@ function uploadOf(
 
 /**
  * The create form, whatever content type carried it. Every invalid field is reported in one
- * 422; the URL rules (§6) run only once `type` is known to be a URL type, and `source` may be
+ * 422; the URL rules (docs/api.md#create-an-extraction) run only once `type` is known to be a URL type, and `source` may be
  * a file part or a data: URL instead (docs/uploads.md).
  */
 export function parseExtractionBody(

@@ -30,7 +30,7 @@ const COLUMNS: ListColumns = {
   accountId: extractions.accountId,
   createdAt: extractions.createdAt,
   id: extractions.id,
-  // The schema's name when the extraction was made, so deleted schemas still match (§4).
+  // The schema's name when the extraction was made, so deleted schemas still match (docs/api.md#list-filters).
   searchOn: extractions.schemaName,
 };
 
@@ -282,7 +282,7 @@ export class ExtractionService {
   }
 }
 
-/** A failed extraction as the error a synchronous create answers with (§6). */
+/** A failed extraction as the error a synchronous create answers with (docs/api.md#waiting-and-prefer). */
 export function failureAsHttpError(row: ExtractionRow): HttpError {
   const code = isFailureCode(row.errorCode) ? row.errorCode : 'INTERNAL';
   const status = failureHttpStatus(code);

@@ -3,7 +3,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { containsPattern, offsetFor, paginationMeta, type ListQuery } from '@xt/contract';
 import type { Db } from '@xt/db';
 
-/** The columns every list route filters and orders by (contract §4). */
+/** The columns every list route filters and orders by (docs/api.md#pagination). */
 export interface ListColumns {
   accountId: PgColumn;
   createdAt: PgColumn;

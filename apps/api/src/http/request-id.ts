@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 
-// A printable token (no spaces or control characters) of at most 128 characters (§2).
+// A printable token (no spaces or control characters) of at most 128 characters (docs/api.md#request-id).
 const ACCEPTABLE = /^[\x21-\x7e]{1,128}$/;
 
 export function requestId(logger: Logger): RequestHandler {

@@ -3,7 +3,7 @@ import type { DashboardUser, Principal } from '@xt/accounts';
 
 declare module 'express-serve-static-core' {
   interface Request {
-    /** The request id (§2): the caller's x-request-id when acceptable, else a fresh UUID. */
+    /** The request id (docs/api.md#request-id): the caller's x-request-id when acceptable, else a fresh UUID. */
     id: string;
     log: Logger;
     /** Set by the auth middleware on every /v1 route. */

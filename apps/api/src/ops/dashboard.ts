@@ -21,7 +21,7 @@ function basicAuth(user: string, password: string): RequestHandler {
   };
 }
 
-/** The queue dashboard (§1): only mounted when ADMIN_USER and ADMIN_PASSWORD are both set. */
+/** The queue dashboard (docs/api.md#operational-routes): only mounted when ADMIN_USER and ADMIN_PASSWORD are both set. */
 export function dashboardRoute(queue: Queue, user?: string, password?: string): Router | null {
   if (!user || !password) return null;
   const adapter = new ExpressAdapter();

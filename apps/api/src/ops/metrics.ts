@@ -57,7 +57,7 @@ export function createMetrics(options: { queue?: Queue; waiters?: () => number }
   };
 }
 
-/** Prometheus text; guarded by METRICS_TOKEN (as a bearer token) when that is set (§1). */
+/** Prometheus text; guarded by METRICS_TOKEN (as a bearer token) when that is set (docs/api.md#operational-routes). */
 export function metricsRoute(metrics: ApiMetrics, token: string | undefined): Router {
   const router = Router();
   router.get('/metrics', async (req, res) => {

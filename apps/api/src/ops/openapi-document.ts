@@ -132,7 +132,8 @@ export const openApiDocument = {
       },
       Structure: {
         type: 'object',
-        description: 'root type object (with properties) or array (with items); see contract §5',
+        description:
+          'root type object (with properties) or array (with items); see docs/api.md#structure-rules',
         required: ['type'],
         properties: { type: { type: 'string', enum: ['object', 'array'] } },
       },

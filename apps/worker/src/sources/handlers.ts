@@ -9,7 +9,7 @@ import type { SourceHandlers } from './index.ts';
 import { createWebpageRenderer, htmlToMarkdown, type WebpageRenderer } from './webpage/index.ts';
 
 /**
- * The URL source types, wired to the worker's limits (contract §8). Fetching and model calls
+ * The URL source types, wired to the worker's limits (docs/api.md#limits). Fetching and model calls
  * stay on the main loop (I/O); decoding and rasterising go to the prep threads; webpages are
  * rendered by one shared Chromium, a few pages at a time.
  */

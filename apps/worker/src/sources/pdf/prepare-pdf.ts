@@ -21,7 +21,7 @@ export interface PdfOptions {
   /** Refused before any page is read when the document has more pages. */
   maxPages: number;
   /**
-   * Pages sent as images at most (contract §8: 100): rendering is the expensive part, in CPU
+   * Pages sent as images at most (docs/api.md#limits: 100): rendering is the expensive part, in CPU
    * here and in tokens at the model. Refused before any page work when `images` mode would
    * exceed it, and as soon as `auto` mode would.
    */

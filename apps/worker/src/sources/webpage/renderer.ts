@@ -29,7 +29,7 @@ export interface WebpageRendererOptions {
   maxTransferBytes?: number;
   /** Browser memory above which it is replaced; default 1.5 GiB. */
   maxBrowserRssBytes?: number;
-  /** Redirect hops allowed for the main document; default 10 (contract §8). */
+  /** Redirect hops allowed for the main document; default 10 (docs/api.md#limits). */
   maxRedirects?: number;
   /** Below this many non-whitespace characters of Markdown a screenshot is sent too; default 200. */
   minTextChars?: number;
