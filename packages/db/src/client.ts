@@ -15,7 +15,7 @@ export interface DbOptions {
   applicationName?: string;
   /**
    * How long to wait for a connection (a new one, or a free one from a busy pool). Short, so a
-   * request during a database outage is answered 503 within the contract's 3 s instead of
+   * request during a database outage is answered 503 within 3 s (docs/api.md#when-postgresql-or-redis-is-down) instead of
    * hanging. Default 2 s.
    */
   connectTimeoutMs?: number;

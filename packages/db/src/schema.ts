@@ -2,9 +2,9 @@
  * Database schema. Kept free of relative imports so drizzle-kit can load it on its own.
  *
  * Shapes worth knowing:
- * - `schemas.structure` and the extraction snapshots are `json`, not `jsonb`: the contract
+ * - `schemas.structure` and the extraction snapshots are `json`, not `jsonb`: the API
  *   promises the structure back exactly as submitted (key order, "3" vs 3), and `jsonb`
- *   reorders keys. Output is `json` too, so fields come back in the schema's order.
+ *   reorders keys (docs/api.md#schemas). Output is `json` too, so fields come back in the schema's order.
  * - Timestamps have millisecond precision: the API prints milliseconds and orders by
  *   (created_at, id); keeping microseconds would make equal-looking rows sort by invisible digits.
  * - Extractions keep `schema_id` without a foreign key, plus a snapshot of the schema's name

@@ -2,7 +2,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { ExtractionFailure } from '@xt/contract';
 
 /**
- * Turns an error from the OpenAI SDK into the contract's failure. Transient trouble (429, 5xx,
+ * Turns an error from the OpenAI SDK into a failure code (docs/api.md#failure-codes). Transient trouble (429, 5xx,
  * 408, timeouts, connection faults) is retryable: the job queue tries again later. A request
  * the provider will never accept (bad request, bad key, unknown model) is not; its message
  * names the cause without quoting the key.

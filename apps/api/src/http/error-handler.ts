@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from '@xt/db';
 import { errorSummary } from '@xt/runtime';
 import { sendError } from './envelope.ts';
 
-/** Seconds a client is asked to wait when a dependency is down (within the contract's 3 s). */
+/** Seconds a client is asked to wait when a dependency is down (within the 3 s of docs/api.md#when-postgresql-or-redis-is-down). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 /** PostgreSQL down or restarting: a temporary condition, answered 503 so clients retry. */
