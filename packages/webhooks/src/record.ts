@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, arrayContains, eq } from 'drizzle-orm';
+import { and, arrayContains, eq, sql, type SQL } from 'drizzle-orm';
 import { formatTimestamp, serializeSingleRecord, type WebhookEventType } from '@xt/contract';
 import {
+  extractions,
   webhookEndpoints,
   webhookEvents,
   webhookMessages,
@@ -52,4 +53,15 @@ export async function recordFinalEvent(
     .insert(webhookMessages)
     .values(endpoints.map((endpoint) => ({ eventId: id, endpointId: endpoint.id })));
   return id;
+}
+
+/**
+ * True for an extraction whose account has no enabled endpoint subscribed to `type`. A final
+ * transition guarded by it has no event to record and can run as one statement instead of a
+ * transaction; when it matches nothing the caller falls back to the transaction with
+ * recordFinalEvent. The subquery sees every endpoint committed before the UPDATE starts, as
+ * the transaction's own select would.
+ */
+export function noEndpointSubscribes(type: WebhookEventType): SQL {
+  return sql`not exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.accountId} = ${extractions.accountId} and ${webhookEndpoints.enabled} and ${arrayContains(webhookEndpoints.events, [type])})`;
 }
