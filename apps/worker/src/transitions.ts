@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FailureCode } from '@xt/contract';
-import { extractions, type Db, type ExtractionRow } from '@xt/db';
+import { extractions, preparedPerDb, type Db, type ExtractionRow } from '@xt/db';
 import { noEndpointSubscribes, recordFinalEvent } from '@xt/webhooks';
 
 /**
@@ -20,7 +20,15 @@ export type ClaimResult =
  * re-delivered after its worker died, and refusing it would leave the row stuck forever.
  */
 export async function claim(db: Db, id: string): Promise<ClaimResult> {
-  const [row] = await db
+  const [row] = await claimStatement(db).execute({ id });
+  if (row) return { kind: 'claimed', row };
+  const [existing] = await db.select().from(extractions).where(eq(extractions.id, id));
+  return existing ? { kind: 'final', row: existing } : { kind: 'gone' };
+}
+
+/** Every job starts with it, so it is built once (see preparedPerDb). */
+const claimStatement = preparedPerDb((db) =>
+  db
     .update(extractions)
     .set({
       status: 'processing',
@@ -28,12 +36,15 @@ export async function claim(db: Db, id: string): Promise<ClaimResult> {
       startedAt: sql`now()`,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(extractions.id, id), inArray(extractions.status, ['pending', 'processing'])))
-    .returning();
-  if (row) return { kind: 'claimed', row };
-  const [existing] = await db.select().from(extractions).where(eq(extractions.id, id));
-  return existing ? { kind: 'final', row: existing } : { kind: 'gone' };
-}
+    .where(
+      and(
+        eq(extractions.id, sql.placeholder('id')),
+        inArray(extractions.status, ['pending', 'processing']),
+      ),
+    )
+    .returning()
+    .prepare('claim_extraction'),
+);
 
 export async function exists(db: Db, id: string): Promise<boolean> {
   const [row] = await db

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, like, or, sql } from 'drizzle-orm';
 import { isUuid } from '@xt/contract';
-import { accounts, apiKeys, type Db } from '@xt/db';
+import { accounts, apiKeys, preparedPerDb, type Db } from '@xt/db';
 import { displayPrefix, generateKey, hashKey, looksLikeKey } from './key-material.ts';
 
 export type KeyScope = 'read' | 'write';
@@ -163,15 +163,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  */
 export async function authenticateKey(db: Db, presented: string): Promise<Principal | null> {
   if (!looksLikeKey(presented)) return null;
-  const [row] = await db
-    .select({
-      id: apiKeys.id,
-      accountId: apiKeys.accountId,
-      scope: apiKeys.scope,
-      lastUsedAt: apiKeys.lastUsedAt,
-    })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.hash, hashKey(presented)), isNull(apiKeys.revokedAt)));
+  const [row] = await liveKeyByHash(db).execute({ hash: hashKey(presented) });
   if (!row) return null;
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS)
     await db
@@ -180,6 +172,20 @@ export async function authenticateKey(db: Db, presented: string): Promise<Princi
       .where(eq(apiKeys.id, row.id));
   return { keyId: row.id, accountId: row.accountId, scope: row.scope };
 }
+
+/** Runs on every API request, so it is built once (see preparedPerDb). */
+const liveKeyByHash = preparedPerDb((db) =>
+  db
+    .select({
+      id: apiKeys.id,
+      accountId: apiKeys.accountId,
+      scope: apiKeys.scope,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.hash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
+    .prepare('live_api_key_by_hash'),
+);
 
 export async function countKeys(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(apiKeys);

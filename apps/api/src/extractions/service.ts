@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import {
@@ -12,7 +12,7 @@ import {
   type ListQuery,
 } from '@xt/contract';
 import type { BlobStore, DbExecutor } from '@xt/blob-store';
-import { extractions, schemas, type Db, type ExtractionRow } from '@xt/db';
+import { extractions, preparedPerDb, schemas, type Db, type ExtractionRow } from '@xt/db';
 import {
   EXTRACT_JOB,
   extractJobOptions,
@@ -43,6 +43,34 @@ const OFFLINE_RECHECK_MS = 1_000;
  * on their own; this also covers a queue whose connection has not come up since start-up.
  */
 const ENQUEUE_DEADLINE_MS = 1_500;
+
+/** The record reads every poll and every waiting create makes (see preparedPerDb). */
+const extractionById = preparedPerDb((db) =>
+  db
+    .select()
+    .from(extractions)
+    .where(
+      and(
+        eq(extractions.accountId, sql.placeholder('accountId')),
+        eq(extractions.id, sql.placeholder('id')),
+      ),
+    )
+    .prepare('extraction_by_id'),
+);
+
+/** What a create copies from its schema (see preparedPerDb). */
+const schemaSnapshot = preparedPerDb((db) =>
+  db
+    .select({ name: schemas.name, structure: schemas.structure })
+    .from(schemas)
+    .where(
+      and(
+        eq(schemas.accountId, sql.placeholder('accountId')),
+        eq(schemas.id, sql.placeholder('schemaId')),
+      ),
+    )
+    .prepare('schema_snapshot'),
+);
 
 /** `replayed`: the answer is for an extraction an earlier request with the same key created. */
 export type CreateOutcome =
@@ -115,10 +143,14 @@ export class ExtractionService {
         );
         if (claim.kind === 'replay') return { created: false as const, id: claim.resourceId };
       }
-      const [schema] = await tx
-        .select({ name: schemas.name, structure: schemas.structure })
-        .from(schemas)
-        .where(and(eq(schemas.accountId, accountId), eq(schemas.id, input.schemaId)));
+      // In a transaction the statement must run on its connection, so only the plain path
+      // uses the prepared one.
+      const [schema] = inTransaction
+        ? await tx
+            .select({ name: schemas.name, structure: schemas.structure })
+            .from(schemas)
+            .where(and(eq(schemas.accountId, accountId), eq(schemas.id, input.schemaId)))
+        : await schemaSnapshot(this.db).execute({ accountId, schemaId: input.schemaId });
       if (!schema)
         throw validationError([
           { field: 'schema_id', message: 'schema_id does not name a schema of this account' },
@@ -250,10 +282,7 @@ export class ExtractionService {
   }
 
   async find(accountId: string, id: string): Promise<ExtractionRow | undefined> {
-    const [row] = await this.db
-      .select()
-      .from(extractions)
-      .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)));
+    const [row] = await extractionById(this.db).execute({ accountId, id });
     return row;
   }
 
