@@ -147,38 +147,6 @@ export function ConfirmDialog(props: {
   );
 }
 
-export function Pagination(props: {
-  page: number;
-  lastPage: number;
-  total: number;
-  onPage: (page: number) => void;
-}) {
-  if (props.total === 0) return null;
-  return (
-    <nav class="pagination" aria-label="Pages">
-      <button
-        type="button"
-        class="button button--small"
-        disabled={props.page <= 1}
-        onClick={() => props.onPage(props.page - 1)}
-      >
-        Previous
-      </button>
-      <span>
-        Page {props.page} of {props.lastPage} · {props.total} in all
-      </span>
-      <button
-        type="button"
-        class="button button--small"
-        disabled={props.page >= props.lastPage}
-        onClick={() => props.onPage(props.page + 1)}
-      >
-        Next
-      </button>
-    </nav>
-  );
-}
-
 /** JSON shown as text (never as markup), scrollable when long. */
 export function JsonBlock(props: { value: unknown; label: string }) {
   return (

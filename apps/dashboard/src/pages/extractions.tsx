@@ -1,13 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, query, type Page } from '../api.ts';
-import {
-  Empty,
-  ErrorNotice,
-  PageHeader,
-  Pagination,
-  Spinner,
-  StatusBadge,
-} from '../components/ui.tsx';
+import { DataTable, type Column } from '../components/data-table.tsx';
+import { Pager } from '../components/pager.tsx';
+import { Empty, ErrorNotice, PageHeader, Spinner, StatusBadge } from '../components/ui.tsx';
 import { formatDateTime, formatNumber, shortId } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import { STATUSES, type ExtractionListRecord, type Schema } from '../types.ts';
@@ -28,6 +23,39 @@ export function useSchemaChoices() {
 
 function sourceLabel(r: ExtractionListRecord): string {
   return r.input.file ? r.input.file.name : r.input.source;
+}
+
+function columns(schemaNames: Map<string, string>): Column<ExtractionListRecord>[] {
+  return [
+    {
+      label: 'Extraction',
+      cell: (r) => (
+        <a class="row-link mono" href={`/dashboard/extractions/${r.id}`}>
+          {shortId(r.id)}
+        </a>
+      ),
+    },
+    { label: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
+    {
+      label: 'Schema',
+      kind: 'wrap',
+      cell: (r) =>
+        schemaNames.get(r.input.schema_id) ?? (
+          <span class="muted">{shortId(r.input.schema_id)}</span>
+        ),
+    },
+    {
+      label: 'Source',
+      kind: 'wrap',
+      cell: (r) => (
+        <>
+          <span class="badge">{r.input.type}</span> {sourceLabel(r)}
+        </>
+      ),
+    },
+    { label: 'Tokens', cell: (r) => formatNumber(r.totalTokens) },
+    { label: 'Created', cell: (r) => formatDateTime(r.createdAt) },
+  ];
 }
 
 export function ExtractionsPage() {
@@ -135,50 +163,8 @@ export function ExtractionsPage() {
       )}
       {list.data && list.data.data.length > 0 && (
         <>
-          <div class="table-wrap">
-            <table class="table table--cards">
-              <thead>
-                <tr>
-                  <th scope="col">Extraction</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Schema</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Tokens</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((r) => (
-                  <tr key={r.id}>
-                    <td data-label="Extraction">
-                      <a class="row-link mono" href={`/dashboard/extractions/${r.id}`}>
-                        {shortId(r.id)}
-                      </a>
-                    </td>
-                    <td data-label="Status">
-                      <StatusBadge status={r.status} />
-                    </td>
-                    <td data-label="Schema" class="cell--wrap">
-                      {names.get(r.input.schema_id) ?? (
-                        <span class="muted">{shortId(r.input.schema_id)}</span>
-                      )}
-                    </td>
-                    <td data-label="Source" class="cell--wrap">
-                      <span class="badge">{r.input.type}</span> {sourceLabel(r)}
-                    </td>
-                    <td data-label="Tokens">{formatNumber(r.totalTokens)}</td>
-                    <td data-label="Created">{formatDateTime(r.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pagination
-            page={list.data.meta.currentPage}
-            lastPage={list.data.meta.lastPage}
-            total={list.data.meta.total}
-            onPage={setPage}
-          />
+          <DataTable columns={columns(names)} rows={list.data.data} rowKey={(r) => r.id} />
+          <Pager meta={list.data.meta} onPage={setPage} />
         </>
       )}
     </>

@@ -10,6 +10,7 @@ import {
   PageHeader,
   Spinner,
 } from '../components/ui.tsx';
+import { DataTable, type Column } from '../components/data-table.tsx';
 import { formatDateTime } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import type { ApiKey } from '../types.ts';
@@ -110,6 +111,38 @@ function NewKey(props: { created: CreatedKey; onDone: () => void }) {
   );
 }
 
+function columns(onRevoke: (key: ApiKey) => void): Column<ApiKey>[] {
+  return [
+    { label: 'Label', cell: (k) => k.label ?? <span class="muted">no label</span> },
+    { label: 'Key', cell: (k) => <code>{k.displayPrefix}…</code> },
+    { label: 'Scope', cell: (k) => <span class={`badge badge--${k.scope}`}>{k.scope}</span> },
+    { label: 'Created', cell: (k) => formatDateTime(k.createdAt) },
+    {
+      label: 'Last used',
+      cell: (k) => (k.lastUsedAt ? formatDateTime(k.lastUsedAt) : <span class="muted">never</span>),
+    },
+    {
+      label: 'Actions',
+      kind: 'actions',
+      cell: (k) =>
+        k.revokedAt ? (
+          <span class="badge badge--revoked" title={formatDateTime(k.revokedAt)}>
+            revoked
+          </span>
+        ) : (
+          <button
+            type="button"
+            class="button button--small button--danger-quiet"
+            aria-label={`Revoke ${k.label ?? k.displayPrefix}`}
+            onClick={() => onRevoke(k)}
+          >
+            Revoke
+          </button>
+        ),
+    },
+  ];
+}
+
 export function KeysPage() {
   useTitle('API keys');
   const keys = useLoad(() => api.get<ApiKey[]>('/keys'), []);
@@ -160,62 +193,15 @@ export function KeysPage() {
           <Empty title="No keys yet">Create one above to start calling the API.</Empty>
         )}
         {keys.data && keys.data.length > 0 && (
-          <div class="table-wrap">
-            <table class="table table--cards">
-              <thead>
-                <tr>
-                  <th scope="col">Label</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Scope</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.map((k) => (
-                  <tr key={k.id} class={k.revokedAt ? 'row--muted' : undefined}>
-                    <td data-label="Label">{k.label ?? <span class="muted">no label</span>}</td>
-                    <td data-label="Key">
-                      <code>{k.displayPrefix}…</code>
-                    </td>
-                    <td data-label="Scope">
-                      <span class={`badge badge--${k.scope}`}>{k.scope}</span>
-                    </td>
-                    <td data-label="Created">{formatDateTime(k.createdAt)}</td>
-                    <td data-label="Last used">
-                      {k.lastUsedAt ? (
-                        formatDateTime(k.lastUsedAt)
-                      ) : (
-                        <span class="muted">never</span>
-                      )}
-                    </td>
-                    <td class="cell--actions">
-                      {k.revokedAt ? (
-                        <span class="badge badge--revoked" title={formatDateTime(k.revokedAt)}>
-                          revoked
-                        </span>
-                      ) : (
-                        <button
-                          type="button"
-                          class="button button--small button--danger-quiet"
-                          aria-label={`Revoke ${k.label ?? k.displayPrefix}`}
-                          onClick={() => {
-                            setRevokeError(undefined);
-                            setRevoking(k);
-                          }}
-                        >
-                          Revoke
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            columns={columns((k) => {
+              setRevokeError(undefined);
+              setRevoking(k);
+            })}
+            rows={keys.data}
+            rowKey={(k) => k.id}
+            rowClass={(k) => (k.revokedAt ? 'row--muted' : undefined)}
+          />
         )}
       </section>
       <ConfirmDialog

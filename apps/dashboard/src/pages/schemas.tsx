@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, query, type Page } from '../api.ts';
-import { Empty, ErrorNotice, PageHeader, Pagination, Spinner } from '../components/ui.tsx';
+import { DataTable, type Column } from '../components/data-table.tsx';
+import { Pager } from '../components/pager.tsx';
+import { Empty, ErrorNotice, PageHeader, Spinner } from '../components/ui.tsx';
 import { formatDateTime } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import type { Schema } from '../types.ts';
@@ -9,6 +11,25 @@ function fieldCount(structure: unknown): number {
   const s = structure as { properties?: object; items?: { properties?: object } } | null;
   return Object.keys(s?.properties ?? s?.items?.properties ?? {}).length;
 }
+
+const COLUMNS: Column<Schema>[] = [
+  {
+    label: 'Name',
+    kind: 'wrap',
+    cell: (s) => (
+      <a class="row-link" href={`/dashboard/schemas/${s.id}`}>
+        {s.name}
+      </a>
+    ),
+  },
+  {
+    label: 'Description',
+    kind: 'wrap',
+    cell: (s) => s.description ?? <span class="muted">—</span>,
+  },
+  { label: 'Fields', cell: (s) => fieldCount(s.structure) },
+  { label: 'Updated', cell: (s) => formatDateTime(s.updatedAt) },
+];
 
 export function SchemasPage() {
   useTitle('Schemas');
@@ -65,40 +86,8 @@ export function SchemasPage() {
       )}
       {list.data && list.data.data.length > 0 && (
         <>
-          <div class="table-wrap">
-            <table class="table table--cards">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Fields</th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((s) => (
-                  <tr key={s.id}>
-                    <td data-label="Name" class="cell--wrap">
-                      <a class="row-link" href={`/dashboard/schemas/${s.id}`}>
-                        {s.name}
-                      </a>
-                    </td>
-                    <td data-label="Description" class="cell--wrap">
-                      {s.description ?? <span class="muted">—</span>}
-                    </td>
-                    <td data-label="Fields">{fieldCount(s.structure)}</td>
-                    <td data-label="Updated">{formatDateTime(s.updatedAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pagination
-            page={list.data.meta.currentPage}
-            lastPage={list.data.meta.lastPage}
-            total={list.data.meta.total}
-            onPage={setPage}
-          />
+          <DataTable columns={COLUMNS} rows={list.data.data} rowKey={(s) => s.id} />
+          <Pager meta={list.data.meta} onPage={setPage} />
         </>
       )}
     </>

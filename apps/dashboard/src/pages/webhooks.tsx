@@ -7,10 +7,11 @@ import {
   ErrorNotice,
   Field,
   PageHeader,
-  Pagination,
   Spinner,
   StatusBadge,
 } from '../components/ui.tsx';
+import { DataTable, type Column } from '../components/data-table.tsx';
+import { Pager } from '../components/pager.tsx';
 import { formatDateTime } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEndpoint } from '../types.ts';
@@ -103,6 +104,18 @@ function CreateEndpointForm(props: { onCreated: (e: WebhookEndpoint) => void }) 
   );
 }
 
+const DELIVERY_COLUMNS: Column<WebhookDelivery>[] = [
+  { label: 'Event', cell: (d) => <code>{d.type}</code> },
+  { label: 'Status', cell: (d) => <StatusBadge status={d.status} /> },
+  { label: 'Attempt', cell: (d) => d.attempt },
+  {
+    label: 'Response',
+    kind: 'wrap',
+    cell: (d) => `${d.responseStatus ?? ''} ${d.error ?? ''}`,
+  },
+  { label: 'When', cell: (d) => formatDateTime(d.createdAt) },
+];
+
 function Deliveries(props: { endpoint: WebhookEndpoint }) {
   const [page, setPage] = useState(1);
   const list = useLoad(
@@ -119,42 +132,8 @@ function Deliveries(props: { endpoint: WebhookEndpoint }) {
       {list.data && list.data.data.length === 0 && <Empty title="No deliveries yet" />}
       {list.data && list.data.data.length > 0 && (
         <>
-          <div class="table-wrap">
-            <table class="table table--cards">
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempt</th>
-                  <th scope="col">Response</th>
-                  <th scope="col">When</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((d) => (
-                  <tr key={d.id}>
-                    <td data-label="Event">
-                      <code>{d.type}</code>
-                    </td>
-                    <td data-label="Status">
-                      <StatusBadge status={d.status} />
-                    </td>
-                    <td data-label="Attempt">{d.attempt}</td>
-                    <td data-label="Response" class="cell--wrap">
-                      {d.responseStatus ?? ''} {d.error ?? ''}
-                    </td>
-                    <td data-label="When">{formatDateTime(d.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pagination
-            page={list.data.meta.currentPage}
-            lastPage={list.data.meta.lastPage}
-            total={list.data.meta.total}
-            onPage={setPage}
-          />
+          <DataTable columns={DELIVERY_COLUMNS} rows={list.data.data} rowKey={(d) => d.id} />
+          <Pager meta={list.data.meta} onPage={setPage} />
         </>
       )}
     </section>
@@ -288,14 +267,7 @@ export function WebhooksPage() {
           {open === ep.id && <Deliveries endpoint={ep} />}
         </article>
       ))}
-      {list.data && (
-        <Pagination
-          page={list.data.meta.currentPage}
-          lastPage={list.data.meta.lastPage}
-          total={list.data.meta.total}
-          onPage={setPage}
-        />
-      )}
+      {list.data && <Pager meta={list.data.meta} onPage={setPage} />}
       <ConfirmDialog
         open={!!deleting}
         title="Delete this endpoint?"

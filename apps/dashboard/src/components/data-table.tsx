@@ -1,0 +1,60 @@
+import type { ComponentChildren } from 'preact';
+
+export interface Column<T> {
+  /** The header, and on phones (where each row becomes a card) the label beside the value. */
+  label: string;
+  /**
+   * `wrap`: free text (names, sources), cut with an ellipsis on wide screens and wrapped on
+   * phones; `actions`: buttons at the row's end, with a header only screen readers hear.
+   */
+  kind?: 'wrap' | 'actions';
+  cell: (row: T) => ComponentChildren;
+}
+
+/**
+ * The list pages' table: a table on wide screens, one card per row on narrow ones. Each value
+ * sits in one element so the phone layout can put it opposite its label as a single piece.
+ */
+export function DataTable<T>(props: {
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  rowClass?: (row: T) => string | undefined;
+}) {
+  return (
+    <div class="table-wrap">
+      <table class="table table--cards">
+        <thead>
+          <tr>
+            {props.columns.map((c) => (
+              <th key={c.label} scope="col">
+                {c.kind === 'actions' ? <span class="visually-hidden">{c.label}</span> : c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => (
+            <tr key={props.rowKey(row)} class={props.rowClass?.(row)}>
+              {props.columns.map((c) =>
+                c.kind === 'actions' ? (
+                  <td key={c.label} class="cell--actions">
+                    {c.cell(row)}
+                  </td>
+                ) : (
+                  <td
+                    key={c.label}
+                    data-label={c.label}
+                    class={c.kind === 'wrap' ? 'cell--wrap' : undefined}
+                  >
+                    <span class="cell__value">{c.cell(row)}</span>
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
