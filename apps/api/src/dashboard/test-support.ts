@@ -83,13 +83,26 @@ export async function signIn(page: Page, email: string, password = PASSWORD): Pr
   await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
 }
 
+/** Where the README's pictures are written; `npm run screenshots:readme` copies them to docs/. */
+export const README_ARTIFACTS = path.join(ARTIFACTS, 'readme');
+
 /** Full-page screenshots at desktop and phone width: `<name>.desktop.png`, `<name>.phone.png`. */
 export async function screenshots(page: Page, name: string): Promise<void> {
   await mkdir(ARTIFACTS, { recursive: true });
   const before = page.viewportSize() ?? DESKTOP;
+  // The top bar is sticky: scrolled down, a full-page shot would paint it mid-page.
+  await page.evaluate('window.scrollTo(0, 0)');
   await page.setViewportSize(DESKTOP);
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.desktop.png`), fullPage: true });
   await page.setViewportSize(PHONE);
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.phone.png`), fullPage: true });
   await page.setViewportSize(before);
+}
+
+/** A picture for the README: the page at desktop width, as tall as its content. */
+export async function readmeScreenshot(page: Page, name: string): Promise<void> {
+  await mkdir(README_ARTIFACTS, { recursive: true });
+  await page.setViewportSize(DESKTOP);
+  await page.evaluate('window.scrollTo(0, 0)');
+  await page.screenshot({ path: path.join(README_ARTIFACTS, `${name}.png`), fullPage: true });
 }
