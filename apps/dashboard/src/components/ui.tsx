@@ -106,6 +106,28 @@ export function CopyButton(props: { text: string; label?: string }) {
   );
 }
 
+/**
+ * A secret shown only once (an API key, a signing secret): read-only, selected on focus, with a
+ * copy button. Rows only matter where `field-sizing` is unsupported; elsewhere it grows to fit.
+ */
+export function SecretValue(props: { value: string; label: string; testId: string }) {
+  return (
+    <div class="secret">
+      <textarea
+        class="secret__value"
+        readOnly
+        rows={2}
+        spellcheck={false}
+        value={props.value}
+        aria-label={props.label}
+        data-testid={props.testId}
+        onFocus={(e) => e.currentTarget.select()}
+      />
+      <CopyButton text={props.value} />
+    </div>
+  );
+}
+
 /** A modal confirmation (the native <dialog>: focus trapped, Escape cancels). */
 export function ConfirmDialog(props: {
   open: boolean;

@@ -3,7 +3,13 @@ import { formatNumber } from '../format.ts';
 
 const W = 720;
 const H = 220;
-const PAD = { top: 12, right: 8, bottom: 28, left: 48 };
+/**
+ * Room for the axis labels in viewBox units, for the largest label size (22 units on a phone,
+ * where the SVG is drawn at about half size). The left side grows with the longest number, so
+ * "1,000" or "40,000,000" is not cut at the edge.
+ */
+const PAD = { top: 20, right: 8, bottom: 28 };
+const AXIS_CHAR = 13;
 
 function niceMax(v: number): number {
   if (v <= 0) return 1;
@@ -24,7 +30,9 @@ export function BarChart(props: {
   const { days, series } = props;
   const totals = days.map((d) => series.reduce((t, s) => t + d[s.key], 0));
   const max = niceMax(Math.max(0, ...totals));
-  const innerW = W - PAD.left - PAD.right;
+  const ticks = (max >= 2 ? [0, 0.5, 1] : [0, 1]).map((f) => Math.round(max * f));
+  const left = 12 + AXIS_CHAR * Math.max(...ticks.map((t) => formatNumber(t).length));
+  const innerW = W - left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
   const step = innerW / Math.max(1, days.length);
   const bar = Math.max(1, step * 0.7);
@@ -34,23 +42,17 @@ export function BarChart(props: {
     <figure class="chart">
       <figcaption class="chart__title">{props.title}</figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={props.title} class="chart__svg">
-        {(max >= 2 ? [0, 0.5, 1] : [0, 1]).map((f) => (
-          <g key={f}>
-            <line
-              x1={PAD.left}
-              x2={W - PAD.right}
-              y1={y(max * f)}
-              y2={y(max * f)}
-              class="chart__grid"
-            />
-            <text x={PAD.left - 6} y={y(max * f) + 4} class="chart__axis" text-anchor="end">
-              {formatNumber(Math.round(max * f))}
+        {ticks.map((t) => (
+          <g key={t}>
+            <line x1={left} x2={W - PAD.right} y1={y(t)} y2={y(t)} class="chart__grid" />
+            <text x={left - 6} y={y(t) + 4} class="chart__axis" text-anchor="end">
+              {formatNumber(t)}
             </text>
           </g>
         ))}
         {days.map((d, i) => {
           let base = 0;
-          const x = PAD.left + i * step + (step - bar) / 2;
+          const x = left + i * step + (step - bar) / 2;
           return (
             <g key={d.date}>
               <title>{`${d.date}: ${series.map((s) => `${s.label} ${formatNumber(d[s.key])}`).join(', ')}`}</title>

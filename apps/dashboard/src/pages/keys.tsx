@@ -3,11 +3,11 @@ import type { ApiError } from '../api.ts';
 import { api, errorsFor } from '../api.ts';
 import {
   ConfirmDialog,
-  CopyButton,
   Empty,
   ErrorNotice,
   Field,
   PageHeader,
+  SecretValue,
   Spinner,
 } from '../components/ui.tsx';
 import { DataTable, type Column } from '../components/data-table.tsx';
@@ -93,17 +93,7 @@ function NewKey(props: { created: CreatedKey; onDone: () => void }) {
         Copy it now: it is shown <strong>only once</strong>. Send it as{' '}
         <code>Authorization: Bearer &lt;key&gt;</code>.
       </p>
-      <div class="secret">
-        <input
-          class="secret__value"
-          readOnly
-          value={props.created.key}
-          aria-label="New API key"
-          data-testid="new-key"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-        <CopyButton text={props.created.key} />
-      </div>
+      <SecretValue value={props.created.key} label="New API key" testId="new-key" />
       <button type="button" class="button button--small" onClick={props.onDone}>
         I have saved it
       </button>

@@ -114,7 +114,7 @@ export function UsagePage() {
           <details class="card section-gap">
             <summary>The numbers, day by day</summary>
             <div class="table-wrap section-gap">
-              <table class="table">
+              <table class="table table--compact">
                 <thead>
                   <tr>
                     <th scope="col">Day</th>
@@ -127,7 +127,12 @@ export function UsagePage() {
                 <tbody>
                   {u.days.map((d) => (
                     <tr key={d.date}>
-                      <td>{d.date}</td>
+                      <td>
+                        <time dateTime={d.date}>
+                          <span class="day__year">{d.date.slice(0, 5)}</span>
+                          {d.date.slice(5)}
+                        </time>
+                      </td>
                       <td>{formatNumber(d.extractions)}</td>
                       <td>{formatNumber(d.charged)}</td>
                       <td>{formatNumber(d.failed)}</td>

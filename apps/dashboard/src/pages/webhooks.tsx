@@ -2,11 +2,11 @@ import { useState } from 'preact/hooks';
 import { api, errorsFor, type ApiError, type Page } from '../api.ts';
 import {
   ConfirmDialog,
-  CopyButton,
   Empty,
   ErrorNotice,
   Field,
   PageHeader,
+  SecretValue,
   Spinner,
   StatusBadge,
 } from '../components/ui.tsx';
@@ -178,16 +178,7 @@ export function WebhooksPage() {
             Copy it now: it is shown <strong>only once</strong>. Use it to check the
             <code> webhook-signature</code> header.
           </p>
-          <div class="secret">
-            <input
-              class="secret__value"
-              readOnly
-              value={secret.secret}
-              aria-label="Signing secret"
-              data-testid="new-secret"
-            />
-            <CopyButton text={secret.secret} />
-          </div>
+          <SecretValue value={secret.secret} label="Signing secret" testId="new-secret" />
           <button type="button" class="button button--small" onClick={() => setSecret(undefined)}>
             I have saved it
           </button>
