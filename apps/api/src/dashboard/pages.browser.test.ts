@@ -121,6 +121,7 @@ it('runs an extraction from text, shows it complete with its output, and counts 
   await chart.waitFor();
   expect(await chart.locator('rect').count()).toBeGreaterThan(0);
   await page.getByRole('img', { name: 'Tokens per day' }).waitFor();
+  await page.getByText('The numbers, day by day').click();
   await screenshots(page, 'usage');
 
   await page.getByRole('link', { name: 'Webhooks' }).click();

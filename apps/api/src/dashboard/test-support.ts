@@ -96,7 +96,27 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.desktop.png`), fullPage: true });
   await page.setViewportSize(PHONE);
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.phone.png`), fullPage: true });
+  const overflowing = await wideOnPhone(page);
   await page.setViewportSize(before);
+  if (overflowing.length) {
+    throw new Error(`${name}: wider than a ${PHONE.width} px phone: ${overflowing.join(', ')}`);
+  }
+}
+
+/**
+ * What does not fit the phone's width: the page itself, or a table, card or code block whose
+ * content is wider than its box (cut off, or hidden behind a sideways scroll).
+ */
+function wideOnPhone(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const wide = (e) => e.scrollWidth > e.clientWidth + 1;
+    const found = [];
+    if (wide(document.documentElement)) found.push('the page');
+    for (const e of document.querySelectorAll('.table-wrap, .card, .code, .secret__value')) {
+      if (e.clientWidth > 0 && wide(e)) found.push(e.className + ' "' + e.textContent.slice(0, 40) + '"');
+    }
+    return found;
+  })()`);
 }
 
 /** A picture for the README: the page at desktop width, as tall as its content. */
