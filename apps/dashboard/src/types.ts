@@ -37,6 +37,8 @@ export interface FileInfo {
   size: number;
   contentType: string;
   sha256: string;
+  /** Present once the bytes were removed after the retention period. */
+  removedAt?: string;
 }
 
 export interface ExtractionError {

@@ -122,6 +122,14 @@ const schema = z.object({
   MAX_HTML_BYTES: int(10 * MiB, 1),
   // Uploads are capped by the API; the worker refuses to read a stored file larger than this.
   MAX_UPLOAD_BYTES: int(50 * MiB, 1),
+  // Uploaded bytes are removed this long after their extraction finished (docs/uploads.md);
+  // the row and its file description stay. Fractions allowed (0.5 = 30 minutes).
+  UPLOAD_RETENTION_HOURS: z.coerce.number().min(0).default(24),
+  // Stored bytes no extraction references are removed once this old (an upload in flight in a
+  // store that writes before the row commits is younger than this).
+  UPLOAD_ORPHAN_GRACE_MINUTES: z.coerce.number().min(0).default(60),
+  // How often each worker process runs the upload sweep.
+  UPLOAD_SWEEP_INTERVAL_MS: int(300_000, 100),
   FETCH_TIMEOUT_MS: int(30_000, 100),
   PAGE_TIMEOUT_MS: int(45_000, 100),
   NETWORK_IDLE_MS: int(500, 0),

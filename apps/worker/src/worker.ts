@@ -9,6 +9,7 @@ import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
 import { createReconciler } from './reconciler.ts';
 import { createSourceHandlers } from './sources/handlers.ts';
 import { createSourcePreparer } from './sources/index.ts';
+import { startUploadSweep } from './upload-sweep.ts';
 import { startWebhookDelivery } from './webhooks.ts';
 import pLimit from 'p-limit';
 import {
@@ -25,7 +26,10 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-/** Wires one worker process: queue consumer, source preparation, model client, reconciler. */
+/**
+ * Wires one worker process: queue consumer, source preparation, model client, reconciler,
+ * upload sweep.
+ */
 export async function startWorker(
   config: WorkerConfig,
   logger: Logger = createLogger(config.LOG_LEVEL, config.WORKER_NAME),
@@ -125,6 +129,14 @@ export async function startWorker(
     logger,
   });
   reconciler.start(config.RECONCILE_INTERVAL_MS);
+  const uploadSweep = startUploadSweep(
+    { db: db.db, store, logger },
+    {
+      retentionMs: config.UPLOAD_RETENTION_HOURS * 3_600_000,
+      orphanGraceMs: config.UPLOAD_ORPHAN_GRACE_MINUTES * 60_000,
+    },
+    config.UPLOAD_SWEEP_INTERVAL_MS,
+  );
   const webhooks = await startWebhookDelivery(config, db.db, logger);
   await worker.waitUntilReady();
 
@@ -134,6 +146,7 @@ export async function startWorker(
     close: () =>
       (closing ??= (async () => {
         await reconciler.stop();
+        await uploadSweep.stop();
         await webhooks?.close();
         // Takes no new jobs and waits for the running ones; those still running when the grace
         // period ends are aborted and handed back to the front of the queue (see the processor),

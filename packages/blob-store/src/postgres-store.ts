@@ -70,8 +70,16 @@ export function createPostgresBlobStore(db: Db): BlobStore {
 
     async delete(tx: DbExecutor, refs): Promise<void> {
       if (refs.length === 0) return;
-      // Chunks go with their blob (ON DELETE CASCADE).
-      await tx.delete(blobs).where(inArray(blobs.ref, [...refs]));
+      // Locked in reference order first: sweeps in several workers may delete overlapping sets,
+      // and rows locked in one order by everyone cannot deadlock. Chunks go with their blob
+      // (ON DELETE CASCADE).
+      const locked = tx
+        .select({ ref: blobs.ref })
+        .from(blobs)
+        .where(inArray(blobs.ref, [...refs]))
+        .orderBy(asc(blobs.ref))
+        .for('update');
+      await tx.delete(blobs).where(inArray(blobs.ref, locked));
     },
 
     async listCreatedBefore(before, { limit, after }): Promise<string[]> {

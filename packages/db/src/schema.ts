@@ -163,6 +163,8 @@ export interface UploadedFile {
   size: number;
   contentType: string;
   sha256: string;
+  /** When the bytes were removed after the retention period; absent while they are stored. */
+  removedAt?: string;
 }
 
 export const extractions = pgTable(
@@ -182,8 +184,9 @@ export const extractions = pgTable(
     // The client's labels (at most 16 short strings). jsonb, unlike the snapshots: key order
     // carries no meaning here, and jsonb can be queried by key later. Never sent to the model.
     metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
-    // An uploaded source: `file` is what the records show (kept for good), `file_ref` where the
-    // bytes are (null once removed after UPLOAD_RETENTION_HOURS). `source` holds the file name.
+    // An uploaded source: `file` is what the records show (kept for good; `removedAt` is added
+    // when the bytes go), `file_ref` where the bytes are (null once removed after
+    // UPLOAD_RETENTION_HOURS). `source` holds the file name.
     file: jsonb('file').$type<UploadedFile>(),
     fileRef: uuid('file_ref'),
     model: text('model').notNull(),

@@ -65,6 +65,12 @@ export function ExtractionDetailPage() {
                 {file.name} · {formatBytes(file.size)} · {file.contentType}
                 <br />
                 <span class="muted mono">sha256 {file.sha256}</span>
+                {file.removedAt && (
+                  <>
+                    <br />
+                    <span class="muted">file removed {formatDateTime(file.removedAt)}</span>
+                  </>
+                )}
               </>
             ) : (
               <span class="source-text">{r.source.content}</span>

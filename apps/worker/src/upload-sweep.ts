@@ -1,0 +1,158 @@
+import { inArray, sql } from 'drizzle-orm';
+import type { BlobStore } from '@xt/blob-store';
+import { extractions, isDatabaseUnavailable, type Db } from '@xt/db';
+import { createOutageReporter, errorSummary, type Logger } from '@xt/runtime';
+
+/** Rows per transaction: short transactions, and a bounded list of references per delete. */
+const BATCH = 200;
+
+export interface UploadSweepOptions {
+  /** Bytes of an extraction that finished longer ago than this are removed. */
+  retentionMs: number;
+  /**
+   * Stored bytes no extraction references are removed once older than this. It covers an
+   * upload still in flight: a store that writes outside the caller's transaction (an object
+   * store) holds the bytes before the row that references them commits.
+   */
+  orphanGraceMs: number;
+}
+
+export interface UploadSweepResult {
+  /** Extractions whose bytes were removed for being past retention. */
+  expired: number;
+  /** Stored files no extraction referenced. */
+  orphans: number;
+}
+
+/**
+ * Removes the bytes of final extractions older than the retention period, keeping the row and
+ * its `file` description, which records when they went (`file.removedAt`). Batches are claimed
+ * with SKIP LOCKED, so workers sweeping at the same time split the work instead of queueing on
+ * each other, and a row an API request is deleting is left to that request.
+ */
+export async function removeExpiredUploads(
+  db: Db,
+  store: BlobStore,
+  retentionMs: number,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const removed = await db.transaction(async (tx) => {
+      // `file_ref` comes from the claimed rows: RETURNING would give the new value, null.
+      const rows = await tx.execute<{ file_ref: string }>(sql`
+        with due as (
+          select id, file_ref from extractions
+          where file_ref is not null
+            and finished_at < now() - ${`${retentionMs} milliseconds`}::interval
+            and status in ('completed', 'failed')
+          order by finished_at
+          limit ${BATCH}
+          for update skip locked
+        )
+        update extractions e
+        set file_ref = null,
+            file = e.file || jsonb_build_object('removedAt',
+              to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"+00:00"'))
+        from due
+        where e.id = due.id
+        returning due.file_ref`);
+      await store.delete(
+        tx,
+        rows.rows.map((r) => r.file_ref),
+      );
+      return rows.rows.length;
+    });
+    total += removed;
+    if (removed < BATCH) return total;
+  }
+}
+
+/**
+ * Removes stored files that no extraction references and that are older than `graceMs`: the
+ * bytes of extractions removed without their files (an account deleted with its extractions),
+ * or of an upload whose row never committed in a store that writes outside the transaction.
+ * Deletes are idempotent, so workers sweeping at the same time at worst repeat one.
+ */
+export async function removeOrphanUploads(
+  db: Db,
+  store: BlobStore,
+  graceMs: number,
+): Promise<number> {
+  const before = new Date(Date.now() - graceMs);
+  let total = 0;
+  let after: string | undefined;
+  for (;;) {
+    const refs = await store.listCreatedBefore(before, { limit: BATCH, after });
+    if (refs.length === 0) return total;
+    after = refs[refs.length - 1];
+    const referenced = await db
+      .select({ ref: extractions.fileRef })
+      .from(extractions)
+      .where(inArray(extractions.fileRef, refs));
+    const kept = new Set(referenced.map((r) => r.ref));
+    const orphans = refs.filter((ref) => !kept.has(ref));
+    // Bytes listed here cannot gain a row later: in PostgreSQL they become visible only with
+    // the row that references them, and a store writing outside the transaction is covered by
+    // the grace period (the row commits long before it ends).
+    await store.delete(db, orphans);
+    total += orphans.length;
+    if (refs.length < BATCH) return total;
+  }
+}
+
+export async function sweepUploads(
+  db: Db,
+  store: BlobStore,
+  options: UploadSweepOptions,
+): Promise<UploadSweepResult> {
+  const expired = await removeExpiredUploads(db, store, options.retentionMs);
+  const orphans = await removeOrphanUploads(db, store, options.orphanGraceMs);
+  return { expired, orphans };
+}
+
+/**
+ * Runs the sweep every `intervalMs` in this worker process until stopped. Every worker runs it;
+ * the sweeps are safe side by side (see above). A failed sweep is retried at the next interval,
+ * and a database outage is logged once, not every time.
+ */
+export function startUploadSweep(
+  deps: { db: Db; store: BlobStore; logger: Logger },
+  options: UploadSweepOptions,
+  intervalMs: number,
+) {
+  const outage = createOutageReporter(
+    deps.logger,
+    'upload-sweep',
+    'cannot reach PostgreSQL; retrying every interval',
+  );
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const tick = () => {
+    running = sweepUploads(deps.db, deps.store, options)
+      .then((result) => {
+        outage.recovered();
+        if (result.expired > 0 || result.orphans > 0)
+          deps.logger.info(result, 'uploaded files removed');
+      })
+      .catch((err: unknown) => {
+        if (isDatabaseUnavailable(err)) outage.failed(err);
+        else deps.logger.warn({ error: errorSummary(err) }, 'upload sweep failed');
+      })
+      .finally(() => {
+        if (stopped) return;
+        timer = setTimeout(tick, intervalMs);
+        timer.unref();
+      });
+  };
+  // The first sweep soon after start, spread out so workers started together do not align.
+  timer = setTimeout(tick, Math.min(intervalMs, 1_000 + Math.random() * 4_000));
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
