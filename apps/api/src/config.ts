@@ -37,6 +37,10 @@ const schema = z.object({
     .default(50 * 1024 * 1024),
   // Where file parts wait between arriving and being stored (never named by the client).
   UPLOAD_TMP_DIR: z.string().min(1).default(path.join(os.tmpdir(), 'xt-uploads')),
+  // Uploads copied into the database at once by this process; the rest wait their turn with
+  // their bytes on disk. Each holds a pooled connection for the whole copy, so this stays below
+  // DB_POOL_MAX (default: half of it) and leaves connections for every other request.
+  UPLOAD_STORE_CONCURRENCY: z.coerce.number().int().min(1).optional(),
   JOB_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),
   JOB_BACKOFF_MS: z.coerce.number().int().min(0).default(5_000),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(10),

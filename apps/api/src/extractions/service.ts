@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { Logger } from 'pino';
 import {
   failureHttpStatus,
@@ -92,6 +93,12 @@ export class ExtractionService {
   private readonly keys: IdempotencyKeys;
   private readonly outage: OutageReporter;
   private readonly store: BlobStore;
+  /**
+   * Turns for copying an upload into the database. Without them, many large uploads at once
+   * hold every pooled connection for seconds each, and requests waiting for one (uploads or
+   * not) are answered 503 after the pool's short wait.
+   */
+  private readonly storeSlots: LimitFunction;
 
   constructor(deps: {
     db: Db;
@@ -113,6 +120,9 @@ export class ExtractionService {
       'unavailable; new extractions wait for the reconciler to enqueue them',
     );
     this.store = deps.store;
+    this.storeSlots = pLimit(
+      deps.config.UPLOAD_STORE_CONCURRENCY ?? Math.max(1, Math.floor(deps.config.DB_POOL_MAX / 2)),
+    );
   }
 
   /**
@@ -183,9 +193,13 @@ export class ExtractionService {
     // read and the insert run on their own, saving BEGIN and COMMIT round trips on the hottest
     // path (docs/performance.md). The read gains nothing from a transaction at READ COMMITTED,
     // and the row keeps its own snapshot of the schema, so a schema deleted in between is fine.
-    const written =
-      ctx.idempotency || input.upload
-        ? await this.db.transaction((tx) => write(tx, tx))
+    // An upload's copy holds a connection for as long as it takes, so uploads take turns
+    // (storeSlots) and the other requests keep their connections.
+    const inTransaction = () => this.db.transaction((tx) => write(tx, tx));
+    const written = input.upload
+      ? await this.storeSlots(inTransaction)
+      : ctx.idempotency
+        ? await inTransaction()
         : await write(this.db, null);
     if (written.created) return this.enqueueAndWait(accountId, written.row, ctx, false);
 
