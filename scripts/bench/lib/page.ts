@@ -87,6 +87,10 @@ change it: [performance.md](performance.md).
   baseline column is the 1 API × 1 worker shape, so the ratio is the scaling factor.
 - **§4 Read path**: autocannon, 50 connections, against one record and a 10-row list page
   (count plus page, as the service's list runs); the baseline routes run the same SQL with \`pg\`.
+- **§5 Upload ingestion**: a PDF of 20 MB (5 MB with \`--quick\`) sent as a multipart file part
+  with \`Prefer: respond-async\`, 4 at a time, 12 files (4 with \`--quick\`): MB/s from the first
+  send to the last answer, and the API's peak RSS (VmHWM, reset first). Baseline: a bare Express
+  + multer route holding the file in memory and inserting it as one \`bytea\`.
 - **§5 Documents, §6 Webpages, §7 Tokens**: see the notes printed with those rows.
 
 ## Reproduce

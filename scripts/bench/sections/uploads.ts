@@ -2,10 +2,7 @@
  * 5 (uploads). Upload ingestion: a multi-megabyte PDF sent as a multipart file part with
  * `Prefer: respond-async`, four at a time, MB/s until every answer is in, and the API's peak
  * RSS meanwhile; beside a bare Express + multer route storing the same bytes in PostgreSQL.
- * Runs only when the API accepts file uploads (`MAX_UPLOAD_BYTES` in its configuration).
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { jpegImage } from '@xt/testkit/fixtures';
 import type { BenchStack } from '../lib/bench-stack.ts';
@@ -13,13 +10,6 @@ import { closedLoop, send } from '../lib/client.ts';
 import type { Plan } from '../lib/plan.ts';
 import { peakRssMiB, resetPeak } from '../lib/proc.ts';
 import type { Results } from '../lib/report.ts';
-import { REPO_ROOT } from '../lib/stack.ts';
-
-export function apiAcceptsUploads(): boolean {
-  return readFileSync(join(REPO_ROOT, 'apps/api/src/config.ts'), 'utf8').includes(
-    'MAX_UPLOAD_BYTES',
-  );
-}
 
 /** A PDF of about `megabytes` MB: pages each holding one noisy photo. */
 async function bigPdf(megabytes: number): Promise<Buffer> {
@@ -40,15 +30,6 @@ export async function measureUploads(
   results: Results,
   log: (line: string) => void,
 ): Promise<void> {
-  if (!apiAcceptsUploads()) {
-    results.add({
-      section: '5',
-      measure: 'Upload ingestion — pending: file uploads are not on main yet',
-      unit: 'MB/s',
-      service: [],
-    });
-    return;
-  }
   const file = await bigPdf(plan.quick ? 5 : 20);
   const mb = file.length / 1e6;
   const count = plan.quick ? 4 : 12;
