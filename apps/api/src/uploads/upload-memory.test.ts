@@ -39,7 +39,9 @@ async function writeBigPdf(file: string): Promise<string> {
   const out = createWriteStream(file);
   const write = (piece: Buffer) => {
     hash.update(piece);
-    return out.write(piece) ? Promise.resolve() : new Promise((r) => out.once('drain', r));
+    return out.write(piece)
+      ? Promise.resolve()
+      : new Promise<void>((r) => out.once('drain', () => r()));
   };
   await write(head);
   let left = FILE_BYTES - head.length - tail.length;
