@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { HttpMetrics } from '../ops/metrics.ts';
+import { routeLabel } from './route-label.ts';
 
 /** One log line and one metric sample per request, written when the response is finished. */
 export function accessLog(metrics: HttpMetrics): RequestHandler {
@@ -7,9 +8,7 @@ export function accessLog(metrics: HttpMetrics): RequestHandler {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      // The matched route pattern keeps metric cardinality bounded (no ids in labels).
-      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
-      metrics.observe(req.method, route, res.statusCode, seconds);
+      metrics.observe(req.method, routeLabel(req), res.statusCode, seconds);
       req.log.info(
         {
           method: req.method,

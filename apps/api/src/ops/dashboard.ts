@@ -3,7 +3,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
-import { sameSecret } from './same-secret.ts';
+import { sameSecret } from '@xt/telemetry';
 
 function basicAuth(user: string, password: string): RequestHandler {
   const expected = Buffer.from(`${user}:${password}`);

@@ -1,20 +1,7 @@
 import { Router } from 'express';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-
-async function within<T>(ms: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timed out')), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+import { probeAll } from '@xt/telemetry';
 
 /** Liveness says the process runs; readiness says it can serve (Postgres and Redis answer). */
 export function healthRoutes(deps: {
@@ -28,16 +15,13 @@ export function healthRoutes(deps: {
     res.json({ status: true, message: 'alive', data: {} });
   });
   router.get('/readyz', async (_req, res) => {
-    const [db, redis] = await Promise.allSettled([
-      within(2000, deps.pool.query('select 1')),
-      within(2000, deps.redis.ping()),
-    ]);
-    const checks = {
-      postgres: db.status === 'fulfilled',
-      redis: redis.status === 'fulfilled',
-      ...(deps.stopping?.() ? { stopping: true } : {}),
-    };
-    const ok = checks.postgres && checks.redis && !deps.stopping?.();
+    const probed = await probeAll({
+      postgres: () => deps.pool.query('select 1'),
+      redis: () => deps.redis.ping(),
+    });
+    const stopping = deps.stopping?.() ?? false;
+    const checks = { ...probed.checks, ...(stopping ? { stopping: true } : {}) };
+    const ok = probed.ok && !stopping;
     res
       .status(ok ? 200 : 503)
       .json(

@@ -1,29 +1,27 @@
 import { Router } from 'express';
 import type { Queue } from 'bullmq';
-import client from 'prom-client';
-import { sameSecret } from './same-secret.ts';
+import { createRegistry, Gauge, Histogram, serveMetrics, type Registry } from '@xt/telemetry';
 
 export interface HttpMetrics {
   observe(method: string, route: string, status: number, seconds: number): void;
 }
 
 export interface ApiMetrics extends HttpMetrics {
-  registry: client.Registry;
+  registry: Registry;
 }
 
 export function createMetrics(options: { queue?: Queue; waiters?: () => number }): ApiMetrics {
-  const registry = new client.Registry();
-  client.collectDefaultMetrics({ register: registry });
-  const duration = new client.Histogram({
+  const registry = createRegistry();
+  const duration = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'HTTP request duration by method, route pattern and status',
+    help: 'HTTP request duration by method, route template and status',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [registry],
   });
   if (options.queue) {
     const queue = options.queue;
-    new client.Gauge({
+    new Gauge({
       name: 'extraction_queue_jobs',
       help: 'Jobs in the extraction queue by state',
       labelNames: ['state'] as const,
@@ -40,7 +38,7 @@ export function createMetrics(options: { queue?: Queue; waiters?: () => number }
   }
   if (options.waiters) {
     const waiters = options.waiters;
-    new client.Gauge({
+    new Gauge({
       name: 'extraction_waiting_requests',
       help: 'Create requests currently waiting for their extraction to finish',
       registers: [registry],
@@ -60,21 +58,6 @@ export function createMetrics(options: { queue?: Queue; waiters?: () => number }
 /** Prometheus text; guarded by METRICS_TOKEN (as a bearer token) when that is set (docs/api.md#operational-routes). */
 export function metricsRoute(metrics: ApiMetrics, token: string | undefined): Router {
   const router = Router();
-  router.get('/metrics', async (req, res) => {
-    if (token) {
-      const presented = /^Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? '';
-      if (!sameSecret(presented, token)) {
-        res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
-        res.status(401).json({
-          status: false,
-          message: 'A valid metrics token is required.',
-          code: 'UNAUTHORIZED',
-        });
-        return;
-      }
-    }
-    res.setHeader('Content-Type', metrics.registry.contentType);
-    res.send(await metrics.registry.metrics());
-  });
+  router.get('/metrics', (req, res) => serveMetrics(metrics.registry, token, req, res));
   return router;
 }

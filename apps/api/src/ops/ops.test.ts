@@ -29,6 +29,18 @@ describe('operational routes', () => {
     expect(right.text).toMatch(/extraction_queue_jobs\{state="waiting"\} 0/);
   });
 
+  it('labels request metrics by route template, never by the path with its ids', async () => {
+    const id = '7f3c2a9e-1b4d-4c8e-9a6f-0d2e5b8c1a37';
+    expect((await api.request('GET', `/v1/extractions/${id}`)).status).toBe(404);
+    expect((await api.request('GET', `/extractions/${id}`, { key: null })).status).toBe(401);
+    const scraped = await api.request('GET', '/metrics', { key: 'metrics-secret' });
+    expect(scraped.text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/extractions\/:id",status="404"\} 1/,
+    );
+    // Neither the answered request nor the one refused before routing put the id in a label.
+    expect(scraped.text).not.toContain(id);
+  });
+
   it('serves the queue dashboard behind basic auth', async () => {
     const without = await api.request('GET', '/admin/queues', { key: null });
     expect(without.status).toBe(401);

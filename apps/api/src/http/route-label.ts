@@ -1,0 +1,19 @@
+import type { Request } from 'express';
+
+/**
+ * The label a request's metrics carry: the route template it matched (`/extractions/:id`),
+ * never its path, so ids never become label values and series stay bounded.
+ *
+ * The template is the route's own path inside its router. /v1 and the unversioned alias (and
+ * the dashboard's copy of the resource routes) run the same handlers and share it, and so does
+ * an error answered by the app's error handler, by which time Express has already dropped the
+ * router's mount prefix. A response from middleware with no route (an authentication 401, a
+ * static file) is labelled by its mount path plus `/*`; every mount path here is literal, so
+ * that is bounded too. Anything else (a 404) is `unmatched`.
+ */
+export function routeLabel(req: Request): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof path === 'string') return path;
+  if (req.baseUrl) return `${req.baseUrl}/*`;
+  return 'unmatched';
+}
