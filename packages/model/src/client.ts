@@ -38,6 +38,24 @@ export interface ModelClientOptions {
    * cannot make calls pile up without bound. Default: at once.
    */
   schedule?: (<T>(call: () => Promise<T>) => Promise<T>) | undefined;
+  /** Told of every HTTP call as it ends (for metrics); must not throw. */
+  onCall?: ((call: ModelCallRecord) => void) | undefined;
+}
+
+/**
+ * How one call ended: `ok` (a valid answer), `invalid` (JSON that breaks the structure, or none:
+ * a repair follows), `truncated` (cut off by the output limit), `refused`, or, when no answer
+ * came, `unavailable` (provider refused or unreachable), `timeout`, `error`.
+ */
+export type ModelCallOutcome =
+  'ok' | 'invalid' | 'truncated' | 'refused' | 'unavailable' | 'timeout' | 'error';
+
+export interface ModelCallRecord {
+  /** The provider model name the call was sent with (after MODEL_MAP). */
+  model: string;
+  outcome: ModelCallOutcome;
+  promptTokens: number;
+  completionTokens: number;
 }
 
 export interface ModelClient {
@@ -53,6 +71,7 @@ export interface ModelClient {
   readonly redact: (text: string) => string;
   /** runs one HTTP call (through the process-wide bound, when there is one) */
   readonly schedule: <T>(call: () => Promise<T>) => Promise<T>;
+  readonly onCall: (call: ModelCallRecord) => void;
 }
 
 export const DEFAULT_MAX_INPUT_TOKENS = 120_000;
@@ -78,6 +97,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     temperature: options.temperature === undefined ? 0 : options.temperature,
     promptCacheKey: options.promptCacheKey ?? isOpenAi(options.baseURL),
     schedule: options.schedule ?? ((call) => call()),
+    onCall: options.onCall ?? (() => undefined),
     redact: (text) => {
       let out = key.length >= 4 ? text.split(key).join('[redacted]') : text;
       // provider messages quote a masked key ("sk-abc***xyz"); drop even that

@@ -8,7 +8,7 @@ import {
   type RecordedRequest,
 } from '@xt/testkit/model-stand-in';
 import { failureOf } from '@xt/testkit';
-import { createModelClient, type ModelClientOptions } from './client.ts';
+import { createModelClient, type ModelCallRecord, type ModelClientOptions } from './client.ts';
 import { extract } from './extract.ts';
 
 const invoice: Structure = {
@@ -273,6 +273,24 @@ describe('extract against the stand-in', () => {
     });
     expect(scheduled).toBe(standIn.requests.length);
     expect(scheduled).toBeGreaterThan(0);
+  });
+
+  it('tells onCall how each call ended, with its model and tokens', async () => {
+    const calls: ModelCallRecord[] = [];
+    standIn.behave([{ content: 'not json', ...fixedUsage }, { status: 503 }]);
+    const failure = await failureOf(
+      extract({
+        client: client({ onCall: (call) => calls.push(call) }),
+        model: 'gpt-4.1',
+        structure: invoice,
+        source: textSource,
+      }),
+    );
+    expect(failure.code).toBe('MODEL_UNAVAILABLE');
+    expect(calls).toEqual([
+      { model: 'gpt-4.1-2025-04-14', outcome: 'invalid', promptTokens: 100, completionTokens: 20 },
+      { model: 'gpt-4.1-2025-04-14', outcome: 'unavailable', promptTokens: 0, completionTokens: 0 },
+    ]);
   });
 
   it('lets the SDK retry as often as configured', async () => {

@@ -12,6 +12,8 @@ export {
   DEFAULT_CONCURRENCY,
   DEFAULT_MAX_INPUT_TOKENS,
   DEFAULT_MAX_REPAIRS,
+  type ModelCallOutcome,
+  type ModelCallRecord,
   type ModelClient,
   type ModelClientOptions,
 } from './client.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FieldError, Structure } from '@xt/contract';
 import { ExtractionFailure } from '@xt/contract';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { ModelClient } from './client.ts';
+import type { ModelCallOutcome, ModelClient } from './client.ts';
 import { toJsonSchema, unwrapOutput } from './json-schema.ts';
 import { providerFailure } from './provider-errors.ts';
 import { validateOutput } from './validate-output.ts';
@@ -40,7 +40,15 @@ export async function callWithRepairs(input: ModelCallInput): Promise<unknown> {
     const completion = await send(input, messages, schema, cacheKey);
     const choice = completion.choices[0];
     const message = choice?.message;
+    const record = (outcome: ModelCallOutcome) =>
+      client.onCall({
+        model: input.providerModel,
+        outcome,
+        promptTokens: completion.usage?.prompt_tokens ?? 0,
+        completionTokens: completion.usage?.completion_tokens ?? 0,
+      });
     if (message?.refusal || choice?.finish_reason === 'content_filter') {
+      record('refused');
       throw new ExtractionFailure(
         'MODEL_REFUSED',
         `The model refused to extract from this source${message?.refusal ? `: ${message.refusal.slice(0, 500)}` : '.'}`,
@@ -48,6 +56,7 @@ export async function callWithRepairs(input: ModelCallInput): Promise<unknown> {
     }
     const content = message?.content ?? '';
     if (choice?.finish_reason === 'length') {
+      record('truncated');
       problems = ['the answer was cut off by the output limit before the JSON ended'];
       messages.push({
         role: 'user',
@@ -62,9 +71,13 @@ export async function callWithRepairs(input: ModelCallInput): Promise<unknown> {
     } else {
       const output = unwrapOutput(parsed.value, wrapped);
       const errors = validateOutput(structure, output);
-      if (errors.length === 0) return output;
+      if (errors.length === 0) {
+        record('ok');
+        return output;
+      }
       problems = errors.map(formatError);
     }
+    record('invalid');
     messages.push({ role: 'assistant', content });
     messages.push({ role: 'user', content: repairRequest(problems) });
   }
@@ -101,7 +114,19 @@ async function send(
       ),
     );
   } catch (error) {
-    throw providerFailure(error, client.redact);
+    const failure = providerFailure(error, client.redact);
+    client.onCall({
+      model: input.providerModel,
+      outcome:
+        failure.code === 'MODEL_UNAVAILABLE'
+          ? 'unavailable'
+          : failure.code === 'TIMEOUT'
+            ? 'timeout'
+            : 'error',
+      promptTokens: 0,
+      completionTokens: 0,
+    });
+    throw failure;
   }
   spend.calls += 1;
   spend.tokens += completion.usage?.total_tokens ?? 0;
