@@ -125,6 +125,8 @@ export function startTestWorker(
       JOB_BACKOFF_MS: '50',
       MODEL_MAX_RETRIES: '0',
       WORKER_NAME: 'test-worker',
+      // Several test workers run at once on this host: no fixed ops port unless a test asks.
+      WORKER_METRICS_PORT: '0',
       ...env,
     },
     'worker started',

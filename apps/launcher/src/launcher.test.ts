@@ -33,6 +33,8 @@ describe('npm start on the embedded default', () => {
       PORT: String(port),
       LOG_LEVEL: 'warn',
       OPENAI_API_KEY: 'unused',
+      // Other tests on this host may hold the default ops port.
+      WORKER_METRICS_PORT: '0',
     };
     const hidden = { DATABASE_URL: '', REDIS_URL: '', TEST_DATABASE_URL: '', TEST_REDIS_URL: '' };
     launcher = await startAppProcess(

@@ -95,7 +95,13 @@ async function main(): Promise<void> {
     children.push(supervise('api', 'api', env, log));
     for (let i = 1; i <= config.WORKER_PROCESSES; i++)
       children.push(
-        supervise(`worker-${i}`, 'worker', { ...env, WORKER_NAME: `worker-${i}` }, log),
+        supervise(
+          `worker-${i}`,
+          'worker',
+          // WORKER_INDEX spreads the workers' ops endpoints over WORKER_METRICS_PORT + 0, 1, ...
+          { ...env, WORKER_NAME: `worker-${i}`, WORKER_INDEX: String(i - 1) },
+          log,
+        ),
       );
     const apiUrl = `http://127.0.0.1:${config.PORT}`;
     await writeStack(config.DATA_DIR, { pid: process.pid, databaseUrl, redisUrl, apiUrl });

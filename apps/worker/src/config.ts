@@ -53,6 +53,15 @@ const schema = z.object({
   WORKER_NAME: z.string().default(`worker-${process.pid}`),
   DB_POOL_MAX: int(10, 1),
 
+  // /healthz, /readyz and /metrics (docs/observability.md) listen on WORKER_METRICS_PORT +
+  // WORKER_INDEX, so several workers on one host (the launcher's WORKER_PROCESSES) each get
+  // their own port; 0 serves none.
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  WORKER_INDEX: int(0),
+  WORKER_METRICS_HOST: z.string().default('0.0.0.0'),
+  // The same token the API's /metrics takes, as `Authorization: Bearer`; unset leaves it open.
+  METRICS_TOKEN: z.string().min(1).optional(),
+
   OPENAI_API_KEY: z.string().default(''),
   OPENAI_BASE_URL: z.url().optional(),
   MODEL_MAP: modelMap,
@@ -143,8 +152,24 @@ const schema = z.object({
   BROWSER_MAX_PAGES: int(100, 1),
 });
 
+// Checked apart from the fields so the object stays one plain schema to read.
+const checked = schema.refine(
+  (c) => c.WORKER_METRICS_PORT === 0 || c.WORKER_METRICS_PORT + c.WORKER_INDEX <= 65535,
+  {
+    path: ['WORKER_INDEX'],
+    message: 'WORKER_METRICS_PORT + WORKER_INDEX must be a port (at most 65535)',
+  },
+);
+
 export type WorkerConfig = z.infer<typeof schema>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  return parseEnv(schema, env);
+  return parseEnv(checked, env);
+}
+
+/** The port this worker's operational endpoints listen on; undefined when they are off. */
+export function opsPort(config: WorkerConfig): number | undefined {
+  return config.WORKER_METRICS_PORT === 0
+    ? undefined
+    : config.WORKER_METRICS_PORT + config.WORKER_INDEX;
 }

@@ -7,6 +7,8 @@ import { extract, type ModelClient } from '@xt/model';
 import { extractJobPayload, publishCompletion } from '@xt/queue';
 import { errorSummary } from '@xt/runtime';
 import type { SourcePreparer } from './sources/index.ts';
+import { untimed } from './ops/stages.ts';
+import type { WorkerMetrics } from './ops/worker-metrics.ts';
 import { claim, complete, exists, recordFailure, release } from './transitions.ts';
 
 export interface ProcessorDeps {
@@ -19,6 +21,8 @@ export interface ProcessorDeps {
   jobTimeoutMs: number;
   /** False when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set: fail fast, do not retry. */
   modelConfigured: boolean;
+  /** Stage durations, outcomes, retries (docs/observability.md); none recorded when absent. */
+  metrics?: WorkerMetrics;
 }
 
 /** The reason the worker aborts its running jobs with when its shutdown grace has run out. */
@@ -45,7 +49,20 @@ function asFailure(err: unknown): ExtractionFailure {
  * worker shutting down (the job is handed back to the front of the queue for another worker).
  */
 export function createProcessor(deps: ProcessorDeps) {
+  const metrics = deps.metrics;
+  const time = metrics?.time ?? untimed;
   return async function processExtraction(
+    job: Job,
+    token?: string,
+    stop?: AbortSignal,
+  ): Promise<{ status: string }> {
+    metrics?.picked(job);
+    return metrics
+      ? metrics.running(() => processOnce(job, token, stop))
+      : processOnce(job, token, stop);
+  };
+
+  async function processOnce(
     job: Job,
     token?: string,
     stop?: AbortSignal,
@@ -63,17 +80,19 @@ export function createProcessor(deps: ProcessorDeps) {
       if (stop?.aborted && stop.reason === SHUTDOWN_REASON && token) {
         await release(deps.db, extractionId).catch(() => false);
         await job.moveToWait(token);
+        metrics?.requeued('shutdown');
         log.info('handed back to the queue at shutdown');
         throw new WaitingError();
       }
       if (isDatabaseUnavailable(err) && token) {
         await job.moveToDelayed(Date.now() + DATABASE_RETRY_MS * (1 + Math.random()), token);
+        metrics?.requeued('database_unavailable');
         log.warn({ error: errorSummary(err) }, 'database unavailable; job put back for later');
         throw new DelayedError();
       }
       throw err;
     }
-  };
+  }
 
   async function run(
     job: Job,
@@ -84,6 +103,7 @@ export function createProcessor(deps: ProcessorDeps) {
     const claimed = await claim(deps.db, extractionId);
     if (claimed.kind === 'gone') {
       log.info('extraction was deleted; nothing to do');
+      metrics?.finished('deleted');
       return { status: 'deleted' };
     }
     if (claimed.kind === 'final') {
@@ -91,6 +111,7 @@ export function createProcessor(deps: ProcessorDeps) {
         { status: claimed.row.status },
         'extraction already finished; duplicate delivery ignored',
       );
+      metrics?.finished('duplicate');
       return { status: claimed.row.status };
     }
     const row = claimed.row;
@@ -117,19 +138,28 @@ export function createProcessor(deps: ProcessorDeps) {
         signal,
       );
       // Deleted while its source was being prepared: spend no model tokens on it.
-      if (!(await exists(deps.db, extractionId))) return { status: 'deleted' };
+      if (!(await exists(deps.db, extractionId))) {
+        metrics?.finished('deleted');
+        return { status: 'deleted' };
+      }
+      const type = row.sourceType;
       const result = await withTimeout(
-        extract({
-          client: deps.model,
-          model: row.model as PublicModel,
-          structure: row.schemaStructure as Structure,
-          source,
-          instruction: row.instruction ?? undefined,
-          signal,
-        }),
+        time('model', type, () =>
+          extract({
+            client: deps.model,
+            model: row.model as PublicModel,
+            structure: row.schemaStructure as Structure,
+            source,
+            instruction: row.instruction ?? undefined,
+            signal,
+          }),
+        ),
         signal,
       );
-      const written = await complete(deps.db, extractionId, result.output, result.totalTokens);
+      const written = await time('store', type, () =>
+        complete(deps.db, extractionId, result.output, result.totalTokens),
+      );
+      metrics?.finished(written ? 'completed' : 'discarded');
       log.info(
         { tokens: result.totalTokens, calls: result.calls, written },
         'extraction completed',
@@ -142,14 +172,20 @@ export function createProcessor(deps: ProcessorDeps) {
       const failure = asFailure(err);
       const attemptsLeft = (job.opts.attempts ?? 1) - (job.attemptsMade + 1);
       if (failure.retryable && attemptsLeft > 0) {
-        await recordFailure(deps.db, extractionId, failure, 'pending');
+        await time('store', row.sourceType, () =>
+          recordFailure(deps.db, extractionId, failure, 'pending'),
+        );
+        metrics?.retry(failure.code);
         log.warn(
           { code: failure.code, error: errorSummary(failure.cause ?? failure), attemptsLeft },
           'attempt failed; will retry',
         );
         throw failure;
       }
-      const written = await recordFailure(deps.db, extractionId, failure, 'failed');
+      const written = await time('store', row.sourceType, () =>
+        recordFailure(deps.db, extractionId, failure, 'failed'),
+      );
+      metrics?.finished('failed', failure.code);
       log.warn(
         { code: failure.code, error: errorSummary(failure.cause ?? failure), written },
         'extraction failed',

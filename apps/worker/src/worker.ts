@@ -3,7 +3,7 @@ import { createPostgresBlobStore } from '@xt/blob-store';
 import { createDb, runMigrations } from '@xt/db';
 import { createModelClient } from '@xt/model';
 import { createRedis, EXTRACTION_QUEUE, extractionRetryDelay, isRedisUnavailable } from '@xt/queue';
-import type { WorkerConfig } from './config.ts';
+import { opsPort, type WorkerConfig } from './config.ts';
 import { createLogger, createOutageReporter, errorSummary, type Logger } from '@xt/runtime';
 import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
 import { createReconciler } from './reconciler.ts';
@@ -11,6 +11,8 @@ import { createSourceHandlers } from './sources/handlers.ts';
 import { createSourcePreparer } from './sources/index.ts';
 import { startUploadSweep } from './upload-sweep.ts';
 import { startWebhookDelivery } from './webhooks.ts';
+import { startOpsServer, type OpsServer } from './ops/ops-server.ts';
+import { createWorkerMetrics } from './ops/worker-metrics.ts';
 import pLimit from 'p-limit';
 import {
   checkChromium,
@@ -69,6 +71,30 @@ export async function startWorker(
   });
   const expectedChecks = 1;
 
+  // Up before the queue consumer, so /readyz can say what a worker stuck starting waits for.
+  const metrics = createWorkerMetrics();
+  let stopping = false;
+  const port = opsPort(config);
+  const ops: OpsServer | undefined =
+    port === undefined
+      ? undefined
+      : await startOpsServer({
+          port,
+          host: config.WORKER_METRICS_HOST,
+          registry: metrics.registry,
+          token: config.METRICS_TOKEN,
+          probes: {
+            redis: () => redis.ping(),
+            postgres: () => db.pool.query('select 1'),
+            browser: async () => {
+              const check = await chromium;
+              if (!check.ok) throw new Error(check.message);
+            },
+          },
+          stopping: () => stopping,
+        });
+  if (ops) logger.info({ url: ops.url }, 'worker ops endpoints listening');
+
   if (!config.OPENAI_API_KEY)
     logger.warn('OPENAI_API_KEY is not set: model calls will be refused by the provider');
   const model = createModelClient({
@@ -85,11 +111,19 @@ export async function startWorker(
         ? undefined
         : config.MODEL_PROMPT_CACHE_KEY === 'true',
     schedule: pLimit(config.MODEL_MAX_IN_FLIGHT),
+    onCall: (call) => metrics.modelCall(call),
   });
   const store = createPostgresBlobStore(db.db);
-  const sources = createSourcePreparer(createSourceHandlers(config, logger, chromium), {
-    store,
-    maxBytes: config.MAX_UPLOAD_BYTES,
+  const handlers = createSourceHandlers(config, logger, chromium, metrics.time);
+  const sources = createSourcePreparer(
+    handlers,
+    { store, maxBytes: config.MAX_UPLOAD_BYTES },
+    metrics.time,
+  );
+  const noStats = { threads: 0, busy: 0, queued: 0, max: 0 };
+  metrics.watch({
+    prep: () => handlers.stats?.().prep ?? noStats,
+    browser: () => handlers.stats?.().browser ?? { contextsOpen: 0, launches: 0 },
   });
   const processor = createProcessor({
     db: db.db,
@@ -100,6 +134,7 @@ export async function startWorker(
     logger,
     jobTimeoutMs: config.JOB_TIMEOUT_MS,
     modelConfigured: Boolean(config.OPENAI_API_KEY || config.OPENAI_BASE_URL),
+    metrics,
   });
 
   const worker = new Worker(EXTRACTION_QUEUE, processor, {
@@ -145,6 +180,7 @@ export async function startWorker(
     readiness: () => readinessOf(checks, expectedChecks),
     close: () =>
       (closing ??= (async () => {
+        stopping = true;
         await reconciler.stop();
         await uploadSweep.stop();
         await webhooks?.close();
@@ -168,6 +204,7 @@ export async function startWorker(
         blocking.disconnect();
         redis.disconnect();
         await db.close();
+        await ops?.close();
       })()),
   };
 }

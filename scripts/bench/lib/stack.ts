@@ -278,6 +278,8 @@ export async function startWorker(
       WORKER_NAME: name,
       OPENAI_API_KEY: 'bench',
       OPENAI_BASE_URL: s.modelUrl,
+      // Several workers on this host: no fixed ops port (WORKER_METRICS_PORT) to clash on.
+      WORKER_METRICS_PORT: '0',
       ...extra,
     },
     nodeArgs,

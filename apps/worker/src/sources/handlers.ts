@@ -5,6 +5,7 @@ import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher
 import type { WorkerConfig } from '../config.ts';
 import { createPrepPool } from '../prep-pool/index.ts';
 import { chromiumExecutable, type StartupCheck } from '../startup-checks.ts';
+import { untimed, type StageTimer } from '../ops/stages.ts';
 import type { SourceHandlers } from './index.ts';
 import { createWebpageRenderer, htmlToMarkdown, type WebpageRenderer } from './webpage/index.ts';
 
@@ -18,6 +19,8 @@ export function createSourceHandlers(
   logger: Logger,
   /** The start-up check of Chromium; when it failed, webpage jobs fail at once, unretried. */
   chromium?: Promise<StartupCheck>,
+  /** Records each stage's duration (docs/observability.md). */
+  time: StageTimer = untimed,
 ): SourceHandlers {
   const executablePath = chromiumExecutable(config.CHROMIUM_PATH);
   const allowlist = parseAllowlist(config.SOURCE_ALLOWLIST);
@@ -67,15 +70,20 @@ export function createSourceHandlers(
 
   return {
     async pdf(url, { model, signal }) {
-      const fetched = await fetchSource(url, 'pdf', fetchOptions(config.MAX_PDF_BYTES, signal));
-      return preparePdfBytes(fetched.bytes, model);
+      const fetched = await time('fetch', 'pdf', () =>
+        fetchSource(url, 'pdf', fetchOptions(config.MAX_PDF_BYTES, signal)),
+      );
+      return time('rasterise', 'pdf', () => preparePdfBytes(fetched.bytes, model));
     },
-    pdfBytes: (bytes, { model }) => preparePdfBytes(bytes, model),
+    pdfBytes: (bytes, { model }) => time('rasterise', 'pdf', () => preparePdfBytes(bytes, model)),
     async image(url, { model, signal }) {
-      const fetched = await fetchSource(url, 'image', fetchOptions(config.MAX_IMAGE_BYTES, signal));
-      return prepareImageBytes(fetched.bytes, model);
+      const fetched = await time('fetch', 'image', () =>
+        fetchSource(url, 'image', fetchOptions(config.MAX_IMAGE_BYTES, signal)),
+      );
+      return time('rasterise', 'image', () => prepareImageBytes(fetched.bytes, model));
     },
-    imageBytes: (bytes, { model }) => prepareImageBytes(bytes, model),
+    imageBytes: (bytes, { model }) =>
+      time('rasterise', 'image', () => prepareImageBytes(bytes, model)),
     // An uploaded HTML file is read as a webpage's text would be, statically: nothing in it runs.
     htmlToMarkdown: (html) => htmlToMarkdown(html).markdown,
     async webpage(url, { model, signal }) {
@@ -96,8 +104,16 @@ export function createSourceHandlers(
         logger,
       });
       const r = renderer;
-      return renderSlot(() => r.render(url, { signal, model }));
+      return renderSlot(() => time('render', 'webpage', () => r.render(url, { signal, model })));
     },
+    // The pool's own stats accessor, so a change of pool implementation changes only this line.
+    stats: () => ({
+      prep: { ...pool.stats, max: config.PREP_THREADS },
+      browser: {
+        contextsOpen: renderer?.contextsOpen ?? 0,
+        launches: renderer?.browserLaunches ?? 0,
+      },
+    }),
     async close() {
       await renderer?.close();
       await pool.close();

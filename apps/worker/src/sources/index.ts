@@ -5,6 +5,7 @@ import {
   type SourceType,
 } from '@xt/contract';
 import type { BlobStore } from '@xt/blob-store';
+import { untimed, type StageTimer } from '../ops/stages.ts';
 import { prepareText } from './text.ts';
 import { prepareUploadedText, readUpload, type UploadedSource } from './upload.ts';
 
@@ -42,6 +43,13 @@ export interface SourceHandlers {
     opts: { model: PublicModel; signal: AbortSignal },
   ) => Promise<PreparedSource>;
   close?: () => Promise<void>;
+  /** The state of the prep threads and the browser, read when metrics are scraped. */
+  stats?: () => SourceStats;
+}
+
+export interface SourceStats {
+  prep: { threads: number; busy: number; queued: number; max: number };
+  browser: { contextsOpen: number; launches: number };
 }
 
 const notEnabled = (type: SourceType) =>
@@ -54,20 +62,24 @@ const notEnabled = (type: SourceType) =>
 export function createSourcePreparer(
   handlers: SourceHandlers,
   uploads?: { store: BlobStore; maxBytes: number },
+  time: StageTimer = untimed,
 ): SourcePreparer {
+  // Reading an upload from the blob store is this source's fetch.
+  const read = (type: SourceType, file: UploadedSource, store: BlobStore, maxBytes: number) =>
+    time('fetch', type, () => readUpload(store, file, maxBytes));
   return {
     async prepareUpload(type, file, opts) {
       if (!uploads) throw notEnabled(type);
       if (type === 'text') {
         const toMarkdown = handlers.htmlToMarkdown;
         if (file.contentType === 'text/html' && !toMarkdown) throw notEnabled(type);
-        const bytes = await readUpload(uploads.store, file, uploads.maxBytes);
+        const bytes = await read(type, file, uploads.store, uploads.maxBytes);
         return prepareUploadedText(bytes, file.contentType, toMarkdown);
       }
       const prepareBytes =
         type === 'pdf' ? handlers.pdfBytes : type === 'image' ? handlers.imageBytes : undefined;
       if (!prepareBytes) throw notEnabled(type);
-      return prepareBytes(await readUpload(uploads.store, file, uploads.maxBytes), opts);
+      return prepareBytes(await read(type, file, uploads.store, uploads.maxBytes), opts);
     },
     async prepare(type, source, opts) {
       if (type === 'text') return prepareText(source);

@@ -48,6 +48,8 @@ export interface WebpageRenderer {
   readonly proxyCounters: Readonly<ProxyCounters> | null;
   /** Browsers launched so far (recycling shows up here). */
   readonly browserLaunches: number;
+  /** Pages (each in its own browser context) being rendered now. */
+  readonly contextsOpen: number;
   close(): Promise<void>;
 }
 
@@ -119,6 +121,9 @@ export function createWebpageRenderer(opts: WebpageRendererOptions): WebpageRend
     },
     get browserLaunches() {
       return hostRef?.launches ?? 0;
+    },
+    get contextsOpen() {
+      return hostRef?.leased ?? 0;
     },
     async close() {
       closed = true;

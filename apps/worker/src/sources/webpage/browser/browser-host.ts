@@ -67,6 +67,7 @@ export class BrowserHost {
   #nextId = 1;
   #closed = false;
   readonly #all = new Set<Instance>();
+  #leased = 0;
 
   constructor(opts: BrowserHostOptions) {
     this.#opts = opts;
@@ -75,6 +76,11 @@ export class BrowserHost {
   /** Number of browsers launched so far; lets tests and benchmarks see recycling happen. */
   get launches(): number {
     return this.#nextId - 1;
+  }
+
+  /** Leases held now: each is one page's browser context (for the contexts-open gauge). */
+  get leased(): number {
+    return this.#leased;
   }
 
   async acquire(): Promise<BrowserLease> {
@@ -93,11 +99,13 @@ export class BrowserHost {
       throw err;
     }
     let released = false;
+    this.#leased += 1;
     return {
       browser,
       release: () => {
         if (released) return;
         released = true;
+        this.#leased -= 1;
         instance.active -= 1;
         if (instance.retiring) this.#closeIfIdle(instance);
         else if (instance.pages % MEMORY_SAMPLE_EVERY === 0)
