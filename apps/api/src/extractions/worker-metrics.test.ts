@@ -1,11 +1,12 @@
 /**
- * A real worker process's /metrics after real jobs: a text extraction, a PDF one, one retried
- * after a provider 503 and one failed by a provider 400. Counters carry the right labels,
- * the stages each job went through have observations, and no job's id becomes a label.
+ * A real worker process's /metrics after real jobs: a text extraction, PDFs uploaded and
+ * fetched, two webpages, one retried after a provider 503 and one failed by a provider 400.
+ * Counters carry the right labels, the stages each job went through have observations, and no
+ * job's id becomes a label.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@xt/embedded';
-import { textPdf } from '@xt/testkit/fixtures';
+import { startFixtureServer, textPdf, type FixtureServer } from '@xt/testkit/fixtures';
 import { startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
 import { startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
 
@@ -13,16 +14,30 @@ let api: TestApi;
 let model: ModelStandIn;
 let worker: AppProcess;
 let metricsUrl: string;
+let fixtures: FixtureServer;
 
 beforeAll(async () => {
+  fixtures = await startFixtureServer({
+    '/report.pdf': { body: await textPdf(['Total due 99 EUR']), contentType: 'application/pdf' },
+    '/page.html': {
+      contentType: 'text/html; charset=utf-8',
+      body: '<!doctype html><html><body><main><h1>Order 991</h1><p>Total 77.50</p></main></body></html>',
+    },
+  });
+  const allow = `127.0.0.1:${fixtures.port}`;
   model = await startModelStandIn();
-  api = await startTestApi({ EXTRACTION_WAIT_SECONDS: '60' });
+  api = await startTestApi({ EXTRACTION_WAIT_SECONDS: '60', SOURCE_ALLOWLIST: allow });
   const port = await freePort();
   worker = await startTestWorker(api, model.url, {
     WORKER_METRICS_PORT: String(port),
     WORKER_METRICS_HOST: '127.0.0.1',
     METRICS_TOKEN: 'scrape-secret',
     PREP_THREADS: '1',
+    SOURCE_ALLOWLIST: allow,
+    RENDER_CONCURRENCY: '1',
+    // One page per browser: the second webpage needs a fresh Chromium, a restart to count.
+    BROWSER_MAX_PAGES: '1',
+    PAGE_TIMEOUT_MS: '20000',
   });
   metricsUrl = `http://127.0.0.1:${port}/metrics`;
 }, 120_000);
@@ -31,6 +46,7 @@ afterAll(async () => {
   await worker?.stop();
   await api?.close();
   await model?.close();
+  await fixtures?.close();
 });
 
 /** The value of one series in Prometheus text, or undefined when it is absent. */
@@ -63,71 +79,72 @@ describe('worker metrics after real jobs', () => {
         json: { schema_id: schema.body.data.id, ...json },
       });
     const ids: string[] = [];
+    const completes = async (json: Record<string, unknown>) => {
+      const res = await create(json);
+      expect(res.body.data.status).toBe('completed');
+      ids.push(res.body.data.id);
+    };
 
-    const text = await create({ type: 'text', source: 'Total due 12.50 EUR' });
-    expect(text.body.data.status).toBe('completed');
-    ids.push(text.body.data.id);
-
-    const pdf = await create({
+    await completes({ type: 'text', source: 'Total due 12.50 EUR' });
+    const pdfBytes = await textPdf(['Total due 4321.50 EUR']);
+    await completes({
       type: 'pdf',
-      source: `data:application/pdf;base64,${(await textPdf(['Total due 4321.50 EUR'])).toString('base64')}`,
+      source: `data:application/pdf;base64,${pdfBytes.toString('base64')}`,
     });
-    expect(pdf.body.data.status).toBe('completed');
-    ids.push(pdf.body.data.id);
-
+    await completes({ type: 'pdf', source: `${fixtures.url}/report.pdf` });
+    await completes({ type: 'webpage', source: `${fixtures.url}/page.html` });
+    await completes({ type: 'webpage', source: `${fixtures.url}/page.html` });
     model.behave({ status: 503 });
-    const retried = await create({ type: 'text', source: 'Total due 7 EUR' });
-    expect(retried.body.data.status).toBe('completed');
-    ids.push(retried.body.data.id);
-
+    await completes({ type: 'text', source: 'Total due 7 EUR' });
     model.behave({ status: 400 });
     const failed = await create({ type: 'text', source: 'Total due 8 EUR' });
     expect(failed.body.status).toBe(false);
-    ids.push(failed.body.data?.id ?? failed.body.id ?? '');
 
     expect((await fetch(metricsUrl)).status).toBe(401);
     const res = await fetch(metricsUrl, { headers: { authorization: 'Bearer scrape-secret' } });
     expect(res.status).toBe(200);
     const scraped = await res.text();
+    const value = (name: string, labels: Record<string, string> = {}) =>
+      sample(scraped, name, labels);
 
+    expect(value('worker_extractions_total', { outcome: 'completed', code: 'none' })).toBe(6);
     expect(
-      sample(scraped, 'worker_extractions_total', { outcome: 'completed', code: 'none' }),
-    ).toBe(3);
-    expect(
-      sample(scraped, 'worker_extractions_total', { outcome: 'failed', code: 'MODEL_UNAVAILABLE' }),
+      value('worker_extractions_total', { outcome: 'failed', code: 'MODEL_UNAVAILABLE' }),
     ).toBe(1);
-    expect(sample(scraped, 'worker_job_retries_total', { code: 'MODEL_UNAVAILABLE' })).toBe(1);
+    expect(value('worker_job_retries_total', { code: 'MODEL_UNAVAILABLE' })).toBe(1);
 
-    // Four jobs' calls: three valid answers, one 503 and one 400 with no answer.
-    expect(sample(scraped, 'worker_model_calls_total', { model: 'gpt-4.1', outcome: 'ok' })).toBe(
-      3,
-    );
-    expect(
-      sample(scraped, 'worker_model_calls_total', { model: 'gpt-4.1', outcome: 'unavailable' }),
-    ).toBe(2);
+    // Seven jobs' calls: six valid answers, and a 503 and a 400 that brought no answer.
+    const calls = (outcome: string) =>
+      value('worker_model_calls_total', { model: 'gpt-4.1', outcome });
+    expect(calls('ok')).toBe(6);
+    expect(calls('unavailable')).toBe(2);
     for (const kind of ['prompt', 'completion'])
       expect(
-        sample(scraped, 'worker_model_tokens_total', { model: 'gpt-4.1', outcome: 'ok', kind }),
+        value('worker_model_tokens_total', { model: 'gpt-4.1', outcome: 'ok', kind }),
       ).toBeGreaterThan(0);
 
-    const stageCount = (stage: string, type: string) =>
-      sample(scraped, 'worker_stage_duration_seconds_count', { stage, source_type: type }) ?? 0;
+    const stage = (name: string, type: string) =>
+      value('worker_stage_duration_seconds_count', { stage: name, source_type: type }) ?? 0;
     // Every text attempt reached the model and recorded its outcome, the failed ones too.
-    expect(stageCount('model', 'text')).toBe(4);
-    expect(stageCount('store', 'text')).toBe(4);
-    // The PDF arrived as a data: URL: stored with its row, read back (fetch), then prepared.
-    expect(stageCount('fetch', 'pdf')).toBe(1);
-    expect(stageCount('rasterise', 'pdf')).toBe(1);
-    expect(stageCount('model', 'pdf')).toBe(1);
-    expect(stageCount('store', 'pdf')).toBe(1);
-    expect(stageCount('render', 'webpage')).toBe(0);
+    expect(stage('model', 'text')).toBe(4);
+    expect(stage('store', 'text')).toBe(4);
+    expect(stage('fetch', 'text')).toBe(0);
+    // One PDF came as a data: URL (stored with its row and read back), one by URL: both fetched.
+    expect(stage('fetch', 'pdf')).toBe(2);
+    expect(stage('rasterise', 'pdf')).toBe(2);
+    expect(stage('model', 'pdf')).toBe(2);
+    expect(stage('store', 'pdf')).toBe(2);
+    expect(stage('render', 'webpage')).toBe(2);
+    expect(stage('model', 'webpage')).toBe(2);
+    expect(value('worker_chromium_restarts_total')).toBe(1);
+    expect(value('worker_browser_contexts_open')).toBe(0);
 
-    expect(sample(scraped, 'worker_queue_wait_seconds_count', { attempt: 'first' })).toBe(4);
-    expect(sample(scraped, 'worker_queue_wait_seconds_count', { attempt: 'retry' })).toBe(1);
-    expect(sample(scraped, 'worker_prep_threads_max')).toBe(1);
-    expect(sample(scraped, 'worker_prep_threads_busy')).toBe(0);
-    expect(sample(scraped, 'worker_jobs_in_progress')).toBe(0);
-    expect(sample(scraped, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
-    for (const id of ids.filter(Boolean)) expect(scraped).not.toContain(id);
-  }, 120_000);
+    expect(value('worker_queue_wait_seconds_count', { attempt: 'first' })).toBe(7);
+    expect(value('worker_queue_wait_seconds_count', { attempt: 'retry' })).toBe(1);
+    expect(value('worker_prep_threads_max')).toBe(1);
+    expect(value('worker_prep_threads_busy')).toBe(0);
+    expect(value('worker_jobs_in_progress')).toBe(0);
+    expect(value('nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
+    for (const id of ids) expect(scraped).not.toContain(id);
+  }, 180_000);
 });
