@@ -3,7 +3,7 @@ import { createPostgresBlobStore } from '@xt/blob-store';
 import { createDb, runMigrations } from '@xt/db';
 import { createModelClient } from '@xt/model';
 import { createRedis, EXTRACTION_QUEUE, extractionRetryDelay, isRedisUnavailable } from '@xt/queue';
-import { opsPort, type WorkerConfig } from './config.ts';
+import type { WorkerConfig } from './config.ts';
 import { createLogger, createOutageReporter, errorSummary, type Logger } from '@xt/runtime';
 import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
 import { createReconciler } from './reconciler.ts';
@@ -11,7 +11,7 @@ import { createSourceHandlers } from './sources/handlers.ts';
 import { createSourcePreparer } from './sources/index.ts';
 import { startUploadSweep } from './upload-sweep.ts';
 import { startWebhookDelivery } from './webhooks.ts';
-import { startOpsServer, type OpsServer } from './ops/ops-server.ts';
+import { startWorkerOps } from './ops/start-ops.ts';
 import { createWorkerMetrics } from './ops/worker-metrics.ts';
 import pLimit from 'p-limit';
 import {
@@ -74,26 +74,15 @@ export async function startWorker(
   // Up before the queue consumer, so /readyz can say what a worker stuck starting waits for.
   const metrics = createWorkerMetrics();
   let stopping = false;
-  const port = opsPort(config);
-  const ops: OpsServer | undefined =
-    port === undefined
-      ? undefined
-      : await startOpsServer({
-          port,
-          host: config.WORKER_METRICS_HOST,
-          registry: metrics.registry,
-          token: config.METRICS_TOKEN,
-          probes: {
-            redis: () => redis.ping(),
-            postgres: () => db.pool.query('select 1'),
-            browser: async () => {
-              const check = await chromium;
-              if (!check.ok) throw new Error(check.message);
-            },
-          },
-          stopping: () => stopping,
-        });
-  if (ops) logger.info({ url: ops.url }, 'worker ops endpoints listening');
+  const ops = await startWorkerOps({
+    config,
+    logger,
+    metrics,
+    redis,
+    pool: db.pool,
+    chromium,
+    stopping: () => stopping,
+  });
 
   if (!config.OPENAI_API_KEY)
     logger.warn('OPENAI_API_KEY is not set: model calls will be refused by the provider');
@@ -120,11 +109,7 @@ export async function startWorker(
     { store, maxBytes: config.MAX_UPLOAD_BYTES },
     metrics.time,
   );
-  const noStats = { threads: 0, busy: 0, queued: 0, max: 0 };
-  metrics.watch({
-    prep: () => handlers.stats?.().prep ?? noStats,
-    browser: () => handlers.stats?.().browser ?? { contextsOpen: 0, launches: 0 },
-  });
+  metrics.watch(() => handlers.stats?.());
   const processor = createProcessor({
     db: db.db,
     redis,

@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import type { FailureCode } from '@xt/contract';
 import type { ModelCallRecord } from '@xt/model';
 import { Counter, createRegistry, Gauge, Histogram, type Registry } from '@xt/telemetry';
+import type { SourceStats } from '../sources/index.ts';
 import type { StageTimer } from './stages.ts';
 
 /** What the processor learnt about an extraction's end; `code` only for failures. */
@@ -9,12 +10,6 @@ export type ExtractionOutcome = 'completed' | 'failed' | 'deleted' | 'discarded'
 
 /** Why a job went back to the queue without using an attempt. */
 export type RequeueReason = 'database_unavailable' | 'shutdown';
-
-/** Process state read at scrape time through small accessors, so its owners stay unaware. */
-export interface WorkerState {
-  prep(): { threads: number; busy: number; queued: number; max: number };
-  browser(): { contextsOpen: number; launches: number };
-}
 
 export interface WorkerMetrics {
   readonly registry: Registry;
@@ -27,8 +22,12 @@ export interface WorkerMetrics {
   retry(code: FailureCode): void;
   requeued(reason: RequeueReason): void;
   finished(outcome: ExtractionOutcome, code?: FailureCode): void;
-  /** Starts reading gauges from the process's parts; until then they read zero. */
-  watch(state: WorkerState): void;
+  /**
+   * Reads the prep pool's and the browser's state at scrape time through this accessor, so
+   * their owners stay unaware of metrics; until it is set (or while it answers undefined) the
+   * gauges read zero.
+   */
+  watch(stats: () => SourceStats | undefined): void;
   /** Counts jobs in progress around `work`. */
   running<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -95,13 +94,13 @@ export function createWorkerMetrics(): WorkerMetrics {
     registers,
   });
 
-  let state: WorkerState | undefined;
+  let read: () => SourceStats | undefined = () => undefined;
   new Gauge({
     name: 'worker_browser_contexts_open',
     help: 'Browser contexts (one per webpage being rendered) open now',
     registers,
     collect() {
-      this.set(state?.browser().contextsOpen ?? 0);
+      this.set(read()?.browser.contextsOpen ?? 0);
     },
   });
   let restartsSeen = 0;
@@ -111,22 +110,19 @@ export function createWorkerMetrics(): WorkerMetrics {
     registers,
     collect() {
       // The renderer counts launches; a counter only moves forward, by what is new since.
-      const restarts = Math.max(0, (state?.browser().launches ?? 0) - 1);
+      const restarts = Math.max(0, (read()?.browser.launches ?? 0) - 1);
       if (restarts > restartsSeen) this.inc(restarts - restartsSeen);
       restartsSeen = Math.max(restartsSeen, restarts);
     },
   });
-  const prepGauge = (
-    name: string,
-    help: string,
-    read: (s: ReturnType<WorkerState['prep']>) => number,
-  ) =>
+  const prepGauge = (name: string, help: string, pick: (s: SourceStats['prep']) => number) =>
     new Gauge({
       name,
       help,
       registers,
       collect() {
-        this.set(state ? read(state.prep()) : 0);
+        const prep = read()?.prep;
+        this.set(prep ? pick(prep) : 0);
       },
     });
   prepGauge('worker_prep_threads', 'Preparation threads running now', (s) => s.threads);
@@ -167,8 +163,8 @@ export function createWorkerMetrics(): WorkerMetrics {
     finished(outcome, code) {
       extractions.inc({ outcome, code: code ?? 'none' });
     },
-    watch(watched) {
-      state = watched;
+    watch(stats) {
+      read = stats;
     },
     async running(work) {
       inProgress.inc();
