@@ -21,24 +21,6 @@ export function isFailureCode(value: unknown): value is FailureCode {
   return typeof value === 'string' && (FAILURE_CODES as readonly string[]).includes(value);
 }
 
-/** Failures caused by the submitted source: the client must change its input (422 on `source`). */
-export const SOURCE_FAILURES: ReadonlySet<FailureCode> = new Set([
-  'SOURCE_UNREACHABLE',
-  'SOURCE_FORBIDDEN',
-  'SOURCE_TOO_LARGE',
-  'SOURCE_UNSUPPORTED',
-  'SOURCE_UNREADABLE',
-]);
-
-/** HTTP status a synchronous create answers with when the extraction ended in this failure. */
-export function failureHttpStatus(code: FailureCode): number {
-  if (SOURCE_FAILURES.has(code)) return 422;
-  if (code === 'MODEL_UNAVAILABLE' || code === 'MODEL_REFUSED' || code === 'OUTPUT_INVALID')
-    return 502;
-  // docs/api.md#failure-codes: everything else, TIMEOUT included, is a 500.
-  return 500;
-}
-
 /**
  * An error that ends (or retries) an extraction with a contract failure code. `retryable` says
  * whether another attempt could succeed (network faults, timeouts, 5xx/429); the worker turns

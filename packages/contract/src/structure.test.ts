@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from './errors.ts';
 import {
-  asStructure,
   countFields,
   FIELD_ATTRIBUTES,
   isStructure,
@@ -552,25 +550,5 @@ describe('countFields', () => {
     expect(countFields(invoice)).toBe(18);
     expect(countFields({ type: 'object', properties: { a: { type: 'string' } } })).toBe(1);
     expect(countFields('nonsense')).toBe(0);
-  });
-});
-
-describe('asStructure', () => {
-  it('returns the very same value when valid', () => {
-    expect(asStructure(invoice)).toBe(invoice);
-  });
-
-  it('throws a 422 HttpError carrying every breach', () => {
-    try {
-      asStructure({ type: 'object', properties: { a: { type: 'x' } } }, 'body.structure');
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toBeInstanceOf(HttpError);
-      const http = error as HttpError;
-      expect(http.status).toBe(422);
-      expect(http.fields).toEqual([
-        { field: 'body.structure.properties.a.type', message: expect.any(String) as unknown },
-      ]);
-    }
   });
 });

@@ -4,7 +4,7 @@
  * rooted at the request field, so a client can fix all problems in one round trip.
  */
 import { Buffer } from 'node:buffer';
-import { validationError, type FieldError } from './errors.ts';
+import type { FieldError } from './errors.ts';
 import type { FieldType, Structure } from './structure-types.ts';
 
 export const FIELD_TYPES: readonly FieldType[] = [
@@ -362,11 +362,4 @@ export function validateStructure(value: unknown, root = 'structure'): FieldErro
 
 export function isStructure(value: unknown): value is Structure {
   return validateStructure(value).length === 0;
-}
-
-/** The value typed as a Structure, or a 422 HttpError listing every breach under `root`. */
-export function asStructure(value: unknown, root = 'structure'): Structure {
-  const errors = validateStructure(value, root);
-  if (errors.length > 0) throw validationError(errors);
-  return value as Structure;
 }

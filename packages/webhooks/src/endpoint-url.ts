@@ -1,4 +1,4 @@
-import { ExtractionFailure, HttpError } from '@xt/contract';
+import { ExtractionFailure } from '@xt/contract';
 import {
   checkSubmittedUrl,
   defaultPort,
@@ -13,7 +13,8 @@ import {
  * host that points inside the network is refused at once (422) instead of failing every
  * delivery later. Delivery checks it again on every attempt, since DNS answers change.
  * Returns the message for the 422 entry on `url`, or null. A DNS server that is only
- * temporarily failing is the service's problem, not the client's: 503.
+ * temporarily failing is the service's problem, not the client's: that retryable
+ * ExtractionFailure is rethrown for the caller to answer 503.
  */
 export async function checkEndpointUrl(
   raw: string,
@@ -30,11 +31,7 @@ export async function checkEndpointUrl(
     if (!(err instanceof ExtractionFailure)) throw err;
     if (err.code === 'SOURCE_FORBIDDEN')
       return `url must not point to a non-public address (${err.message})`;
-    if (err.retryable)
-      throw new HttpError(503, 'UNAVAILABLE', 'The URL could not be checked; retry shortly.', {
-        headers: { 'Retry-After': '5' },
-        cause: err,
-      });
+    if (err.retryable) throw err;
     return `url host could not be resolved (${url.hostname})`;
   }
 }

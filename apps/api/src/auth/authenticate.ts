@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { authenticateKey } from '@xt/accounts';
 import type { Db } from '@xt/db';
-import { HttpError } from '@xt/contract';
+import { HttpError } from '../http/errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { createAccountKey, listAccountKeys, revokeAccountKey } from '@xt/accounts';
-import { formatTimestamp, notFound, validationError } from '@xt/contract';
+import { formatTimestamp } from '@xt/contract';
+import { notFound, validationError } from '../http/errors.ts';
 import type { Db } from '@xt/db';
 import { principalOf } from '../auth/principal.ts';
 import { bodyObject, jsonBody } from '../http/body.ts';

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { HttpError } from '@xt/contract';
+import { HttpError } from '../http/errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

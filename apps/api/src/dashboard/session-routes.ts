@@ -9,7 +9,7 @@ import {
   type DashboardUser,
   type SessionLifetime,
 } from '@xt/accounts';
-import { HttpError, validationError } from '@xt/contract';
+import { HttpError, validationError } from '../http/errors.ts';
 import type { Db } from '@xt/db';
 import { bodyObject, jsonBody } from '../http/body.ts';
 import { sendOk } from '../http/envelope.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { HttpError } from '@xt/contract';
+import { HttpError } from '../http/errors.ts';
 
 export interface SignInThrottleOptions {
   redis: Redis;

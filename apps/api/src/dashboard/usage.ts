@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
-import { addUtcDays, validationError } from '@xt/contract';
+import { addUtcDays } from '../http/calendar-date.ts';
+import { validationError } from '../http/errors.ts';
 import { extractions, type Db } from '@xt/db';
 import { principalOf } from '../auth/principal.ts';
 import { sendOk } from '../http/envelope.ts';

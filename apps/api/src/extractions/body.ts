@@ -3,10 +3,10 @@ import {
   DEFAULT_MODEL,
   PUBLIC_MODELS,
   SOURCE_TYPES,
-  validationError,
   type PublicModel,
   type SourceType,
 } from '@xt/contract';
+import { validationError } from '../http/errors.ts';
 import { checkSubmittedUrl, type Allowlist } from '@xt/fetcher';
 import { checkFields } from '../http/validate.ts';
 import { isDataUrl } from '../uploads/data-url.ts';

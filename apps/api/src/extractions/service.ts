@@ -3,15 +3,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Logger } from 'pino';
-import {
-  failureHttpStatus,
-  FINAL_STATUSES,
-  HttpError,
-  isFailureCode,
-  notFound,
-  validationError,
-  type ListQuery,
-} from '@xt/contract';
+import { FINAL_STATUSES, isFailureCode } from '@xt/contract';
+import { failureHttpStatus } from '../http/failure-status.ts';
+import { HttpError, notFound, validationError } from '../http/errors.ts';
+import { type ListQuery } from '../http/list-query.ts';
 import type { BlobStore, DbExecutor } from '@xt/blob-store';
 import { extractions, preparedPerDb, schemas, type Db, type ExtractionRow } from '@xt/db';
 import {

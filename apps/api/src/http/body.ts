@@ -1,5 +1,6 @@
 import express, { type RequestHandler } from 'express';
-import { HttpError, unstorableText, validationError } from '@xt/contract';
+import { HttpError, validationError } from './errors.ts';
+import { unstorableText } from './text-safety.ts';
 
 function hasBody(req: Parameters<RequestHandler>[0]): boolean {
   const length = req.headers['content-length'];

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import multer from 'multer';
-import { HttpError } from '@xt/contract';
+import { HttpError } from './errors.ts';
 import { isDatabaseUnavailable } from '@xt/db';
 import { errorSummary } from '@xt/runtime';
 import { sendError } from './envelope.ts';

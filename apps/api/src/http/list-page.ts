@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { containsPattern, offsetFor, paginationMeta, type ListQuery } from '@xt/contract';
+import { containsPattern, type ListQuery } from './list-query.ts';
+import { offsetFor, paginationMeta } from './pagination.ts';
 import type { Db } from '@xt/db';
 
 /** The columns every list route filters and orders by (docs/api.md#pagination). */

@@ -1,9 +1,5 @@
-import {
-  parseListQuery,
-  validationError,
-  type ListQuery,
-  type ListQueryOptions,
-} from '@xt/contract';
+import { parseListQuery, type ListQuery, type ListQueryOptions } from './list-query.ts';
+import { validationError } from './errors.ts';
 
 /** Query validation for every list route: a 422 naming `page`, `limit`, `startDate`, … */
 export function listQueryOr422(query: unknown, options: ListQueryOptions = {}): ListQuery {

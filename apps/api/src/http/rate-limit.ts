@@ -2,7 +2,7 @@ import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { HttpError } from '@xt/contract';
+import { HttpError } from './errors.ts';
 import { createOutageReporter, errorSummary } from '@xt/runtime';
 import { RedisRateLimitStore } from './rate-limit-store.ts';
 

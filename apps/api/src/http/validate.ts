@@ -1,11 +1,7 @@
 import type { z } from 'zod';
-import {
-  HttpError,
-  isUuid,
-  readableErrorMap,
-  zodIssuesToFieldErrors,
-  type FieldError,
-} from '@xt/contract';
+import { isUuid, type FieldError } from '@xt/contract';
+import { HttpError } from './errors.ts';
+import { readableErrorMap, zodIssuesToFieldErrors } from './zod-errors.ts';
 
 /**
  * Checks `value` with a zod schema and hands back either the data or one entry per invalid

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { validateStructure, validationError, type FieldError, type Structure } from '@xt/contract';
+import { validateStructure, type FieldError, type Structure } from '@xt/contract';
+import { validationError } from '../http/errors.ts';
 import { checkFields } from '../http/validate.ts';
 
 const name = z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { validationError, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@xt/contract';
+import { ExtractionFailure, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@xt/contract';
+import { HttpError, validationError } from '../http/errors.ts';
 import type { Allowlist } from '@xt/fetcher';
 import { checkEndpointUrl } from '@xt/webhooks';
 import { checkFields } from '../http/validate.ts';
@@ -58,7 +59,13 @@ export async function parseEndpointBody(
   if (mode === 'partial' && !FIELDS.some((k) => body[k] !== undefined))
     errors.push({ field: 'body', message: `give at least one of ${FIELDS.join(', ')}` });
   if (typeof body.url === 'string' && !errors.some((e) => e.field === 'url')) {
-    const problem = await checkEndpointUrl(body.url.trim(), allowlist);
+    const problem = await checkEndpointUrl(body.url.trim(), allowlist).catch((err: unknown) => {
+      if (!(err instanceof ExtractionFailure)) throw err;
+      throw new HttpError(503, 'UNAVAILABLE', 'The URL could not be checked; retry shortly.', {
+        headers: { 'Retry-After': '5' },
+        cause: err,
+      });
+    });
     if (problem) errors.push({ field: 'url', message: problem });
   }
   if (errors.length > 0 || !data) throw validationError(errors);

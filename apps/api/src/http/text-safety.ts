@@ -4,7 +4,7 @@
  * silently on the way to the database). Both are refused with a 422 on the field, the same way
  * in every field of every body and in `search`, rather than changed behind the client's back.
  */
-import type { FieldError } from './errors.ts';
+import type { FieldError } from '@xt/contract';
 import { formatIssuePath } from './zod-errors.ts';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failureHttpStatus } from './index.ts';
+import { failureHttpStatus } from './failure-status.ts';
 
 describe('failure codes', () => {
   it('maps source failures to 422 and model failures to 502', () => {

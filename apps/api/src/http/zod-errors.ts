@@ -4,7 +4,7 @@
  * messages a developer can act on without knowing zod.
  */
 import type { z } from 'zod';
-import type { FieldError } from './errors.ts';
+import type { FieldError } from '@xt/contract';
 
 type Issue = z.core.$ZodIssue;
 type RawIssue = z.core.$ZodRawIssue;

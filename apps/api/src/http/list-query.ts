@@ -7,11 +7,10 @@
  * a 422 on that parameter; an ambiguous repeated `page` must not silently pick one.
  */
 import { z } from 'zod';
-import { validationError, type FieldError } from './errors.ts';
-import { EXTRACTION_STATUSES, type ExtractionStatus } from './states.ts';
-import { addUtcDays, parseCalendarDate } from './time.ts';
+import { EXTRACTION_STATUSES, isUuid, type ExtractionStatus, type FieldError } from '@xt/contract';
+import { validationError } from './errors.ts';
+import { addUtcDays, parseCalendarDate } from './calendar-date.ts';
 import { zodIssuesToFieldErrors } from './zod-errors.ts';
-import { isUuid } from './ids.ts';
 import { textProblem } from './text-safety.ts';
 
 export const DEFAULT_PAGE = 1;
