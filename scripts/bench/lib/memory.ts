@@ -49,3 +49,26 @@ export class MemoryWatch {
     return Object.fromEntries(this.peaks);
   }
 }
+
+/** Peaks per section ("2", "3", …), then per process kind. */
+export type MemoryBySection = Record<string, Record<string, KindPeak>>;
+
+/** Folds one watch's peaks into a section's, keeping the larger of each figure. */
+export function mergePeaks(
+  memory: MemoryBySection,
+  section: string,
+  peaks: Record<string, KindPeak>,
+): void {
+  const into = (memory[section] ??= {});
+  for (const [kind, peak] of Object.entries(peaks)) {
+    if (peak.processes === 0) continue;
+    const known = into[kind];
+    into[kind] = known
+      ? {
+          processMiB: Math.max(known.processMiB, peak.processMiB),
+          totalMiB: Math.max(known.totalMiB, peak.totalMiB),
+          processes: Math.max(known.processes, peak.processes),
+        }
+      : peak;
+  }
+}

@@ -14,8 +14,7 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import type { PublicModel } from '@xt/contract';
 import { jpegImage, mixedPdf } from '@xt/testkit/fixtures';
-import { prepareImage, visionSize } from '../../../apps/worker/src/sources/image/index.ts';
-import { preparePdf, renderSize } from '../../../apps/worker/src/sources/pdf/index.ts';
+import { prepareImage, visionSize, preparePdf, renderSize } from '@xt/worker';
 import { emitResult, progress, timed } from '../lib/child.ts';
 
 const { values } = parseArgs({

@@ -3,11 +3,11 @@
  * with 1 then 2 worker processes; throughput and the create's p99 for each shape.
  */
 import type { BenchStack } from '../lib/bench-stack.ts';
-import { MemoryWatch } from '../lib/memory.ts';
 import type { Plan } from '../lib/plan.ts';
 import type { Results } from '../lib/report.ts';
 import { measureCost, type CostRun } from './cost.ts';
-import { memoryKinds, mergePeaks, type MemoryBySection } from './write-path.ts';
+import { MemoryWatch, mergePeaks, type MemoryBySection } from '../lib/memory.ts';
+import { memoryKinds } from '../lib/stack-memory.ts';
 
 export async function measureScale(
   stack: BenchStack,

@@ -7,8 +7,7 @@
  */
 import { countTokens } from 'gpt-tokenizer';
 import type { PublicModel } from '@xt/contract';
-import { visionTokens } from '../../../apps/worker/src/sources/image/index.ts';
-import { preparePdf } from '../../../apps/worker/src/sources/pdf/index.ts';
+import { visionTokens, preparePdf } from '@xt/worker';
 import { CORPUS_PAGES, pageHtml, startCorpusServer } from '../corpus/pages.ts';
 import { corpusPdfs } from '../corpus/pdfs.ts';
 import { emitResult, progress } from '../lib/child.ts';

@@ -6,7 +6,7 @@ import { runChild } from '../lib/child.ts';
 import type { Plan } from '../lib/plan.ts';
 import type { Results } from '../lib/report.ts';
 import type { TokenItem } from './tokens.ts';
-import { mergePeaks, type MemoryBySection } from './write-path.ts';
+import { mergePeaks, type MemoryBySection } from '../lib/memory.ts';
 
 interface DocumentsResult {
   pages: number;

@@ -4,30 +4,15 @@
  * work on the machine hits both alike.
  */
 import type { BenchStack } from '../lib/bench-stack.ts';
-import type { KindPeak } from '../lib/memory.ts';
-import { MemoryWatch } from '../lib/memory.ts';
+import { MemoryWatch, mergePeaks, type MemoryBySection } from '../lib/memory.ts';
+import { memoryKinds } from '../lib/stack-memory.ts';
 import type { Plan } from '../lib/plan.ts';
-import { processTree } from '../lib/proc.ts';
 import type { Results } from '../lib/report.ts';
 import { summarise } from '../lib/stats.ts';
 import { measureCost, type CostRun } from './cost.ts';
 import { measureOverhead, type OverheadRun } from './overhead.ts';
 import { measureReads } from './reads.ts';
 import { measureScale } from './scale.ts';
-
-export type MemoryBySection = Record<string, Record<string, KindPeak>>;
-
-export function memoryKinds(stack: BenchStack) {
-  return async () => ({
-    API: processTree(stack.apis.map((p) => p.pid)),
-    worker: processTree(stack.workers.map((p) => p.pid)),
-    PostgreSQL: await stack.servers.postgresPids([stack.serviceDbName, stack.bareDbName]),
-    Redis: [stack.servers.redisPid],
-    HAProxy: stack.haproxy ? [stack.haproxy.pid] : [],
-    'bare API': [stack.bareProcs[0]!.pid],
-    'bare worker': [stack.bareProcs[1]!.pid],
-  });
-}
 
 export async function runWritePath(
   stack: BenchStack,
@@ -151,23 +136,4 @@ export async function runWritePath(
 
   if (sections.has(3)) await measureScale(stack, plan, results, log, memory);
   if (sections.has(4)) await measureReads(stack, plan, results, log);
-}
-
-export function mergePeaks(
-  memory: MemoryBySection,
-  section: string,
-  peaks: Record<string, KindPeak>,
-): void {
-  const into = (memory[section] ??= {});
-  for (const [kind, peak] of Object.entries(peaks)) {
-    if (peak.processes === 0) continue;
-    const known = into[kind];
-    into[kind] = known
-      ? {
-          processMiB: Math.max(known.processMiB, peak.processMiB),
-          totalMiB: Math.max(known.totalMiB, peak.totalMiB),
-          processes: Math.max(known.processes, peak.processes),
-        }
-      : peak;
-  }
 }
