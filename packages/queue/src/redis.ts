@@ -40,18 +40,3 @@ export function createRedis(url: string, role: RedisRole, events: RedisEvents = 
   if (events.onReady) redis.on('ready', events.onReady);
   return redis;
 }
-
-/** Rejects with `message` when `work` has not settled within `ms`; the work itself goes on. */
-export async function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(message)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

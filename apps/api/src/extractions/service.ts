@@ -3,16 +3,16 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Logger } from 'pino';
+import pTimeout from 'p-timeout';
 import { FINAL_STATUSES, isFailureCode } from '@xt/contract';
 import { failureHttpStatus } from '../http/failure-status.ts';
 import { HttpError, notFound, validationError } from '../http/errors.ts';
-import { type ListQuery } from '../http/list-query.ts';
+import type { ListQuery } from '../http/list-query.ts';
 import type { BlobStore, DbExecutor } from '@xt/blob-store';
 import { extractions, preparedPerDb, schemas, type Db, type ExtractionRow } from '@xt/db';
 import {
   EXTRACT_JOB,
   extractJobOptions,
-  withDeadline,
   type CompletionWaiter,
   type ExtractJobPayload,
 } from '@xt/queue';
@@ -231,7 +231,7 @@ export class ExtractionService {
 
     const payload: ExtractJobPayload = { extractionId: id, requestId: ctx.requestId };
     try {
-      await withDeadline(
+      await pTimeout(
         this.queue.add(
           EXTRACT_JOB,
           payload,
@@ -240,8 +240,7 @@ export class ExtractionService {
             backoffMs: this.config.JOB_BACKOFF_MS,
           }),
         ),
-        ENQUEUE_DEADLINE_MS,
-        'enqueue timed out',
+        { milliseconds: ENQUEUE_DEADLINE_MS, message: 'enqueue timed out' },
       );
     } catch (err) {
       // The committed row is the record: the reconciler enqueues it once Redis answers. No
