@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { HttpError, notFound } from '../http/errors.ts';
-import { type ListQuery } from '../http/list-query.ts';
+import type { ListQuery } from '../http/list-query.ts';
 import { schemas, type Db, type SchemaRow } from '@xt/db';
 import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
 import type { SchemaInput } from './body.ts';

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { notFound } from '../http/errors.ts';
-import { type ListQuery } from '../http/list-query.ts';
+import type { ListQuery } from '../http/list-query.ts';
 import { webhookAttempts, webhookEndpoints, type Db, type WebhookEndpointRow } from '@xt/db';
 import { newWebhookSecret } from '@xt/webhooks';
 import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
