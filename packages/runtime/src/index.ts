@@ -2,3 +2,4 @@ export * from './env.ts';
 export * from './logger.ts';
 export * from './main.ts';
 export * from './outage.ts';
+export * from './chromium.ts';

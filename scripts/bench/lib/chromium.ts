@@ -5,21 +5,12 @@
  * what the service adds (filtering proxy, in-page extraction, Markdown, screenshots).
  */
 import { chromium, type Browser, type Request } from 'playwright-core';
-
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { CHROMIUM_BASE_ARGS } from '@xt/runtime';
 
 export function launchBare(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_FLAGS,
+    args: [...CHROMIUM_BASE_ARGS],
   });
 }
 

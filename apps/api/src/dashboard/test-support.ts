@@ -10,22 +10,13 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { createUser } from '@xt/accounts';
 import { ensureDashboardAssets } from '@xt/dashboard';
 import { createDb } from '@xt/db';
+import { CHROMIUM_BASE_ARGS } from '@xt/runtime';
 import { REPO_ROOT } from '@xt/testkit';
 import { startTestApi, type TestApi } from '../test-support.ts';
 
 export const ARTIFACTS = path.join(REPO_ROOT, '.artifacts', 'dashboard');
 export const PASSWORD = 'correct horse battery staple';
 export const USERS = { acme: 'ana@acme.test', globex: 'gus@globex.test' } as const;
-
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
@@ -50,7 +41,7 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
   await handle.close();
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_FLAGS,
+    args: [...CHROMIUM_BASE_ARGS],
   });
   const contexts: BrowserContext[] = [];
   const context = async () => {

@@ -1,3 +1,5 @@
+import { CHROMIUM_BASE_ARGS } from '@xt/runtime';
+
 /**
  * Command-line switches for a Chromium whose every connection goes through the filtering proxy.
  *
@@ -10,17 +12,12 @@
  *   resolve a web host itself (the proxy does), so this turns any path that would bypass the
  *   proxy (pre-resolution, preconnect, a future feature) into a failure instead of a lookup.
  *   The proxy is addressed by IP literal, which the resolver rules do not touch.
- * - Background networking, component updates, sync and first-run are off: on a closed network
- *   they only hang or retry, and they have no business in a rendering sandbox.
+ * - Background networking, component updates, sync and first-run are off (CHROMIUM_BASE_ARGS,
+ *   shared with every Chromium the project launches): on a closed network they only hang or
+ *   retry, and they have no business in a rendering sandbox.
  */
 export const CHROMIUM_ARGS: readonly string[] = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
+  ...CHROMIUM_BASE_ARGS,
   '--disable-default-apps',
   '--disable-extensions',
   '--disable-breakpad',
