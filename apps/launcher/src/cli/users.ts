@@ -5,12 +5,11 @@
  */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { createUser, passwordProblem } from '@xt/accounts';
 import { formatTimestamp } from '@xt/contract';
-import { accounts, users, type Db } from '@xt/db';
-import { runCliCommand } from './database.ts';
+import { accounts, users } from '@xt/db';
+import { runSubcommands, subcommand } from './subcommands.ts';
 
 const USAGE = `usage:
   npm run -s users -- create --account <name> --email <email>   (password on stdin, or prompted)
@@ -55,48 +54,37 @@ async function readPassword(): Promise<string> {
   }
 }
 
-async function main(argv: string[], db: Db): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === 'create') {
-    const { values } = parseArgs({
-      args: rest,
-      options: { account: { type: 'string' }, email: { type: 'string' } },
-    });
-    if (!values.account) throw new Error('--account is required');
-    if (!values.email) throw new Error('--email is required');
-    const password = await readPassword();
-    const problem = passwordProblem(password);
-    if (problem) throw new Error(`password ${problem}`);
-    const user = await createUser(db, {
-      accountName: values.account,
-      email: values.email,
-      password,
-    });
-    console.log(`created user ${user.email} (${user.id}) in account ${user.accountName}`);
-    return 0;
-  }
-  if (command === 'list') {
-    const rows = await db
-      .select({
-        id: users.id,
-        email: users.email,
-        account: accounts.name,
-        createdAt: users.createdAt,
-      })
-      .from(users)
-      .innerJoin(accounts, eq(accounts.id, users.accountId))
-      .orderBy(users.createdAt);
-    for (const u of rows)
-      console.log([u.id, u.email, u.account, formatTimestamp(u.createdAt)].join('\t'));
-    return 0;
-  }
-  console.error(USAGE);
-  return 2;
-}
-
-const argv = process.argv.slice(2);
-if (!argv[0] || argv[0] === '--help' || argv[0] === 'help') {
-  console.log(USAGE);
-  process.exit(argv[0] ? 0 : 2);
-}
-runCliCommand('users-cli', (db) => main(argv, db));
+runSubcommands('users-cli', USAGE, {
+  create: subcommand({
+    options: { account: { type: 'string' }, email: { type: 'string' } },
+    required: ['account', 'email'],
+    async run(values, _positionals, db) {
+      const password = await readPassword();
+      const problem = passwordProblem(password);
+      if (problem) throw new Error(`password ${problem}`);
+      const user = await createUser(db, {
+        accountName: values.account!,
+        email: values.email!,
+        password,
+      });
+      console.log(`created user ${user.email} (${user.id}) in account ${user.accountName}`);
+    },
+  }),
+  list: subcommand({
+    options: {},
+    async run(_values, _positionals, db) {
+      const rows = await db
+        .select({
+          id: users.id,
+          email: users.email,
+          account: accounts.name,
+          createdAt: users.createdAt,
+        })
+        .from(users)
+        .innerJoin(accounts, eq(accounts.id, users.accountId))
+        .orderBy(users.createdAt);
+      for (const u of rows)
+        console.log([u.id, u.email, u.account, formatTimestamp(u.createdAt)].join('\t'));
+    },
+  }),
+});
