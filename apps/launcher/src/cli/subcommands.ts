@@ -1,8 +1,8 @@
 /**
  * The shape both CLIs share: `npm run <cli> -- <command> [--option value …] [positional …]`.
- * Help and a missing command print the usage without touching the database; every command's
- * options are parsed strictly by node:util's parseArgs (an unknown option is an error), and
- * its required options are checked before it runs, each named in the error.
+ * Help, a missing and an unknown command print the usage without touching the database;
+ * every command's options are parsed strictly by node:util's parseArgs (an unknown option is
+ * an error), and its required options are checked before it runs, each named in the error.
  */
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import type { Db } from '@xt/db';
@@ -49,12 +49,12 @@ export function runSubcommands(
     console.log(usage);
     process.exit(name ? 0 : 2);
   }
+  const command = commands[name];
+  if (!command) {
+    console.error(usage);
+    process.exit(2);
+  }
   runCliCommand(applicationName, async (db) => {
-    const command = commands[name];
-    if (!command) {
-      console.error(usage);
-      return 2;
-    }
     const { values, positionals } = parseArgs({
       args: rest,
       options: command.options,
