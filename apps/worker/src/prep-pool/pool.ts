@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { Piscina } from 'piscina';
 import { ExtractionFailure, isFailureCode, type PreparedSource } from '@xt/contract';
 import type { PreparedPdf } from '../sources/pdf/prepare-pdf.ts';
 import type { ImageTask, PdfTask, PrepRequest, PrepResponse, PrepTask } from './tasks.ts';
@@ -14,6 +15,10 @@ import type { ImageTask, PdfTask, PrepRequest, PrepResponse, PrepTask } from './
  * job (fetch and model call too) in a child process, costing a process per concurrent job and
  * serialising every byte; a separate queue would add a hop and a second failure path for work
  * that never outlives its job.
+ *
+ * The threads are piscina's (queueing, spawning up to `size`, replacing a thread that died,
+ * terminating one whose task is aborted); this file adds the service's rules on top: the
+ * deadline per task, failures as contract codes, and moving the bytes instead of copying them.
  *
  * The thread entry is TypeScript. Node 24 strips types natively, and a Worker inherits the
  * parent's --import hooks (tsx in production), so the same file loads under `tsx` and vitest.
@@ -45,30 +50,16 @@ export interface PrepPool {
   runPrep(task: PdfTask, opts?: RunOptions): Promise<PreparedPdf>;
   readonly stats: { threads: number; busy: number; queued: number };
   /**
-   * Starts every thread and waits until each has loaded its modules (about a second under
-   * tsx), so the first jobs after start-up do not pay for it. Optional.
+   * Starts every thread (each loads its modules, about a second under tsx, so the first jobs
+   * after start-up do not pay for it) and resolves once a thread has taken work; rejects when
+   * the threads cannot load. Optional.
    */
   warm(): Promise<void>;
   /** Rejects queued work and terminates every thread. */
   close(): Promise<void>;
 }
 
-interface Job {
-  id: number;
-  task: PrepTask;
-  timeoutMs: number;
-  resolve(result: PreparedSource | PreparedPdf): void;
-  reject(err: ExtractionFailure): void;
-}
-
-interface Slot {
-  worker: Worker;
-  job: Job | undefined;
-  timer: NodeJS.Timeout | undefined;
-  /** Modules loaded: a failure before this is the thread's, not the source's. */
-  ready: Promise<void>;
-  isReady: boolean;
-}
+type Result = PreparedSource | PreparedPdf;
 
 // From sources the thread is thread.ts beside this file; in a bundle (`dist/main.js`) the build
 // emits it as dist/thread.js beside the bundle.
@@ -76,27 +67,22 @@ const THREAD_URL = import.meta.url.endsWith('.ts')
   ? new URL('./thread.ts', import.meta.url)
   : new URL('./thread.js', import.meta.url);
 
+const closedFailure = () =>
+  new ExtractionFailure('INTERNAL', 'The preparation pool closed.', { retryable: true });
+
 /**
- * Hands the bytes to the thread without copying when they own their whole buffer. A view into
- * a larger buffer (Node's Buffer pool, a slice) must not give that buffer away, and memory
- * owned by native code (sharp's output, for one) cannot be transferred: those are copied.
+ * The bytes to move to the thread without copying, when they own their whole buffer. A view into
+ * a larger buffer (Node's Buffer pool, a slice) must not give that buffer away: it is copied.
  */
-function post(worker: Worker, id: number, task: PrepTask): void {
+function movable(task: PrepTask): { task: PrepTask; buffer: ArrayBuffer } {
   const bytes = task.bytes;
   const whole =
     bytes.buffer instanceof ArrayBuffer &&
     bytes.byteOffset === 0 &&
     bytes.byteLength === bytes.buffer.byteLength;
-  if (whole) {
-    try {
-      worker.postMessage({ id, task } satisfies PrepRequest, [bytes.buffer]);
-      return;
-    } catch (err) {
-      if (!(err instanceof Error && err.name === 'DataCloneError')) throw err;
-    }
-  }
+  if (whole) return { task, buffer: bytes.buffer };
   const copy = new Uint8Array(bytes);
-  worker.postMessage({ id, task: { ...task, bytes: copy } } satisfies PrepRequest, [copy.buffer]);
+  return { task: { ...task, bytes: copy }, buffer: copy.buffer };
 }
 
 function failureFrom(error: {
@@ -109,177 +95,143 @@ function failureFrom(error: {
   });
 }
 
+/** What a rejection from piscina means for the extraction. */
+function threadFailure(err: unknown, timedOut: number | undefined): ExtractionFailure {
+  if (err instanceof ExtractionFailure) return err;
+  if (timedOut !== undefined) {
+    return new ExtractionFailure(
+      'TIMEOUT',
+      `Preparing the source took longer than ${timedOut} ms.`,
+      {
+        retryable: true,
+      },
+    );
+  }
+  const error = err as Error & { code?: string };
+  // piscina only hands a task to a thread that has loaded its modules, so running out of
+  // memory here is the source's doing, not the thread's.
+  if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return new ExtractionFailure(
+      'SOURCE_TOO_LARGE',
+      'The source needs more memory to prepare than allowed.',
+      { cause: err },
+    );
+  }
+  return new ExtractionFailure('INTERNAL', `Preparation thread failed: ${error.message}`, {
+    retryable: true,
+    cause: err,
+  });
+}
+
+/** One submitted task: its abort switch, and whether it is known to be running. */
+interface Pending {
+  abort: AbortController;
+  running: boolean;
+}
+
 export function createPrepPool(options: PrepPoolOptions): PrepPool {
   const size = Math.max(1, options.size ?? availableParallelism());
   if (options.maxHeapMb !== undefined && options.maxHeapMb < 8) {
     throw new RangeError('maxHeapMb must be at least 8: V8 aborts the process below that.');
   }
-  const slots: Slot[] = [];
-  const queue: Job[] = [];
+  const piscina = new Piscina<
+    PrepRequest & { started: MessagePort },
+    PrepResponse | { warm: true }
+  >({
+    filename: THREAD_URL.href,
+    minThreads: 0,
+    maxThreads: size,
+    // Threads stay once started: loading pdf.js and sharp again costs about a second.
+    idleTimeout: Number.POSITIVE_INFINITY,
+    concurrentTasksPerWorker: 1,
+    ...(options.maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb } } : {}),
+  });
+  const pending = new Set<Pending>();
   let nextId = 1;
   let closed = false;
 
-  function spawn(): Slot {
-    const worker = new Worker(THREAD_URL, {
-      resourceLimits: options.maxHeapMb ? { maxOldGenerationSizeMb: options.maxHeapMb } : undefined,
-    });
-    const ready = Promise.withResolvers<void>();
-    // Nobody may be waiting for readiness; a thread that never gets ready fails its job instead.
-    ready.promise.catch(() => undefined);
-    const slot: Slot = {
-      worker,
-      job: undefined,
-      timer: undefined,
-      ready: ready.promise,
-      isReady: false,
-    };
-    worker.unref();
-    worker.on('message', (response: PrepResponse | { ready: true }) => {
-      if ('ready' in response) {
-        slot.isReady = true;
-        ready.resolve();
-        return;
-      }
-      const job = slot.job;
-      if (!job || job.id !== response.id) return;
-      finish(slot);
-      if (response.ok) job.resolve(response.result);
-      else job.reject(failureFrom(response.error));
-      dispatch();
-    });
-    worker.on('error', (err: Error & { code?: string }) => {
-      const job = slot.job;
-      discard(slot);
-      ready.reject(err);
-      if (job) {
-        job.reject(
-          err.code === 'ERR_WORKER_OUT_OF_MEMORY' && slot.isReady
-            ? new ExtractionFailure(
-                'SOURCE_TOO_LARGE',
-                'The source needs more memory to prepare than allowed.',
-                {
-                  cause: err,
-                },
-              )
-            : new ExtractionFailure('INTERNAL', `Preparation thread failed: ${err.message}`, {
-                retryable: true,
-                cause: err,
-              }),
+  // A thread that dies before it is ready (it could not load its modules) fails no task of
+  // piscina's, which stops spawning threads that die that way: fail what waits instead.
+  piscina.on('error', (err: unknown) => {
+    for (const entry of pending)
+      if (!entry.running)
+        entry.abort.abort(
+          new ExtractionFailure(
+            'INTERNAL',
+            `Preparation thread failed: ${(err as Error).message}`,
+            {
+              retryable: true,
+              cause: err,
+            },
+          ),
         );
-      }
-      dispatch();
+  });
+
+  async function submit(
+    task: PrepTask | 'warm',
+    timeoutMs: number,
+  ): Promise<PrepResponse | { warm: true }> {
+    if (closed) throw closedFailure();
+    const entry: Pending = { abort: new AbortController(), running: false };
+    const { port1, port2 } = new MessageChannel();
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut: number | undefined;
+    // The deadline runs from the moment a thread starts the task, not while it waits its turn.
+    port1.once('message', () => {
+      entry.running = true;
+      timer = setTimeout(() => {
+        timedOut = timeoutMs;
+        entry.abort.abort();
+      }, timeoutMs);
     });
-    worker.on('exit', (exitCode) => {
-      const job = slot.job;
-      discard(slot);
-      ready.reject(new Error(`Preparation thread exited with code ${exitCode}.`));
-      job?.reject(
-        new ExtractionFailure('INTERNAL', 'Preparation thread exited.', { retryable: true }),
-      );
-      dispatch();
-    });
-    slots.push(slot);
-    return slot;
-  }
-
-  function finish(slot: Slot): void {
-    clearTimeout(slot.timer);
-    slot.timer = undefined;
-    slot.job = undefined;
-    slot.worker.unref();
-  }
-
-  /** Forgets a thread (crashed, timed out or closed); a new one is spawned when work needs it. */
-  function discard(slot: Slot): void {
-    clearTimeout(slot.timer);
-    slot.job = undefined;
-    const i = slots.indexOf(slot);
-    if (i >= 0) slots.splice(i, 1);
-  }
-
-  function start(slot: Slot, job: Job): void {
-    slot.job = job;
-    slot.worker.ref();
-    slot.timer = setTimeout(() => {
-      discard(slot);
-      void slot.worker.terminate();
-      job.reject(
-        new ExtractionFailure(
-          'TIMEOUT',
-          `Preparing the source took longer than ${job.timeoutMs} ms.`,
-          {
-            retryable: true,
-          },
-        ),
-      );
-      dispatch();
-    }, job.timeoutMs);
+    port1.unref();
+    const moved = task === 'warm' ? undefined : movable(task);
+    pending.add(entry);
     try {
-      post(slot.worker, job.id, job.task);
+      return await piscina.run(
+        { id: nextId++, task: moved?.task ?? 'warm', started: port2 },
+        {
+          signal: entry.abort.signal,
+          transferList: moved ? [port2, moved.buffer] : [port2],
+        },
+      );
     } catch (err) {
-      finish(slot);
-      job.reject(
-        new ExtractionFailure('INTERNAL', 'Could not hand the source to a thread.', { cause: err }),
-      );
+      // Memory owned by native code (sharp's output, for one) cannot be moved: runPrep copies it.
+      if (err instanceof Error && err.name === 'DataCloneError') throw err;
+      const reason: unknown = entry.abort.signal.reason;
+      throw threadFailure(reason instanceof ExtractionFailure ? reason : err, timedOut);
+    } finally {
+      clearTimeout(timer);
+      port1.close();
+      pending.delete(entry);
     }
   }
 
-  function dispatch(): void {
-    while (!closed && queue.length > 0) {
-      const slot = slots.find((s) => !s.job) ?? (slots.length < size ? spawn() : undefined);
-      const job = slot && queue.shift();
-      if (!slot || !job) return;
-      start(slot, job);
-    }
-  }
-
-  function runPrep(task: PrepTask, opts: RunOptions = {}): Promise<PreparedSource | PreparedPdf> {
-    if (closed) {
-      return Promise.reject(
-        new ExtractionFailure('INTERNAL', 'The preparation pool is closed.', { retryable: true }),
-      );
-    }
-    return new Promise((resolve, reject) => {
-      queue.push({
-        id: nextId++,
-        task,
-        timeoutMs: opts.timeoutMs ?? options.taskTimeoutMs,
-        resolve,
-        reject,
-      });
-      dispatch();
-    });
+  async function runPrep(task: PrepTask, opts: RunOptions = {}): Promise<Result> {
+    const timeoutMs = opts.timeoutMs ?? options.taskTimeoutMs;
+    const response = (await submit(task, timeoutMs).catch((err: unknown) => {
+      if (!(err instanceof Error && err.name === 'DataCloneError')) throw err;
+      return submit({ ...task, bytes: new Uint8Array(task.bytes) }, timeoutMs);
+    })) as PrepResponse;
+    if (!response.ok) throw failureFrom(response.error);
+    return response.result;
   }
 
   return {
     runPrep: runPrep as PrepPool['runPrep'],
     get stats() {
-      return {
-        threads: slots.length,
-        busy: slots.filter((s) => s.job).length,
-        queued: queue.length,
-      };
+      const threads = piscina.threads.length;
+      const busy = Math.min(pending.size, threads);
+      return { threads, busy, queued: pending.size - busy };
     },
     async warm() {
-      while (!closed && slots.length < size) spawn();
-      await Promise.all(slots.map((s) => s.ready));
+      await Promise.all(Array.from({ length: size }, () => submit('warm', options.taskTimeoutMs)));
     },
     async close() {
+      if (closed) return;
       closed = true;
-      for (const job of queue.splice(0)) {
-        job.reject(
-          new ExtractionFailure('INTERNAL', 'The preparation pool closed.', { retryable: true }),
-        );
-      }
-      const workers = slots.map((s) => s.worker);
-      for (const slot of [...slots]) {
-        const job = slot.job;
-        discard(slot);
-        job?.reject(
-          new ExtractionFailure('INTERNAL', 'The preparation pool closed.', { retryable: true }),
-        );
-      }
-      await Promise.all(workers.map((w) => w.terminate()));
+      for (const entry of pending) entry.abort.abort(closedFailure());
+      await piscina.destroy();
     },
   };
 }

@@ -9,10 +9,10 @@ export type PrepTask = ImageTask | PdfTask;
 
 export type PrepResult<T extends PrepTask> = T extends PdfTask ? PreparedPdf : PreparedSource;
 
-/** main → thread */
+/** main → thread; 'warm' only loads the thread's modules. */
 export interface PrepRequest {
   id: number;
-  task: PrepTask;
+  task: PrepTask | 'warm';
 }
 
 /** thread → main: failures travel as plain data so their contract code survives the hop. */

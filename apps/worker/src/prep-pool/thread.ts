@@ -1,10 +1,12 @@
-import { parentPort } from 'node:worker_threads';
+/**
+ * The pool's thread entry, loaded by piscina in each thread. Its imports (sharp, pdf.js) are
+ * evaluated before piscina reports the thread ready, so a thread that cannot even load fails
+ * before it is given a task.
+ */
+import type { MessagePort } from 'node:worker_threads';
 import sharp from 'sharp';
 import { answer } from './run-task.ts';
-import type { PrepRequest } from './tasks.ts';
-
-if (!parentPort) throw new Error('thread.ts runs only as a worker thread of the prep pool');
-const port = parentPort;
+import type { PrepRequest, PrepResponse } from './tasks.ts';
 
 // The pool already runs one task per core; libvips fanning each task out over every core too
 // would only oversubscribe the CPU.
@@ -12,9 +14,12 @@ sharp.concurrency(1);
 // Every source is seen once: an operation cache would only hold memory.
 sharp.cache(false);
 
-port.on('message', (request: PrepRequest) => {
-  void answer(request.id, request.task).then((response) => port.postMessage(response));
-});
-
-// Every import has been evaluated by now: tell the pool this thread can take work.
-port.postMessage({ ready: true });
+export default async function prepare(
+  request: PrepRequest & { started?: MessagePort },
+): Promise<PrepResponse | { warm: true }> {
+  // The pool's deadline counts from here, not from when the task was queued.
+  request.started?.postMessage(true);
+  request.started?.close();
+  if (request.task === 'warm') return { warm: true };
+  return answer(request.id, request.task);
+}
