@@ -23,15 +23,7 @@ const LIVE_JOB_STATES = new Set([
   'active',
 ]);
 
-/**
- * Makes sure every unfinished extraction has a live job. The API commits the row before it
- * enqueues, so a Redis hiccup (or a lost Redis) can leave `pending` rows with no job; and a row
- * can be left `processing` when its job is gone or ended without writing (the database was down
- * when it tried). One worker at a time does this (a Redis lock), for rows older than `afterMs`
- * so it never races a request that is still enqueueing; a `processing` row whose job is no
- * longer live is taken over once it has not changed for `staleProcessingMs`.
- */
-export function createReconciler(deps: {
+interface ReconcilerDeps {
   db: Db;
   queue: Queue;
   redis: Redis;
@@ -40,67 +32,103 @@ export function createReconciler(deps: {
   afterMs: number;
   staleProcessingMs: number;
   logger: Logger;
-}) {
+}
+
+/** Runs `work` only while holding the Redis lock `key` (else answers `busy`), then frees it. */
+async function withRedisLock<T>(
+  redis: Redis,
+  key: string,
+  work: () => Promise<T>,
+  busy: T,
+): Promise<T> {
+  const token = randomUUID();
+  const locked = await redis.set(key, token, 'PX', 60_000, 'NX');
+  if (!locked) return busy;
+  try {
+    return await work();
+  } finally {
+    // Release only our own lock.
+    await redis.eval(
+      "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end",
+      1,
+      key,
+      token,
+    );
+  }
+}
+
+/** Unfinished rows old enough that no request can still be enqueueing them, oldest first. */
+function findCandidates(deps: ReconcilerDeps) {
+  return deps.db
+    .select({
+      id: extractions.id,
+      status: extractions.status,
+      requestId: extractions.requestId,
+      updatedAt: extractions.updatedAt,
+    })
+    .from(extractions)
+    .where(
+      and(
+        inArray(extractions.status, ['pending', 'processing']),
+        lt(extractions.createdAt, sql`now() - ${`${deps.afterMs} milliseconds`}::interval`),
+      ),
+    )
+    .orderBy(extractions.createdAt)
+    .limit(BATCH);
+}
+
+type Candidate = Awaited<ReturnType<typeof findCandidates>>[number];
+
+/** Gives the row a new job when its own is gone or ended without finishing it; true if it did. */
+async function reconcileRow(deps: ReconcilerDeps, row: Candidate): Promise<boolean> {
+  const job = await deps.queue.getJob(row.id);
+  const state = job ? await job.getState() : 'missing';
+  if (LIVE_JOB_STATES.has(state)) return false;
+  // A processing row whose job just ended may still be writing its outcome: give it time.
+  const stale = Date.now() - row.updatedAt.getTime() > deps.staleProcessingMs;
+  if (row.status === 'processing' && state !== 'missing' && !stale) return false;
+  // The job is gone, or finished without the row reaching a final state (for example the
+  // database was down when the worker tried to write it): give the extraction a new job.
+  if (job) await job.remove().catch(() => undefined);
+  if (row.status === 'processing')
+    await deps.db
+      .update(extractions)
+      .set({ status: 'pending', updatedAt: sql`now()` })
+      .where(and(eq(extractions.id, row.id), eq(extractions.status, 'processing')));
+  await deps.queue.add(
+    EXTRACT_JOB,
+    { extractionId: row.id, ...(row.requestId ? { requestId: row.requestId } : {}) },
+    extractJobOptions(row.id, deps.policy),
+  );
+  deps.logger.warn(
+    { extractionId: row.id, previousJobState: state },
+    'reconciler enqueued an extraction',
+  );
+  return true;
+}
+
+/**
+ * Makes sure every unfinished extraction has a live job. The API commits the row before it
+ * enqueues, so a Redis hiccup (or a lost Redis) can leave `pending` rows with no job; and a row
+ * can be left `processing` when its job is gone or ended without writing (the database was down
+ * when it tried). One worker at a time does this (a Redis lock), for rows older than `afterMs`
+ * so it never races a request that is still enqueueing; a `processing` row whose job is no
+ * longer live is taken over once it has not changed for `staleProcessingMs`.
+ */
+export function createReconciler(deps: ReconcilerDeps) {
   const lockKey = `${deps.prefix}:reconciler-lock`;
 
   async function runOnce(): Promise<number> {
-    const token = randomUUID();
-    const locked = await deps.redis.set(lockKey, token, 'PX', 60_000, 'NX');
-    if (!locked) return 0;
-    let requeued = 0;
-    try {
-      const candidates = await deps.db
-        .select({
-          id: extractions.id,
-          status: extractions.status,
-          requestId: extractions.requestId,
-          updatedAt: extractions.updatedAt,
-        })
-        .from(extractions)
-        .where(
-          and(
-            inArray(extractions.status, ['pending', 'processing']),
-            lt(extractions.createdAt, sql`now() - ${`${deps.afterMs} milliseconds`}::interval`),
-          ),
-        )
-        .orderBy(extractions.createdAt)
-        .limit(BATCH);
-      for (const row of candidates) {
-        const job = await deps.queue.getJob(row.id);
-        const state = job ? await job.getState() : 'missing';
-        if (LIVE_JOB_STATES.has(state)) continue;
-        // A processing row whose job just ended may still be writing its outcome: give it time.
-        const stale = Date.now() - row.updatedAt.getTime() > deps.staleProcessingMs;
-        if (row.status === 'processing' && state !== 'missing' && !stale) continue;
-        // The job is gone, or finished without the row reaching a final state (for example the
-        // database was down when the worker tried to write it): give the extraction a new job.
-        if (job) await job.remove().catch(() => undefined);
-        if (row.status === 'processing')
-          await deps.db
-            .update(extractions)
-            .set({ status: 'pending', updatedAt: sql`now()` })
-            .where(and(eq(extractions.id, row.id), eq(extractions.status, 'processing')));
-        await deps.queue.add(
-          EXTRACT_JOB,
-          { extractionId: row.id, ...(row.requestId ? { requestId: row.requestId } : {}) },
-          extractJobOptions(row.id, deps.policy),
-        );
-        requeued++;
-        deps.logger.warn(
-          { extractionId: row.id, previousJobState: state },
-          'reconciler enqueued an extraction',
-        );
-      }
-    } finally {
-      // Release only our own lock.
-      await deps.redis.eval(
-        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end",
-        1,
-        lockKey,
-        token,
-      );
-    }
-    return requeued;
+    return withRedisLock(
+      deps.redis,
+      lockKey,
+      async () => {
+        let requeued = 0;
+        for (const row of await findCandidates(deps)) if (await reconcileRow(deps, row)) requeued++;
+        return requeued;
+      },
+      0,
+    );
   }
 
   const outage = createOutageReporter(
