@@ -1,9 +1,13 @@
 import pTimeout from 'p-timeout';
-import { errors, type BrowserContext, type Page, type Response } from 'playwright-core';
-import { ExtractionFailure, type ContentPart, type PublicModel } from '@xt/contract';
+import { errors, type BrowserContext, type Response } from 'playwright-core';
+import { ExtractionFailure, type PublicModel } from '@xt/contract';
 import type { BrowserHost } from '../browser/index.ts';
-import { capturePage } from './capture.ts';
+import type { FilteringProxy, ProxySession, TargetCheck } from '../egress/index.ts';
 import type { WebpageLogger } from '../logger.ts';
+import type { PageSnapshot } from '../markdown/index.ts';
+import type { RenderedWebpage } from '../types.ts';
+import { capturePage } from './capture.ts';
+import { crashFailure, openGuardedPage, type GuardedPage } from './guarded-page.ts';
 import {
   contentTypeFailure,
   navigationFailure,
@@ -11,22 +15,7 @@ import {
   refusalFor,
   statusFailure,
 } from './main-document.ts';
-import {
-  documentHeader,
-  dropRepeatedBlocks,
-  nonWhitespaceChars,
-  splitBlocks,
-  splitSections,
-} from '../markdown/index.ts';
-import { NetworkWatch } from './network-watch.ts';
-import {
-  routeGuard,
-  type FilteringProxy,
-  type ProxySession,
-  type TargetCheck,
-} from '../egress/index.ts';
-import type { RenderedWebpage } from '../types.ts';
-import { tileGeometry, tileScreenshot } from './screenshot-tiles.ts';
+import { contentParts, VIEWPORT } from './page-content.ts';
 
 export interface RenderSettings {
   pageTimeoutMs: number;
@@ -51,11 +40,6 @@ interface RenderDeps {
   pageScript: string;
 }
 
-const VIEWPORT = { width: 1024, height: 768 };
-/** Requests open longer than this (×3 for data requests) count as streams when settling. */
-const STREAM_GRACE_MS = 5_000;
-/** Screenshots run only for pages without text; they get their own bound past the deadline. */
-const SCREENSHOT_TIMEOUT_MS = 10_000;
 /** Markdown longer than this is cut: it is far beyond any model context anyway. */
 const MAX_MARKDOWN_CHARS = 4_000_000;
 
@@ -126,104 +110,55 @@ function checkMainResponse(
   }
 }
 
-async function screenshotParts(
-  page: Page,
-  scrollHeight: number,
-  deps: RenderDeps,
-  firstUnit: number,
-): Promise<ContentPart[]> {
-  const height = Math.max(1, Math.min(scrollHeight, deps.settings.maxScreenshotHeight));
-  try {
-    const png = await page.screenshot({
-      type: 'png',
-      fullPage: true,
-      clip: { x: 0, y: 0, width: VIEWPORT.width, height },
-      timeout: SCREENSHOT_TIMEOUT_MS,
-    });
-    return await tileScreenshot(png, tileGeometry(deps.model), firstUnit);
-  } catch (err) {
-    deps.settings.logger.warn({ err }, 'webpage screenshot failed');
-    return [];
-  }
-}
-
-async function renderInContext(
-  context: BrowserContext,
+/** Goes to the target until the main document commits, and checks that document. */
+async function navigate(
+  guarded: GuardedPage,
   target: URL,
   session: ProxySession,
   deps: RenderDeps,
-  deadline: number,
-): Promise<RenderedWebpage> {
-  const { settings, signal } = deps;
-  const reserve = Math.min(5000, Math.max(1000, settings.pageTimeoutMs * 0.2));
-  const settleUntil = deadline - reserve;
-  // Filled in once the page exists; the handlers below are installed before it is created.
-  const main: { page?: Page } = {};
-  let committed = false;
-  context.on('page', (p) => {
-    // Pop-ups (window.open, target=_blank) are closed at once; the proxy has judged any request.
-    if (main.page && p !== main.page) void p.close().catch(() => undefined);
-  });
-  await context.route(
-    '**/*',
-    routeGuard({
-      page: () => main.page,
-      committed: () => committed,
-      check: settings.check,
-      logger: settings.logger,
-    }),
-  );
-  const page = await context.newPage();
-  main.page = page;
-  page.on('download', (d) => void d.cancel().catch(() => undefined));
-  page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
-  let crashed = false;
-  page.on('crash', () => {
-    crashed = true;
-  });
-  // A renderer that dies on one page (memory bomb, renderer bug) will most likely die again.
-  const crashFailure = (): ExtractionFailure =>
-    new ExtractionFailure('SOURCE_UNREADABLE', 'The page crashed the browser while rendering.');
-  const cdp = await context.newCDPSession(page);
-  const watch = new NetworkWatch(page, STREAM_GRACE_MS);
-  const startedAt = Date.now();
-  const timings: Record<string, number> = {};
-  const mark = (phase: string): void => {
-    timings[phase] = Date.now() - startedAt;
-  };
-
+  until: number,
+): Promise<Response> {
   let response: Response | null;
   try {
-    response = await page.goto(target.href, {
+    response = await guarded.page.goto(target.href, {
       waitUntil: 'commit',
-      timeout: Math.max(1, settleUntil - Date.now()),
+      timeout: Math.max(1, until - Date.now()),
     });
   } catch (err) {
-    signal?.throwIfAborted();
-    if (crashed) throw crashFailure();
+    deps.signal?.throwIfAborted();
+    if (guarded.crashed()) throw crashFailure();
     throw navigationFailure(err, session.refusals, err instanceof errors.TimeoutError);
   }
-  committed = true;
-  mark('committedMs');
+  guarded.markCommitted();
   if (!response)
     throw new ExtractionFailure('SOURCE_UNREACHABLE', 'The page produced no document.');
-  checkMainResponse(response, session, settings);
+  checkMainResponse(response, session, deps.settings);
+  return response;
+}
 
-  await watch.waitQuiet({
+/** Waits for the network to settle (until `settleUntil`), then reads the DOM by `deadline`. */
+async function settleAndRead(
+  guarded: GuardedPage,
+  session: ProxySession,
+  deps: RenderDeps,
+  times: { settleUntil: number; deadline: number; mark(phase: string): void },
+): Promise<PageSnapshot> {
+  const { settings, signal } = deps;
+  await guarded.watch.waitQuiet({
     quietMs: settings.networkIdleMs,
-    until: settleUntil,
+    until: times.settleUntil,
     signal,
   });
-  mark('settledMs');
+  times.mark('settledMs');
   signal?.throwIfAborted();
-  const snapshot = await capturePage(cdp, {
-    until: deadline,
+  const snapshot = await capturePage(guarded.cdp, {
+    until: times.deadline,
     maxChars: MAX_MARKDOWN_CHARS,
     pageScript: deps.pageScript,
   });
-  mark('capturedMs');
+  times.mark('capturedMs');
   signal?.throwIfAborted();
-  if (crashed) throw crashFailure();
+  if (guarded.crashed()) throw crashFailure();
   if (!snapshot) {
     throw new ExtractionFailure('TIMEOUT', 'The page could not be read before the deadline.', {
       retryable: true,
@@ -231,18 +166,15 @@ async function renderInContext(
   }
   const tooLarge = session.refusals.find((r) => r.code === 'SOURCE_TOO_LARGE');
   if (tooLarge) throw refusalFailure(tooLarge);
+  return snapshot;
+}
 
-  const finalUrl = page.url();
-  if (!/^https?:/i.test(finalUrl)) {
-    throw new ExtractionFailure(
-      'SOURCE_UNREACHABLE',
-      'The page navigated to an error page while loading.',
-      {
-        retryable: true,
-      },
-    );
-  }
-  // The body is gone once a script navigated on; the rendered DOM's size stands in then.
+/** The page's size in bytes: its HTML, or the rendered DOM's once a script navigated on. */
+async function htmlSize(
+  response: Response,
+  snapshot: PageSnapshot,
+  settings: RenderSettings,
+): Promise<number> {
   const body = await bounded(
     response.body().catch(() => undefined),
     500,
@@ -254,45 +186,51 @@ async function renderInContext(
       `The page is larger than ${settings.maxHtmlBytes} bytes.`,
     );
   }
+  return htmlBytes;
+}
 
-  const blocks = dropRepeatedBlocks(splitBlocks(snapshot.markdown));
+async function renderInContext(
+  context: BrowserContext,
+  target: URL,
+  session: ProxySession,
+  deps: RenderDeps,
+  deadline: number,
+): Promise<RenderedWebpage> {
+  const { settings } = deps;
+  const reserve = Math.min(5000, Math.max(1000, settings.pageTimeoutMs * 0.2));
+  const settleUntil = deadline - reserve;
+  const guarded = await openGuardedPage(context, settings);
+  const startedAt = Date.now();
+  const timings: Record<string, number> = {};
+  const mark = (phase: string): void => {
+    timings[phase] = Date.now() - startedAt;
+  };
+
+  const response = await navigate(guarded, target, session, deps, settleUntil);
+  mark('committedMs');
+  const snapshot = await settleAndRead(guarded, session, deps, { settleUntil, deadline, mark });
+  const finalUrl = guarded.page.url();
+  if (!/^https?:/i.test(finalUrl)) {
+    throw new ExtractionFailure(
+      'SOURCE_UNREACHABLE',
+      'The page navigated to an error page while loading.',
+      { retryable: true },
+    );
+  }
+  const htmlBytes = await htmlSize(response, snapshot, settings);
+  const { parts, sections, screenshots } = await contentParts(
+    guarded.page,
+    { snapshot, finalUrl, contentLoaded: guarded.watch.contentLoaded },
+    deps,
+  );
+  if (screenshots) mark('screenshotMs');
   const title = snapshot.title;
-  const sections = splitSections(documentHeader(title, finalUrl), blocks);
-  const parts: ContentPart[] = sections.map((text, i) => ({ kind: 'text', text, unit: i + 1 }));
-  const bodyChars = nonWhitespaceChars(blocks.join('\n'));
-  if (bodyChars < settings.minTextChars) {
-    parts.push(...(await screenshotParts(page, snapshot.scrollHeight, deps, sections.length + 1)));
-    mark('screenshotMs');
-  }
-  if (bodyChars === 0 && parts.every((p) => p.kind === 'text')) {
-    if (!watch.contentLoaded) {
-      throw new ExtractionFailure(
-        'TIMEOUT',
-        'The page had not rendered anything by the deadline.',
-        { retryable: true },
-      );
-    }
-    throw new ExtractionFailure('SOURCE_UNREADABLE', 'The page has no readable content.');
-  }
+  const markdownChars = sections.join('\n\n').length;
   settings.logger.debug(
-    {
-      url: target.href,
-      finalUrl,
-      htmlBytes,
-      markdownChars: sections.join('\n\n').length,
-      parts: parts.length,
-      ...timings,
-    },
+    { url: target.href, finalUrl, htmlBytes, markdownChars, parts: parts.length, ...timings },
     'webpage rendered',
   );
-  return {
-    parts,
-    meta: { title, url: finalUrl },
-    finalUrl,
-    title,
-    htmlBytes,
-    markdownChars: sections.join('\n\n').length,
-  };
+  return { parts, meta: { title, url: finalUrl }, finalUrl, title, htmlBytes, markdownChars };
 }
 
 function chromeUserAgent(version: string): string {
