@@ -129,49 +129,52 @@ interface Pending {
   running: boolean;
 }
 
-export function createPrepPool(options: PrepPoolOptions): PrepPool {
-  const size = Math.max(1, options.size ?? availableParallelism());
-  if (options.maxHeapMb !== undefined && options.maxHeapMb < 8) {
-    throw new RangeError('maxHeapMb must be at least 8: V8 aborts the process below that.');
+type ThreadAnswer = PrepResponse | { warm: true };
+
+/**
+ * piscina's threads plus what the service adds per task: the deadline (counted from when a
+ * thread picks the task up), moving the bytes, and failures as contract codes.
+ */
+class PrepThreads {
+  private readonly piscina: Piscina<PrepRequest & { started: MessagePort }, ThreadAnswer>;
+  private readonly pending = new Set<Pending>();
+  private nextId = 1;
+  closed = false;
+
+  constructor(size: number, maxHeapMb: number | undefined) {
+    this.piscina = new Piscina({
+      filename: THREAD_URL.href,
+      minThreads: 0,
+      maxThreads: size,
+      // Threads stay once started: loading pdf.js and sharp again costs about a second.
+      idleTimeout: Number.POSITIVE_INFINITY,
+      concurrentTasksPerWorker: 1,
+      ...(maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } } : {}),
+    });
+    this.piscina.on('error', (err: unknown) => this.failWaiting(err));
   }
-  const piscina = new Piscina<
-    PrepRequest & { started: MessagePort },
-    PrepResponse | { warm: true }
-  >({
-    filename: THREAD_URL.href,
-    minThreads: 0,
-    maxThreads: size,
-    // Threads stay once started: loading pdf.js and sharp again costs about a second.
-    idleTimeout: Number.POSITIVE_INFINITY,
-    concurrentTasksPerWorker: 1,
-    ...(options.maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb } } : {}),
-  });
-  const pending = new Set<Pending>();
-  let nextId = 1;
-  let closed = false;
 
-  // A thread that dies before it is ready (it could not load its modules) fails no task of
-  // piscina's, which stops spawning threads that die that way: fail what waits instead.
-  piscina.on('error', (err: unknown) => {
-    for (const entry of pending)
-      if (!entry.running)
-        entry.abort.abort(
-          new ExtractionFailure(
-            'INTERNAL',
-            `Preparation thread failed: ${(err as Error).message}`,
-            {
-              retryable: true,
-              cause: err,
-            },
-          ),
-        );
-  });
+  get stats(): PrepPool['stats'] {
+    const threads = this.piscina.threads.length;
+    const busy = Math.min(this.pending.size, threads);
+    return { threads, busy, queued: this.pending.size - busy };
+  }
 
-  async function submit(
-    task: PrepTask | 'warm',
-    timeoutMs: number,
-  ): Promise<PrepResponse | { warm: true }> {
-    if (closed) throw closedFailure();
+  /**
+   * A thread that dies before it is ready (it could not load its modules) fails no task of
+   * piscina's, which stops spawning threads that die that way: fail what waits instead.
+   */
+  private failWaiting(err: unknown): void {
+    const failure = new ExtractionFailure(
+      'INTERNAL',
+      `Preparation thread failed: ${(err as Error).message}`,
+      { retryable: true, cause: err },
+    );
+    for (const entry of this.pending) if (!entry.running) entry.abort.abort(failure);
+  }
+
+  async submit(task: PrepTask | 'warm', timeoutMs: number): Promise<ThreadAnswer> {
+    if (this.closed) throw closedFailure();
     const entry: Pending = { abort: new AbortController(), running: false };
     const { port1, port2 } = new MessageChannel();
     let timer: NodeJS.Timeout | undefined;
@@ -186,10 +189,10 @@ export function createPrepPool(options: PrepPoolOptions): PrepPool {
     });
     port1.unref();
     const moved = task === 'warm' ? undefined : movable(task);
-    pending.add(entry);
+    this.pending.add(entry);
     try {
-      return await piscina.run(
-        { id: nextId++, task: moved?.task ?? 'warm', started: port2 },
+      return await this.piscina.run(
+        { id: this.nextId++, task: moved?.task ?? 'warm', started: port2 },
         {
           signal: entry.abort.signal,
           transferList: moved ? [port2, moved.buffer] : [port2],
@@ -203,15 +206,30 @@ export function createPrepPool(options: PrepPoolOptions): PrepPool {
     } finally {
       clearTimeout(timer);
       port1.close();
-      pending.delete(entry);
+      this.pending.delete(entry);
     }
   }
 
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const entry of this.pending) entry.abort.abort(closedFailure());
+    await this.piscina.destroy();
+  }
+}
+
+export function createPrepPool(options: PrepPoolOptions): PrepPool {
+  const size = Math.max(1, options.size ?? availableParallelism());
+  if (options.maxHeapMb !== undefined && options.maxHeapMb < 8) {
+    throw new RangeError('maxHeapMb must be at least 8: V8 aborts the process below that.');
+  }
+  const threads = new PrepThreads(size, options.maxHeapMb);
+
   async function runPrep(task: PrepTask, opts: RunOptions = {}): Promise<Result> {
     const timeoutMs = opts.timeoutMs ?? options.taskTimeoutMs;
-    const response = (await submit(task, timeoutMs).catch((err: unknown) => {
+    const response = (await threads.submit(task, timeoutMs).catch((err: unknown) => {
       if (!(err instanceof Error && err.name === 'DataCloneError')) throw err;
-      return submit({ ...task, bytes: new Uint8Array(task.bytes) }, timeoutMs);
+      return threads.submit({ ...task, bytes: new Uint8Array(task.bytes) }, timeoutMs);
     })) as PrepResponse;
     if (!response.ok) throw failureFrom(response.error);
     return response.result;
@@ -220,18 +238,13 @@ export function createPrepPool(options: PrepPoolOptions): PrepPool {
   return {
     runPrep: runPrep as PrepPool['runPrep'],
     get stats() {
-      const threads = piscina.threads.length;
-      const busy = Math.min(pending.size, threads);
-      return { threads, busy, queued: pending.size - busy };
+      return threads.stats;
     },
     async warm() {
-      await Promise.all(Array.from({ length: size }, () => submit('warm', options.taskTimeoutMs)));
+      await Promise.all(
+        Array.from({ length: size }, () => threads.submit('warm', options.taskTimeoutMs)),
+      );
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const entry of pending) entry.abort.abort(closedFailure());
-      await piscina.destroy();
-    },
+    close: () => threads.close(),
   };
 }
