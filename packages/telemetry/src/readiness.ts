@@ -1,17 +1,4 @@
-/** Rejects when `work` has not settled within `ms`; a hung dependency must not hang the probe. */
-export async function within<T>(ms: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timed out')), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+import pTimeout from 'p-timeout';
 
 /** A dependency check: resolves when the dependency is usable, rejects (or throws) when not. */
 export type Probe = () => Promise<unknown>;
@@ -26,7 +13,9 @@ export async function probeAll<K extends string>(
 ): Promise<{ ok: boolean; checks: Record<K, boolean> }> {
   const names = Object.keys(probes) as K[];
   const settled = await Promise.allSettled(
-    names.map((name) => within(timeoutMs, Promise.resolve().then(probes[name]))),
+    names.map((name) =>
+      pTimeout(Promise.resolve().then(probes[name]), { milliseconds: timeoutMs }),
+    ),
   );
   const checks = {} as Record<K, boolean>;
   names.forEach((name, i) => {
