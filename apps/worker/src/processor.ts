@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ExtractionFailure, type PublicModel, type Structure } from '@xt/contract';
 import { isDatabaseUnavailable, type Db } from '@xt/db';
 import { extract, type ModelClient } from '@xt/model';
-import { extractJobPayload, publishCompletion } from '@xt/queue';
+import { extractJobPayload, forJobFailure, publishCompletion } from '@xt/queue';
 import { errorSummary } from '@xt/runtime';
 import type { SourcePreparer } from './sources/index.ts';
 import { untimed } from './ops/stages.ts';
@@ -90,7 +90,8 @@ export function createProcessor(deps: ProcessorDeps) {
         log.warn({ error: errorSummary(err) }, 'database unavailable; job put back for later');
         throw new DelayedError();
       }
-      throw err;
+      // BullMQ stores what is thrown (message and stack) on the job.
+      throw forJobFailure(err);
     }
   }
 

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FailureCode } from '@xt/contract';
 import { extractions, preparedPerDb, type Db, type ExtractionRow } from '@xt/db';
+import { scrubText } from '@xt/runtime';
 import { noEndpointSubscribes, recordFinalEvent } from '@xt/webhooks';
 
 /**
@@ -119,7 +120,8 @@ export function recordFailure(
 ): Promise<boolean> {
   return leaveProcessing(db, id, failure.tokens, next, {
     errorCode: failure.code,
-    errorMessage: failure.message,
+    // Shown to the client and to operators: a failure's text may quote a URL or a driver.
+    errorMessage: scrubText(failure.message),
     ...(next === 'failed' ? { finishedAt: sql`now()` } : {}),
   });
 }

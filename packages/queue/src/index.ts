@@ -3,3 +3,4 @@ export * from './catalogue.ts';
 export * from './completion.ts';
 export * from './backoff.ts';
 export * from './unavailable.ts';
+export * from './job-failure.ts';

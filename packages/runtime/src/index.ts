@@ -3,3 +3,4 @@ export * from './logger.ts';
 export * from './main.ts';
 export * from './outage.ts';
 export * from './chromium.ts';
+export * from './scrub.ts';

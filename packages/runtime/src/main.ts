@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { errorSummary } from './outage.ts';
+import { errorSummary } from './scrub.ts';
 
 /**
  * The entry-point routine every app shares: load the configuration (a bad one prints its message

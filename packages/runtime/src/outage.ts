@@ -1,15 +1,5 @@
 import type { Logger } from 'pino';
-
-/** What a log line may say about an error: its kind and message, never a stack or parameters. */
-export function errorSummary(err: unknown): { name?: string; code?: string; message: string } {
-  if (typeof err !== 'object' || err === null) return { message: String(err) };
-  const { name, code, message } = err as { name?: unknown; code?: unknown; message?: unknown };
-  return {
-    ...(typeof name === 'string' ? { name } : {}),
-    ...(typeof code === 'string' || typeof code === 'number' ? { code: String(code) } : {}),
-    message: typeof message === 'string' ? message.slice(0, 300) : 'unknown error',
-  };
-}
+import { errorSummary } from './scrub.ts';
 
 export interface OutageReporter {
   /** A call to the dependency failed: the first failure of an outage logs one warning. */

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { ExtractionFailure } from '@xt/contract';
 import { webhookAttempts, webhookEndpoints, webhookEvents, webhookMessages, type Db } from '@xt/db';
 import { safePost, type Allowlist, type LookupAll } from '@xt/fetcher';
-import { deliverWebhookPayload } from '@xt/queue';
+import { deliverWebhookPayload, forJobFailure } from '@xt/queue';
+import { scrubText } from '@xt/runtime';
 import { webhookHeaders } from './signing.ts';
 
 export interface DeliveryDeps {
@@ -28,7 +29,7 @@ type Outcome =
  * message failed. The URL goes through the safe fetcher again on every attempt.
  */
 export function createDeliveryProcessor(deps: DeliveryDeps) {
-  return async function deliverWebhook(job: Job): Promise<string> {
+  async function deliverWebhook(job: Job): Promise<string> {
     const { messageId } = deliverWebhookPayload.parse(job.data);
     const [found] = await deps.db
       .select({
@@ -117,7 +118,12 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     log.warn({ attempt: counted.attempts, error: outcome.error, last }, 'webhook attempt failed');
     if (status === 'failed') return 'failed';
     throw new Error(outcome.error);
-  };
+  }
+  // BullMQ stores what is thrown (message and stack) on the job.
+  return (job: Job): Promise<string> =>
+    deliverWebhook(job).catch((err: unknown) => {
+      throw forJobFailure(err);
+    });
 }
 
 async function send(
@@ -143,7 +149,7 @@ async function send(
     return { delivered: false, status, error: `The endpoint answered HTTP ${status}.` };
   } catch (err) {
     if (err instanceof ExtractionFailure)
-      return { delivered: false, status: null, error: err.message };
+      return { delivered: false, status: null, error: scrubText(err.message) };
     throw err;
   }
 }
