@@ -7,7 +7,7 @@ import { createApp } from './app.ts';
 import { startKeySweep } from './idempotency/sweep.ts';
 import { UploadTempDir } from './uploads/temp-files.ts';
 import type { ApiConfig } from './config.ts';
-import { createLogger, createOutageReporter, type Logger } from '@xt/runtime';
+import { createDependencyOutages, createLogger, type Logger } from '@xt/runtime';
 
 export interface RunningApi {
   url: string;
@@ -21,23 +21,17 @@ export async function startApi(
   logger: Logger = createLogger(config.LOG_LEVEL, 'api'),
 ): Promise<RunningApi> {
   await runMigrations(config.DATABASE_URL);
-  const postgresOutage = createOutageReporter(logger, 'postgres', 'connection lost');
+  // Connection trouble is reported once per outage; requests meanwhile fall back on their own.
+  const outages = createDependencyOutages(logger);
   const db = createDb(config.DATABASE_URL, {
     max: config.DB_POOL_MAX,
     applicationName: 'api',
-    onConnectionError: (err) => postgresOutage.failed(err),
+    ...outages.postgresEvents,
   });
-  db.pool.on('connect', () => postgresOutage.recovered());
-  // Connection trouble is reported once per outage; requests meanwhile fall back on their own.
-  const redisOutage = createOutageReporter(logger, 'redis', 'connection lost');
-  const redisEvents = {
-    onError: (err: Error) => redisOutage.failed(err),
-    onReady: () => redisOutage.recovered(),
-  };
-  const redis = createRedis(config.REDIS_URL, 'producer', redisEvents);
-  const subscriber = createRedis(config.REDIS_URL, 'blocking', redisEvents);
+  const redis = createRedis(config.REDIS_URL, 'producer', outages.redisEvents);
+  const subscriber = createRedis(config.REDIS_URL, 'blocking', outages.redisEvents);
   const queue = new Queue(EXTRACTION_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
-  queue.on('error', (err) => redisOutage.failed(err));
+  queue.on('error', (err) => outages.redis.failed(err));
   const waiter = await createCompletionWaiter(subscriber, config.QUEUE_PREFIX);
   // Temp files of uploads a crashed process was receiving.
   await new UploadTempDir(config.UPLOAD_TMP_DIR).prepare();

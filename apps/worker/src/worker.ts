@@ -4,7 +4,7 @@ import { createDb, runMigrations } from '@xt/db';
 import { createModelClient } from '@xt/model';
 import { createRedis, EXTRACTION_QUEUE, extractionRetryDelay, isRedisUnavailable } from '@xt/queue';
 import type { WorkerConfig } from './config.ts';
-import { createLogger, createOutageReporter, errorSummary, type Logger } from '@xt/runtime';
+import { createDependencyOutages, createLogger, errorSummary, type Logger } from '@xt/runtime';
 import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
 import { createReconciler } from './reconciler.ts';
 import { createSourceHandlers } from './sources/handlers.ts';
@@ -38,25 +38,19 @@ export async function startWorker(
 ): Promise<RunningWorker> {
   const chromiumCheck = checkChromium(chromiumExecutable(config.CHROMIUM_PATH));
   await runMigrations(config.DATABASE_URL);
-  const postgresOutage = createOutageReporter(logger, 'postgres', 'connection lost');
+  // Connection trouble is logged once per outage, not once per reconnect attempt or job.
+  const outages = createDependencyOutages(logger);
   const db = createDb(config.DATABASE_URL, {
     max: config.DB_POOL_MAX,
     applicationName: config.WORKER_NAME,
-    onConnectionError: (err) => postgresOutage.failed(err),
+    ...outages.postgresEvents,
   });
-  db.pool.on('connect', () => postgresOutage.recovered());
-  // Connection trouble is logged once per outage, not once per reconnect attempt or job.
-  const redisOutage = createOutageReporter(logger, 'redis', 'connection lost');
-  const redisEvents = {
-    onError: (err: Error) => redisOutage.failed(err),
-    onReady: () => redisOutage.recovered(),
-  };
   const onQueueError = (err: Error) => {
-    if (isRedisUnavailable(err)) redisOutage.failed(err);
+    if (isRedisUnavailable(err)) outages.redis.failed(err);
     else logger.warn({ error: errorSummary(err) }, 'queue error');
   };
-  const redis = createRedis(config.REDIS_URL, 'producer', redisEvents);
-  const blocking = createRedis(config.REDIS_URL, 'blocking', redisEvents);
+  const redis = createRedis(config.REDIS_URL, 'producer', outages.redisEvents);
+  const blocking = createRedis(config.REDIS_URL, 'blocking', outages.redisEvents);
   const queue = new Queue(EXTRACTION_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
   queue.on('error', onQueueError);
 

@@ -23,6 +23,8 @@ export interface DbOptions {
   statementTimeoutMs?: number;
   /** Told about connection errors that happen outside any query (e.g. a restart). */
   onConnectionError?: (err: Error) => void;
+  /** Told each time a new connection is made: the database answers (again). */
+  onConnect?: () => void;
 }
 
 export function createDb(url: string, options: DbOptions = {}): DbHandle {
@@ -46,7 +48,10 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
   // A checked-out client emits its errors on itself, not on the pool: without this listener a
   // restart during a transaction is an unhandled 'error' event, which ends the process. The
   // query in flight still fails, and the caller sees that.
-  pool.on('connect', (client) => client.on('error', onError));
+  pool.on('connect', (client) => {
+    client.on('error', onError);
+    options.onConnect?.();
+  });
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

@@ -2,19 +2,7 @@
  * Tells a database that is not there (down, restarting, refusing connections, overloaded) from
  * every other error, so callers can answer 503 or retry later instead of failing for good.
  */
-
-// Socket-level failures reaching or talking to the server.
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
+import { NETWORK_ERROR_CODES } from '@xt/runtime';
 
 // SQLSTATEs meaning "not now" rather than "never": shutdown, start-up, too many connections,
 // out of resources, statement timeout.
@@ -41,7 +29,7 @@ function isUnavailableOne(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const { code, message } = err as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
-    if (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
+    if (NETWORK_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
     // Class 08: connection exceptions.
     if (/^08[0-9A-Z]{3}$/.test(code)) return true;
   }

@@ -2,16 +2,7 @@
  * Tells Redis being away (refused, reset, hung, reconnecting) from other errors, so callers log
  * it once per outage and fall back instead of treating it as a bug.
  */
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-]);
+import { NETWORK_ERROR_CODES } from '@xt/runtime';
 
 const MESSAGES = [
   /Connection is closed/i,
@@ -27,7 +18,7 @@ export function isRedisUnavailable(err: unknown): boolean {
   let current: unknown = err;
   for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
     const { code, message } = current as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+    if (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) return true;
     if (typeof message === 'string' && MESSAGES.some((re) => re.test(message))) return true;
     current = (current as { cause?: unknown }).cause;
   }

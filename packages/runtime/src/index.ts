@@ -4,3 +4,4 @@ export * from './main.ts';
 export * from './outage.ts';
 export * from './chromium.ts';
 export * from './scrub.ts';
+export * from './network-errors.ts';

@@ -41,3 +41,27 @@ export function createOutageReporter(
     },
   };
 }
+
+/**
+ * The outage reporting every process wires to PostgreSQL and Redis: one reporter each, and the
+ * callbacks to hand to `createDb` and `createRedis`, so an outage is one warning and one
+ * recovery line whichever connection notices it.
+ */
+export function createDependencyOutages(logger: Logger) {
+  const postgres = createOutageReporter(logger, 'postgres', 'connection lost');
+  const redis = createOutageReporter(logger, 'redis', 'connection lost');
+  return {
+    postgres,
+    redis,
+    /** For `createDb`'s options. */
+    postgresEvents: {
+      onConnectionError: (err: Error) => postgres.failed(err),
+      onConnect: () => postgres.recovered(),
+    },
+    /** For `createRedis`'s events. */
+    redisEvents: {
+      onError: (err: Error) => redis.failed(err),
+      onReady: () => redis.recovered(),
+    },
+  };
+}
