@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { LOG_LEVELS, parseEnv } from '@xt/runtime';
+import { LOG_FORMATS, LOG_LEVELS, parseEnv } from '@xt/runtime';
 
 /**
  * The API's configuration, read once from the environment at start-up. Every bad variable is
@@ -13,6 +13,9 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  // Unset: coloured lines at a terminal outside production, JSON otherwise (docs/logging.md).
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
+  NODE_ENV: z.string().optional(),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_-]+$/)

@@ -7,7 +7,7 @@ import { createApp } from './app.ts';
 import { startKeySweep } from './idempotency/sweep.ts';
 import { UploadTempDir } from './uploads/temp-files.ts';
 import type { ApiConfig } from './config.ts';
-import { createDependencyOutages, createLogger, type Logger } from '@xt/runtime';
+import { createAppLogger, createDependencyOutages, type Logger } from '@xt/runtime';
 
 export interface RunningApi {
   url: string;
@@ -18,7 +18,7 @@ export interface RunningApi {
 /** Wires the API's dependencies, applies migrations and listens. Used by main and by tests. */
 export async function startApi(
   config: ApiConfig,
-  logger: Logger = createLogger(config.LOG_LEVEL, 'api'),
+  logger: Logger = createAppLogger(config, 'api'),
 ): Promise<RunningApi> {
   await runMigrations(config.DATABASE_URL);
   // Connection trouble is reported once per outage; requests meanwhile fall back on their own.

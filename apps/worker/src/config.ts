@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { z } from 'zod';
-import { LOG_LEVELS, parseEnv } from '@xt/runtime';
+import { LOG_FORMATS, LOG_LEVELS, parseEnv } from '@xt/runtime';
 import { DEFAULT_RETRY_DELAYS, parseRetryDelays } from '@xt/webhooks';
 
 const MiB = 1024 * 1024;
@@ -50,6 +50,9 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_-]+$/)
     .default('xt'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  // Unset: coloured lines at a terminal outside production, JSON otherwise (docs/logging.md).
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
+  NODE_ENV: z.string().optional(),
   WORKER_NAME: z.string().default(`worker-${process.pid}`),
   DB_POOL_MAX: int(10, 1),
 

@@ -1,10 +1,10 @@
-import { createLogger, runService } from '@xt/runtime';
+import { createAppLogger, runService } from '@xt/runtime';
 import { loadConfig } from './config.ts';
 import { startWorker } from './worker.ts';
 
 await runService({
   loadConfig: () => loadConfig(),
-  logger: (config) => createLogger(config.LOG_LEVEL, config.WORKER_NAME),
+  logger: (config) => createAppLogger(config, config.WORKER_NAME),
   start: (config, logger) => startWorker(config, logger),
   started: (config, logger) =>
     logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started'),

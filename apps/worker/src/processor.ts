@@ -5,7 +5,7 @@ import { ExtractionFailure, type PublicModel, type Structure } from '@xt/contrac
 import { isDatabaseUnavailable, type Db } from '@xt/db';
 import { extract, type ModelClient } from '@xt/model';
 import { extractJobPayload, forJobFailure, publishCompletion } from '@xt/queue';
-import { errorSummary } from '@xt/runtime';
+import { errorSummary, parseTraceparent, withLogContext, type LogContext } from '@xt/runtime';
 import type { SourcePreparer } from './sources/index.ts';
 import { untimed } from './ops/stages.ts';
 import type { WorkerMetrics } from './ops/worker-metrics.ts';
@@ -67,13 +67,27 @@ export function createProcessor(deps: ProcessorDeps) {
     token?: string,
     stop?: AbortSignal,
   ): Promise<{ status: string }> {
-    const { extractionId, requestId } = extractJobPayload.parse(job.data);
-    const log = deps.logger.child({
+    const { extractionId, requestId, traceparent } = extractJobPayload.parse(job.data);
+    const traceId = parseTraceparent(traceparent)?.traceId;
+    const fields: LogContext = {
       extractionId,
-      requestId,
-      jobId: job.id,
       attempt: job.attemptsMade + 1,
-    });
+      ...(requestId ? { requestId } : {}),
+      ...(traceId ? { traceId } : {}),
+      ...(job.id ? { jobId: job.id } : {}),
+    };
+    const log = deps.logger.child(fields);
+    // Lines written by shared code during this job (sources, browser) carry the same fields.
+    return withLogContext(fields, () => handle(job, extractionId, log, token, stop));
+  }
+
+  async function handle(
+    job: Job,
+    extractionId: string,
+    log: Logger,
+    token: string | undefined,
+    stop: AbortSignal | undefined,
+  ): Promise<{ status: string }> {
     try {
       return await run(job, extractionId, log, stop);
     } catch (err) {

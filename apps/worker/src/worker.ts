@@ -4,7 +4,7 @@ import { createDb, runMigrations } from '@xt/db';
 import { createModelClient } from '@xt/model';
 import { createRedis, EXTRACTION_QUEUE, extractionRetryDelay, isRedisUnavailable } from '@xt/queue';
 import type { WorkerConfig } from './config.ts';
-import { createDependencyOutages, createLogger, errorSummary, type Logger } from '@xt/runtime';
+import { createAppLogger, createDependencyOutages, errorSummary, type Logger } from '@xt/runtime';
 import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
 import { createReconciler } from './reconciler.ts';
 import { createSourceHandlers } from './sources/handlers.ts';
@@ -34,7 +34,7 @@ export interface RunningWorker {
  */
 export async function startWorker(
   config: WorkerConfig,
-  logger: Logger = createLogger(config.LOG_LEVEL, config.WORKER_NAME),
+  logger: Logger = createAppLogger(config, config.WORKER_NAME),
 ): Promise<RunningWorker> {
   const chromiumCheck = checkChromium(chromiumExecutable(config.CHROMIUM_PATH));
   await runMigrations(config.DATABASE_URL);

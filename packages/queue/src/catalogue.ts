@@ -12,6 +12,8 @@ export const EXTRACT_JOB = 'extract';
 export const extractJobPayload = z.object({
   extractionId: z.uuid(),
   requestId: z.string().max(128).optional(),
+  /** The W3C traceparent of the request that created the job, so its lines share a trace id. */
+  traceparent: z.string().max(256).optional(),
 });
 export type ExtractJobPayload = z.infer<typeof extractJobPayload>;
 

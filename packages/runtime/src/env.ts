@@ -17,3 +17,19 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv)
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/**
+ * The log format when LOG_FORMAT is not set: coloured lines for a person at a terminal during
+ * development, JSON for everything else (a collector, a file, production).
+ */
+export function resolveLogFormat(
+  setting: LogFormat | undefined,
+  nodeEnv: string | undefined,
+  isTTY = process.stdout.isTTY === true,
+): LogFormat {
+  if (setting) return setting;
+  return isTTY && nodeEnv !== 'production' ? 'pretty' : 'json';
+}

@@ -5,3 +5,5 @@ export * from './outage.ts';
 export * from './chromium.ts';
 export * from './scrub.ts';
 export * from './network-errors.ts';
+export * from './log-context.ts';
+export * from './trace.ts';

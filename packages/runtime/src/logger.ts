@@ -1,4 +1,7 @@
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
+import { resolveLogFormat, type LogFormat } from './env.ts';
+import { logContextMixin } from './log-context.ts';
 import { scrubText, serializeError } from './scrub.ts';
 
 export type { Logger };
@@ -55,6 +58,7 @@ export function loggerOptions(level: string, name: string): LoggerOptions {
     name,
     level,
     serializers: { err: serializeError, error: serializeError },
+    mixin: logContextMixin,
     redact: { paths: REDACT_PATHS, censor },
     hooks: {
       logMethod(args, method) {
@@ -76,8 +80,38 @@ export function loggerOptions(level: string, name: string): LoggerOptions {
   };
 }
 
-/** JSON logs; credentials and clients' data never reach them, whatever a caller logs. */
-export function createLogger(level: string, name: string, destination?: DestinationStream): Logger {
+export interface LogOutput {
+  /** `json` (one object a line) or `pretty` (coloured lines for people); JSON when unset. */
+  format?: LogFormat;
+  /** Where lines go; stdout when unset. */
+  destination?: DestinationStream;
+}
+
+/** A logger; credentials and clients' data never reach its output, whatever a caller logs. */
+export function createLogger(level: string, name: string, output: LogOutput = {}): Logger {
   const options = loggerOptions(level, name);
-  return destination ? pino(options, destination) : pino(options);
+  if (output.format === 'pretty') {
+    // Formatted in this thread rather than in a transport's worker thread: at the rates a
+    // person reads, the cost does not matter, and the last lines before an exit are not lost.
+    const stream = pretty({
+      colorize: output.destination ? false : process.stdout.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname',
+      singleLine: true,
+      sync: true,
+      ...(output.destination ? { destination: output.destination } : {}),
+    });
+    return pino(options, stream);
+  }
+  return output.destination ? pino(options, output.destination) : pino(options);
+}
+
+/** The logger of an app process, from its configuration's LOG_LEVEL, LOG_FORMAT and NODE_ENV. */
+export function createAppLogger(
+  config: { LOG_LEVEL: string; LOG_FORMAT?: LogFormat | undefined; NODE_ENV?: string | undefined },
+  name: string,
+): Logger {
+  return createLogger(config.LOG_LEVEL, name, {
+    format: resolveLogFormat(config.LOG_FORMAT, config.NODE_ENV),
+  });
 }

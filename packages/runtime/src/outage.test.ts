@@ -12,7 +12,7 @@ describe('createDependencyOutages', () => {
         done();
       },
     });
-    const outages = createDependencyOutages(createLogger('info', 'test', sink));
+    const outages = createDependencyOutages(createLogger('info', 'test', { destination: sink }));
     const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
     outages.redisEvents.onError(refused);
     outages.redisEvents.onError(refused);

@@ -49,7 +49,7 @@ describe('scrubbing', () => {
         done();
       },
     });
-    const log = createLogger('info', 'test', sink);
+    const log = createLogger('info', 'test', { destination: sink });
     log.error({ err: driverError() }, 'query failed');
     log.error(driverError());
     log.info({ source: 'src-secret', nested: { password: 'pw-secret', url: 'https://h/p?q=s' } });

@@ -96,6 +96,7 @@ export function extractionRoutes(
     try {
       const outcome = await service.create(principal.accountId, input, {
         requestId: req.id,
+        traceparent: req.traceparent,
         waitSeconds: wait.seconds,
         signal: gone.signal,
         log: req.log,

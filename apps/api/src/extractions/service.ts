@@ -75,6 +75,7 @@ export type CreateOutcome =
 
 interface CreateContext {
   requestId: string;
+  traceparent?: string;
   waitSeconds: number;
   signal: AbortSignal;
   log: Logger;
@@ -229,7 +230,11 @@ export class ExtractionService {
         ? this.waiter.wait(id, Math.min(this.recheckMs(), ctx.waitSeconds * 1000), signal)
         : null;
 
-    const payload: ExtractJobPayload = { extractionId: id, requestId: ctx.requestId };
+    const payload: ExtractJobPayload = {
+      extractionId: id,
+      requestId: ctx.requestId,
+      ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
+    };
     try {
       await pTimeout(
         this.queue.add(

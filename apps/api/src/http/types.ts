@@ -5,6 +5,8 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** The request id (docs/api.md#request-id): the caller's x-request-id when acceptable, else a fresh UUID. */
     id: string;
+    /** This request's W3C traceparent: the caller's trace id, this API's span (docs/logging.md). */
+    traceparent: string;
     log: Logger;
     /** Set by the auth middleware on every /v1 route. */
     principal?: Principal;

@@ -1,5 +1,6 @@
 import { ExtractionFailure, type PublicModel } from '@xt/contract';
 import { resolveAndCheck, type Allowlist, type LookupAll } from '@xt/fetcher';
+import { outsideLogContext } from '@xt/runtime';
 import { BrowserHost } from './browser/index.ts';
 import { silentLogger, type WebpageLogger } from './logger.ts';
 import {
@@ -80,7 +81,8 @@ export function createWebpageRenderer(opts: WebpageRendererOptions): WebpageRend
   let closed = false;
 
   const start = (): Promise<{ proxy: FilteringProxy; host: BrowserHost; pageScript: string }> => {
-    started ??= (async () => {
+    // Shared by every later job: started outside this job's log context (docs/logging.md).
+    started ??= outsideLogContext(async () => {
       const pageScript = await loadPageScript();
       const proxy = await startFilteringProxy({ check, logger });
       const host = new BrowserHost({
@@ -93,7 +95,7 @@ export function createWebpageRenderer(opts: WebpageRendererOptions): WebpageRend
       proxyRef = proxy;
       hostRef = host;
       return { proxy, host, pageScript };
-    })();
+    });
     started.catch(() => {
       started = null;
     });

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { chromium, type Browser } from 'playwright-core';
+import { outsideLogContext } from '@xt/runtime';
 import { CHROMIUM_ARGS } from './chromium-args.ts';
 import type { WebpageLogger } from '../logger.ts';
 
@@ -129,18 +130,21 @@ export class BrowserHost {
 
   #launch(): Instance {
     const id = this.#nextId++;
-    const launched = chromium.launch({
-      ...(this.#opts.executablePath === undefined
-        ? {}
-        : { executablePath: this.#opts.executablePath }),
-      headless: true,
-      args: [...CHROMIUM_ARGS],
-      // The launch-wide proxy covers anything outside our contexts; credentials are per context.
-      proxy: { server: this.#opts.proxyServer },
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
+    // Serves later jobs too: launched outside this job's log context (docs/logging.md).
+    const launched = outsideLogContext(() =>
+      chromium.launch({
+        ...(this.#opts.executablePath === undefined
+          ? {}
+          : { executablePath: this.#opts.executablePath }),
+        headless: true,
+        args: [...CHROMIUM_ARGS],
+        // The launch-wide proxy covers anything outside our contexts; credentials are per context.
+        proxy: { server: this.#opts.proxyServer },
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      }),
+    );
     const instance: Instance = { id, launched, pages: 0, active: 0, retiring: false };
     this.#current = instance;
     this.#all.add(instance);
