@@ -14,6 +14,17 @@ import { createOutageReporter, errorSummary } from '@xt/runtime';
 
 const BATCH = 500;
 
+/*
+ * The lock that keeps reconcilers from running at once lapses this long after its last renewal.
+ * A pass cut short by a Redis outage cannot release it, and Redis restarted from its AOF keeps
+ * it: a long lock (it was 60 s) then holds every reconciler off long after Redis is back, and
+ * with it the rows whose enqueue the outage lost. So it is short and renewed while a pass runs.
+ */
+const LOCK_MS = 10_000;
+const RENEW_AFTER_MS = LOCK_MS / 3;
+const RENEW =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+
 /** Job states in which the job will still run (or is running): nothing to reconcile. */
 const LIVE_JOB_STATES = new Set([
   'waiting',
@@ -34,18 +45,29 @@ interface ReconcilerDeps {
   logger: Logger;
 }
 
-/** Runs `work` only while holding the Redis lock `key` (else answers `busy`), then frees it. */
+/**
+ * Runs `work` only while holding the Redis lock `key` (else answers `busy`), then frees it.
+ * `work` calls `stillHeld()` between steps: it renews the lock when due and answers false once
+ * the lock is lost, so the pass stops.
+ */
 async function withRedisLock<T>(
   redis: Redis,
   key: string,
-  work: () => Promise<T>,
+  work: (stillHeld: () => Promise<boolean>) => Promise<T>,
   busy: T,
 ): Promise<T> {
   const token = randomUUID();
-  const locked = await redis.set(key, token, 'PX', 60_000, 'NX');
+  const locked = await redis.set(key, token, 'PX', LOCK_MS, 'NX');
   if (!locked) return busy;
+  let renewedAt = Date.now();
+  const stillHeld = async () => {
+    if (Date.now() - renewedAt <= RENEW_AFTER_MS) return true;
+    if (!(await redis.eval(RENEW, 1, key, token, LOCK_MS))) return false;
+    renewedAt = Date.now();
+    return true;
+  };
   try {
-    return await work();
+    return await work(stillHeld);
   } finally {
     // Release only our own lock.
     await redis.eval(
@@ -60,12 +82,7 @@ async function withRedisLock<T>(
 /** Unfinished rows old enough that no request can still be enqueueing them, oldest first. */
 function findCandidates(deps: ReconcilerDeps) {
   return deps.db
-    .select({
-      id: extractions.id,
-      status: extractions.status,
-      requestId: extractions.requestId,
-      updatedAt: extractions.updatedAt,
-    })
+    .select({ id: extractions.id, requestId: extractions.requestId })
     .from(extractions)
     .where(
       and(
@@ -79,18 +96,36 @@ function findCandidates(deps: ReconcilerDeps) {
 
 type Candidate = Awaited<ReturnType<typeof findCandidates>>[number];
 
-/** Gives the row a new job when its own is gone or ended without finishing it; true if it did. */
-async function reconcileRow(deps: ReconcilerDeps, row: Candidate): Promise<boolean> {
+async function currentState(db: Db, id: string) {
+  const [row] = await db
+    .select({ status: extractions.status, updatedAt: extractions.updatedAt })
+    .from(extractions)
+    .where(eq(extractions.id, id));
+  return row;
+}
+
+/**
+ * Gives the row a new job when its own is gone or ended without finishing it. Answers the
+ * state the old job was in when it did, undefined when the row needed nothing.
+ */
+async function reconcileRow(deps: ReconcilerDeps, row: Candidate): Promise<string | undefined> {
   const job = await deps.queue.getJob(row.id);
   const state = job ? await job.getState() : 'missing';
-  if (LIVE_JOB_STATES.has(state)) return false;
+  if (LIVE_JOB_STATES.has(state)) return undefined;
+  // The row is read again now that the job is known to have ended: a job finishes after
+  // writing its row, so a job that ended during the pass left a final row the candidate query
+  // could not see, and every job completing during a pass over a backlog would be enqueued
+  // again (harmless, but a job and a warning each).
+  const current = await currentState(deps.db, row.id);
+  if (current === undefined || current.status === 'completed' || current.status === 'failed')
+    return undefined;
   // A processing row whose job just ended may still be writing its outcome: give it time.
-  const stale = Date.now() - row.updatedAt.getTime() > deps.staleProcessingMs;
-  if (row.status === 'processing' && state !== 'missing' && !stale) return false;
+  const stale = Date.now() - current.updatedAt.getTime() > deps.staleProcessingMs;
+  if (current.status === 'processing' && state !== 'missing' && !stale) return undefined;
   // The job is gone, or finished without the row reaching a final state (for example the
   // database was down when the worker tried to write it): give the extraction a new job.
   if (job) await job.remove().catch(() => undefined);
-  if (row.status === 'processing')
+  if (current.status === 'processing')
     await deps.db
       .update(extractions)
       .set({ status: 'pending', updatedAt: sql`now()` })
@@ -100,11 +135,11 @@ async function reconcileRow(deps: ReconcilerDeps, row: Candidate): Promise<boole
     { extractionId: row.id, ...(row.requestId ? { requestId: row.requestId } : {}) },
     extractJobOptions(row.id, deps.policy),
   );
-  deps.logger.warn(
+  deps.logger.info(
     { extractionId: row.id, previousJobState: state },
     'reconciler enqueued an extraction',
   );
-  return true;
+  return state;
 }
 
 /**
@@ -122,9 +157,23 @@ export function createReconciler(deps: ReconcilerDeps) {
     return withRedisLock(
       deps.redis,
       lockKey,
-      async () => {
+      async (stillHeld) => {
         let requeued = 0;
-        for (const row of await findCandidates(deps)) if (await reconcileRow(deps, row)) requeued++;
+        const byState: Record<string, number> = {};
+        for (const row of await findCandidates(deps)) {
+          if (!(await stillHeld())) break;
+          const previous = await reconcileRow(deps, row);
+          if (previous === undefined) continue;
+          requeued++;
+          byState[previous] = (byState[previous] ?? 0) + 1;
+        }
+        // After an outage a pass may enqueue every extraction created meanwhile: one warning
+        // for the pass says so, the lines per extraction stay at info.
+        if (requeued > 0)
+          deps.logger.warn(
+            { requeued, previousJobStates: byState },
+            'reconciler enqueued extractions',
+          );
         return requeued;
       },
       0,
