@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { send, type Answer } from './lib/client.ts';
-import { undocumentedReason } from './lib/documented.ts';
+import { undocumentedReason } from '@xt/testkit/faults';
 import { percentile } from './lib/stats.ts';
 import {
   startApi,

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Answer } from './client.ts';
-import { undocumentedReason } from './documented.ts';
+import { undocumentedReason } from '@xt/testkit/faults';
 import { cpuMs, peakRssMiB, processTree } from './proc.ts';
 import { formatSummary, percentile, summarise } from './stats.ts';
 

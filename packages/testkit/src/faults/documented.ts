@@ -4,7 +4,7 @@
  * or 503 with `Retry-After`. Everything else (500, other 5xx, no answer, a body that is not the
  * envelope) is what the load script reports.
  */
-import type { Answer } from './client.ts';
+import type { Answer } from './http.ts';
 
 const CLIENT_ERRORS = new Set([400, 401, 403, 404, 405, 409, 413, 415, 422, 429]);
 

@@ -22,6 +22,8 @@ export interface ModelStandIn {
   requests: RecordedRequest[];
   /** queue one-shot behaviours for the next requests (in order) */
   behave(next: Behaviour | Behaviour[]): void;
+  /** how every request is answered once the one-shot queue is empty (a provider's mood) */
+  setDefaultBehaviour(next: Behaviour): void;
   /** forget recorded requests and queued behaviours */
   reset(): void;
   close(): Promise<void>;
@@ -34,7 +36,7 @@ export interface ModelStandIn {
 export async function startModelStandIn(options: ModelStandInOptions = {}): Promise<ModelStandIn> {
   const requests: RecordedRequest[] = [];
   const queue: Behaviour[] = [];
-  const defaultBehaviour = options.defaultBehaviour ?? {};
+  let defaultBehaviour = options.defaultBehaviour ?? {};
   const models = options.models ?? ['gpt-4.1', 'gpt-4.1-mini'];
   let counter = 0;
 
@@ -116,6 +118,9 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
     requests,
     behave(next) {
       queue.push(...(Array.isArray(next) ? next : [next]));
+    },
+    setDefaultBehaviour(next) {
+      defaultBehaviour = next;
     },
     reset() {
       requests.length = 0;
