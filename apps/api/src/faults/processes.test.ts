@@ -1,0 +1,125 @@
+/**
+ * Fault tests, process faults: a worker killed (-9) or stopped (SIGTERM) under load, and the
+ * API killed while clients wait on synchronous creates. Real processes, own servers; see
+ * docs/operations.md for what each fault looks like and how long recovery takes.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@xt/testkit';
+import { FaultClient } from '@xt/testkit/faults';
+import { checkOutcome, report } from './outcome.ts';
+import { startFaultStack, type FaultStack } from './stack.ts';
+
+let stack: FaultStack;
+
+beforeAll(async () => {
+  stack = await startFaultStack({ workers: 2 });
+}, 240_000);
+
+afterAll(async () => {
+  await stack?.close();
+}, 120_000);
+
+// A scenario that failed half-way must not leave its client submitting into the next one.
+const clients: FaultClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.stop()));
+  stack.model.setDefaultBehaviour({});
+  for (const process of [stack.api, ...stack.workers])
+    if (!process.running && process.unexpectedExit() === undefined) await process.restart();
+}, 120_000);
+
+function client(schemaId: string, mode: 'sync' | 'async', label: string): FaultClient {
+  const made = new FaultClient({
+    baseUrl: () => stack.apiUrl,
+    apiKey: stack.apiKey,
+    schemaId,
+    perSecond: 4,
+    mode,
+    waitSeconds: 10,
+    label,
+  });
+  clients.push(made);
+  return made;
+}
+
+/** Extraction ids a worker is running now, from BullMQ's record of who took each job. */
+async function activeJobsOf(workerName: string): Promise<string[]> {
+  const redis = new Redis(stack.redis.url, { maxRetriesPerRequest: 1 });
+  try {
+    const ids = await redis.lrange('faults:extractions:active', 0, -1);
+    const owners = await Promise.all(ids.map((id) => redis.hget(`faults:extractions:${id}`, 'pb')));
+    return ids.filter((_, i) => owners[i] === workerName);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+describe('process faults', () => {
+  it('a worker killed (-9) mid-job: its jobs run again on another worker, charged once', async () => {
+    const schemaId = await stack.createSchema('worker kill');
+    stack.model.setDefaultBehaviour({ delayMs: 1_500 });
+    const load = client(schemaId, 'async', 'kill9');
+    load.start();
+    const victim = stack.workers[0]!;
+    const orphaned = await waitFor(async () => {
+      const jobs = await activeJobsOf(victim.name);
+      return jobs.length >= 2 && jobs;
+    }, 30_000);
+    const killedAt = Date.now();
+    await victim.signal('SIGKILL');
+    await sleep(2_000);
+    const outcome = await checkOutcome(stack, load, schemaId);
+    const drained = outcome.rows.filter((r) => orphaned.includes(r.id));
+    expect(drained).toHaveLength(orphaned.length);
+    // Their first model call died with the worker; the rerun called again, and charged once.
+    for (const row of drained) expect(row.attempts).toBeGreaterThanOrEqual(2);
+    report(
+      'worker kill -9: its jobs final on another worker after',
+      Math.max(...drained.map((r) => r.finishedAt!.getTime())) - killedAt,
+    );
+  }, 180_000);
+
+  it('a worker stopped (SIGTERM) under load finishes its jobs, then exits 0', async () => {
+    const schemaId = await stack.createSchema('worker sigterm');
+    stack.model.setDefaultBehaviour({ delayMs: 1_500 });
+    const load = client(schemaId, 'async', 'sigterm');
+    load.start();
+    const leaving = stack.workers[1]!;
+    const running = await waitFor(async () => {
+      const jobs = await activeJobsOf(leaving.name);
+      return jobs.length >= 2 && jobs;
+    }, 30_000);
+    const stoppedAt = Date.now();
+    const code = await leaving.signal('SIGTERM');
+    const drainMs = Date.now() - stoppedAt;
+    expect(code).toBe(0);
+    const outcome = await checkOutcome(stack, load, schemaId, { oneModelCallEach: true });
+    // Its running jobs finished in the grace period, on the first attempt.
+    for (const row of outcome.rows.filter((r) => running.includes(r.id)))
+      expect(row.attempts).toBe(1);
+    report('worker SIGTERM: exited after draining its jobs in', drainMs);
+  }, 180_000);
+
+  it('the API killed (-9) while clients wait: retries with the same key get the one extraction', async () => {
+    const schemaId = await stack.createSchema('api kill');
+    stack.model.setDefaultBehaviour({ delayMs: 3_000 });
+    const load = client(schemaId, 'sync', 'apikill');
+    load.start();
+    await sleep(2_500);
+    await stack.api.signal('SIGKILL');
+    await sleep(1_000);
+    await stack.api.restart();
+    const backAt = Date.now();
+    await sleep(2_000);
+    const outcome = await checkOutcome(stack, load, schemaId, {
+      allowNoAnswer: true,
+      oneModelCallEach: true,
+    });
+    report(
+      'API kill -9: every extraction final after the API was back',
+      outcome.lastFinishedAt - backAt,
+    );
+  }, 180_000);
+});
