@@ -101,7 +101,8 @@ export function createProcessor(deps: ProcessorDeps) {
       if (isDatabaseUnavailable(err) && token) {
         await job.moveToDelayed(Date.now() + DATABASE_RETRY_MS * (1 + Math.random()), token);
         metrics?.requeued('database_unavailable');
-        log.warn({ error: errorSummary(err) }, 'database unavailable; job put back for later');
+        // Not a warning per job: the outage itself is warned about once (postgres connection lost).
+        log.info({ error: errorSummary(err) }, 'database unavailable; job put back for later');
         throw new DelayedError();
       }
       // BullMQ stores what is thrown (message and stack) on the job.

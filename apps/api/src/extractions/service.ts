@@ -252,7 +252,8 @@ export class ExtractionService {
       // worker can start it before then, so waiting would only hold the client: answer now.
       stopListening.abort();
       this.outage.failed(err);
-      ctx.log.warn(
+      // The outage itself is one warning (above); each request only notes which row waits.
+      ctx.log.info(
         { error: errorSummary(err), extractionId: id },
         'enqueue failed; the reconciler will enqueue it',
       );

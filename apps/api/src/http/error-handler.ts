@@ -95,9 +95,10 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
     sendError(res, 500, { message: 'An unexpected error occurred.', code: 'INTERNAL' });
     return;
   }
-  // An outage is expected and says nothing about this request: one line, no stack.
+  // An outage is expected and says nothing about this request: one line, no stack, and not a
+  // warning (the outage itself is warned about once, when it starts).
   if (known.code === 'UNAVAILABLE')
-    req.log.warn({ error: errorSummary(err) }, 'dependency unavailable; answered 503');
+    req.log.info({ error: errorSummary(err) }, 'dependency unavailable; answered 503');
   else if (known.status >= 500) req.log.error({ err }, known.message);
   for (const [name, value] of Object.entries(known.headers ?? {})) res.setHeader(name, value);
   if (known.status === 422 && known.fields)
