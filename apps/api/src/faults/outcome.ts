@@ -14,7 +14,7 @@ export interface OutcomeOptions {
   oneModelCallEach?: boolean;
   /** How long after the checks start every row must be final. */
   finalWithinMs?: number;
-  /** Warnings any one process may log for the whole file: a few per outage, not per request. */
+  /** Warnings any one process may log in the scenario: a few per outage, not one per request. */
   maxWarningsPerProcess?: number;
 }
 
@@ -61,7 +61,7 @@ export async function checkOutcome(
     expect(problems.stacks, `${name}: stack traces`).toEqual([]);
     expect(problems.errors, `${name}: errors`).toEqual([]);
     expect(problems.warnings.length, `${name}: ${problems.warnings.join('\n')}`).toBeLessThan(
-      options.maxWarningsPerProcess ?? 30,
+      options.maxWarningsPerProcess ?? 10,
     );
   }
   const lastFinishedAt = Math.max(...rows.map((r) => r.finishedAt?.getTime() ?? 0));

@@ -5,47 +5,16 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '@xt/testkit';
-import { FaultClient } from '@xt/testkit/faults';
 import { checkOutcome, report } from './outcome.ts';
-import { startFaultStack, type FaultStack } from './stack.ts';
+import { useFaultStack } from './scenario.ts';
 
-let stack: FaultStack;
-
-beforeAll(async () => {
-  stack = await startFaultStack({ workers: 2 });
-}, 240_000);
-
-afterAll(async () => {
-  await stack?.close();
-}, 120_000);
-
-// A scenario that failed half-way must not leave its client submitting into the next one.
-const clients: FaultClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.stop()));
-  stack.model.setDefaultBehaviour({});
-  for (const process of [stack.api, ...stack.workers])
-    if (!process.running && process.unexpectedExit() === undefined) await process.restart();
-}, 120_000);
-
-function client(schemaId: string, mode: 'sync' | 'async', label: string): FaultClient {
-  const made = new FaultClient({
-    baseUrl: () => stack.apiUrl,
-    apiKey: stack.apiKey,
-    schemaId,
-    perSecond: 4,
-    mode,
-    waitSeconds: 10,
-    label,
-  });
-  clients.push(made);
-  return made;
-}
+const { stack: current, client } = useFaultStack({ workers: 2 });
 
 /** Extraction ids a worker is running now, from BullMQ's record of who took each job. */
 async function activeJobsOf(workerName: string): Promise<string[]> {
+  const stack = current();
   const redis = new Redis(stack.redis.url, { maxRetriesPerRequest: 1 });
   try {
     const ids = await redis.lrange('faults:extractions:active', 0, -1);
@@ -58,10 +27,10 @@ async function activeJobsOf(workerName: string): Promise<string[]> {
 
 describe('process faults', () => {
   it('a worker killed (-9) mid-job: its jobs run again on another worker, charged once', async () => {
+    const stack = current();
     const schemaId = await stack.createSchema('worker kill');
     stack.model.setDefaultBehaviour({ delayMs: 1_500 });
     const load = client(schemaId, 'async', 'kill9');
-    load.start();
     const victim = stack.workers[0]!;
     const orphaned = await waitFor(async () => {
       const jobs = await activeJobsOf(victim.name);
@@ -82,10 +51,10 @@ describe('process faults', () => {
   }, 180_000);
 
   it('a worker stopped (SIGTERM) under load finishes its jobs, then exits 0', async () => {
+    const stack = current();
     const schemaId = await stack.createSchema('worker sigterm');
     stack.model.setDefaultBehaviour({ delayMs: 1_500 });
     const load = client(schemaId, 'async', 'sigterm');
-    load.start();
     const leaving = stack.workers[1]!;
     const running = await waitFor(async () => {
       const jobs = await activeJobsOf(leaving.name);
@@ -103,10 +72,10 @@ describe('process faults', () => {
   }, 180_000);
 
   it('the API killed (-9) while clients wait: retries with the same key get the one extraction', async () => {
+    const stack = current();
     const schemaId = await stack.createSchema('api kill');
     stack.model.setDefaultBehaviour({ delayMs: 3_000 });
     const load = client(schemaId, 'sync', 'apikill');
-    load.start();
     await sleep(2_500);
     await stack.api.signal('SIGKILL');
     await sleep(1_000);
@@ -120,6 +89,25 @@ describe('process faults', () => {
     report(
       'API kill -9: every extraction final after the API was back',
       outcome.lastFinishedAt - backAt,
+    );
+  }, 180_000);
+});
+
+describe('provider faults', () => {
+  it('a provider answering 429, then 500: jobs back off and complete once it recovers', async () => {
+    const stack = current();
+    const schemaId = await stack.createSchema('provider');
+    const load = client(schemaId, 'async', 'provider');
+    stack.model.setDefaultBehaviour({ status: 429, headers: { 'retry-after': '1' } });
+    await sleep(3_000);
+    stack.model.setDefaultBehaviour({ status: 500 });
+    await sleep(3_000);
+    stack.model.setDefaultBehaviour({});
+    const recoveredAt = Date.now();
+    const outcome = await checkOutcome(stack, load, schemaId);
+    report(
+      'provider 429 then 500: every extraction final after the provider recovered',
+      outcome.lastFinishedAt - recoveredAt,
     );
   }, 180_000);
 });
