@@ -5,7 +5,13 @@ import { ExtractionFailure, type PublicModel, type Structure } from '@xt/contrac
 import { isDatabaseUnavailable, type Db } from '@xt/db';
 import { extract, type ModelClient } from '@xt/model';
 import { extractJobPayload, forJobFailure, publishCompletion } from '@xt/queue';
-import { errorSummary, parseTraceparent, withLogContext, type LogContext } from '@xt/runtime';
+import {
+  createOutageReporter,
+  errorSummary,
+  parseTraceparent,
+  withLogContext,
+  type LogContext,
+} from '@xt/runtime';
 import type { SourcePreparer } from './sources/index.ts';
 import { untimed } from './ops/stages.ts';
 import type { WorkerMetrics } from './ops/worker-metrics.ts';
@@ -51,6 +57,13 @@ function asFailure(err: unknown): ExtractionFailure {
 export function createProcessor(deps: ProcessorDeps) {
   const metrics = deps.metrics;
   const time = metrics?.time ?? untimed;
+  // A provider that answers 429 or 5xx fails every job's attempt alike: one warning when that
+  // starts and one line when a call succeeds again, not a warning per attempt.
+  const providerOutage = createOutageReporter(
+    deps.logger,
+    'model provider',
+    'unavailable; attempts are retried with backoff',
+  );
   return async function processExtraction(
     job: Job,
     token?: string,
@@ -172,6 +185,7 @@ export function createProcessor(deps: ProcessorDeps) {
         ),
         signal,
       );
+      providerOutage.recovered();
       const written = await time('store', type, () =>
         complete(deps.db, extractionId, result.output, result.totalTokens),
       );
@@ -192,7 +206,9 @@ export function createProcessor(deps: ProcessorDeps) {
           recordFailure(deps.db, extractionId, failure, 'pending'),
         );
         metrics?.retry(failure.code);
-        log.warn(
+        const providerDown = failure.code === 'MODEL_UNAVAILABLE';
+        if (providerDown) providerOutage.failed(failure.cause ?? failure);
+        log[providerDown ? 'info' : 'warn'](
           { code: failure.code, error: errorSummary(failure.cause ?? failure), attemptsLeft },
           'attempt failed; will retry',
         );
