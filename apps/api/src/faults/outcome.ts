@@ -20,8 +20,11 @@ export interface OutcomeOptions {
 
 export interface Outcome {
   rows: ExtractionRow[];
-  /** When the last of the scenario's extractions became final (database clock, same host). */
-  lastFinishedAt: number;
+  /**
+   * How long after `at` (the fault's end) the last extraction created before then became final:
+   * the time-to-final of the work the fault met, leaving out what clients submitted afterwards.
+   */
+  finalAfter(at: number): number;
 }
 
 export async function checkOutcome(
@@ -64,8 +67,11 @@ export async function checkOutcome(
       options.maxWarningsPerProcess ?? 10,
     );
   }
-  const lastFinishedAt = Math.max(...rows.map((r) => r.finishedAt?.getTime() ?? 0));
-  return { rows, lastFinishedAt };
+  const finalAfter = (at: number) =>
+    Math.max(
+      ...rows.filter((r) => r.createdAt.getTime() <= at).map((r) => r.finishedAt?.getTime() ?? 0),
+    ) - at;
+  return { rows, finalAfter };
 }
 
 /** A figure for docs/operations.md, printed so a run shows it (tests assert no timings). */

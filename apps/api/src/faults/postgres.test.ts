@@ -25,7 +25,7 @@ describe('PostgreSQL faults', () => {
     const outcome = await checkOutcome(stack, load, schemaId);
     report(
       'PostgreSQL restart: every extraction final after it was back',
-      outcome.lastFinishedAt - backAt,
+      outcome.finalAfter(backAt),
     );
   }, 180_000);
 
@@ -46,7 +46,7 @@ describe('PostgreSQL faults', () => {
     expect(unavailable.length).toBeGreaterThan(0);
     report(
       'PostgreSQL stopped 4 s: every extraction final after it was back',
-      outcome.lastFinishedAt - backAt,
+      outcome.finalAfter(backAt),
     );
   }, 180_000);
 });

@@ -88,7 +88,7 @@ describe('process faults', () => {
     });
     report(
       'API kill -9: every extraction final after the API was back',
-      outcome.lastFinishedAt - backAt,
+      outcome.finalAfter(backAt),
     );
   }, 180_000);
 });
@@ -107,7 +107,7 @@ describe('provider faults', () => {
     const outcome = await checkOutcome(stack, load, schemaId);
     report(
       'provider 429 then 500: every extraction final after the provider recovered',
-      outcome.lastFinishedAt - recoveredAt,
+      outcome.finalAfter(recoveredAt),
     );
   }, 180_000);
 });
