@@ -28,7 +28,7 @@ describe('recovery with production timings', () => {
   it('worker kill -9: drain on another worker', async () => {
     const stack = current();
     const schemaId = await stack.createSchema('long kill');
-    stack.model.setDefaultBehaviour({ delayMs: 1_500 });
+    stack.model.setDefaultBehaviour({ delayMs: 3_000 });
     const load = client(schemaId, 'async', 'long-kill9');
     const victim = stack.workers[0]!;
     const orphaned = await waitFor(async () => {
