@@ -124,6 +124,8 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
         ...recovery,
         LOG_LEVEL: 'info',
         WORKER_NAME: name,
+        // Several workers share this host: no fixed metrics port to collide on.
+        WORKER_METRICS_PORT: '0',
         OPENAI_API_KEY: 'sk-test-key',
         OPENAI_BASE_URL: model.url,
         ...env,
