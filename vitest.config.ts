@@ -1,6 +1,13 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+// Workspace packages that publish built files (packages/sdk) point this condition at their
+// sources, so tests run the code as written without a build step first.
+const conditions = ['@xt/source', ...defaultServerConditions];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts'],
     globalSetup: ['packages/testkit/src/global-setup.ts'],

@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto';
+import { ApiError, ExtractionFailedError } from './errors.ts';
+import { pollUntilFinal, type PollOptions } from './poll.ts';
+import { Transport, type CallOptions, type TransportOptions } from './transport.ts';
+import type {
+  Extraction,
+  ExtractionListItem,
+  ExtractionListQuery,
+  ExtractionOutcome,
+  FailureCode,
+  ListQuery,
+  Page,
+  PublicModel,
+  Schema,
+  SchemaInput,
+  SourceType,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointInput,
+  WebhookEndpointPatch,
+  WebhookEndpointWithSecret,
+} from './types.ts';
+import { isUpload, uploadBlob, type Upload } from './uploads.ts';
+
+export type ClientOptions = TransportOptions;
+
+/** Creates take an Idempotency-Key; one is generated when not given and kept across retries. */
+export interface CreateOptions extends CallOptions {
+  idempotencyKey?: string;
+}
+
+export interface CreateExtractionParams {
+  schemaId: string;
+  type: SourceType;
+  /** Text, a URL, or a file to upload (for `text`, `pdf` and `image`). */
+  source: string | Upload;
+  model?: PublicModel;
+  instruction?: string;
+  metadata?: Record<string, string>;
+}
+
+export interface CreateExtractionOptions extends CreateOptions {
+  /**
+   * How long the service may hold the request before answering 202 (`Prefer: wait=N`);
+   * 0 answers at once. Unset: the service's default (`EXTRACTION_WAIT_SECONDS`).
+   */
+  waitSeconds?: number;
+}
+
+export interface CreatedExtraction {
+  /** 200 when finished in time, 202 when still running. */
+  httpStatus: number;
+  extraction: ExtractionOutcome;
+  /** Seconds the service suggests before polling (202 only). */
+  retryAfter: number | undefined;
+  /** True when the service answered a repeat of an earlier request with the same key. */
+  replayed: boolean;
+  idempotencyKey: string;
+}
+
+export type ExtractOptions = CreateExtractionOptions & PollOptions;
+
+/** A finished extraction as `extract()` returns it. */
+export type CompletedExtraction = ExtractionOutcome & { status: 'completed' };
+
+/**
+ * The client of the extraction service for API keys. Every method takes `signal` (through
+ * retries and polling) and retries network errors, 429 and 503 as `TransportOptions` says.
+ */
+export class XtClient {
+  private readonly http: Transport;
+
+  constructor(options: ClientOptions) {
+    this.http = new Transport(options);
+  }
+
+  readonly schemas = {
+    create: async (input: SchemaInput, options: CreateOptions = {}): Promise<Schema> => {
+      const key = options.idempotencyKey ?? randomUUID();
+      const res = await this.http.request<Schema>({
+        ...options,
+        method: 'POST',
+        path: '/schemas',
+        json: input,
+        headers: { ...options.headers, 'idempotency-key': key },
+        resendable: true,
+      });
+      return res.data;
+    },
+    list: (query: ListQuery = {}, options: CallOptions = {}): Promise<Page<Schema>> =>
+      this.get('/schemas', query, options),
+    get: (id: string, options: CallOptions = {}): Promise<Schema> =>
+      this.get(`/schemas/${enc(id)}`, undefined, options),
+    /** PUT: replaces name, description and structure. */
+    replace: (id: string, input: SchemaInput, options: CallOptions = {}): Promise<Schema> =>
+      this.send('PUT', `/schemas/${enc(id)}`, input, options),
+    /** PATCH: changes only the fields given. */
+    update: (id: string, patch: Partial<SchemaInput>, options: CallOptions = {}): Promise<Schema> =>
+      this.send('PATCH', `/schemas/${enc(id)}`, patch, options),
+    delete: async (id: string, options: CallOptions = {}): Promise<void> => {
+      await this.send('DELETE', `/schemas/${enc(id)}`, undefined, options);
+    },
+  };
+
+  readonly extractions = {
+    create: (
+      params: CreateExtractionParams,
+      options: CreateExtractionOptions = {},
+    ): Promise<CreatedExtraction> => this.createExtraction(params, options),
+    get: (id: string, options: CallOptions = {}): Promise<Extraction> =>
+      this.get(`/extractions/${enc(id)}`, undefined, options),
+    list: (
+      query: ExtractionListQuery = {},
+      options: CallOptions = {},
+    ): Promise<Page<ExtractionListItem>> => this.get('/extractions', query, options),
+    delete: async (id: string, options: CallOptions = {}): Promise<void> => {
+      await this.send('DELETE', `/extractions/${enc(id)}`, undefined, options);
+    },
+  };
+
+  readonly webhooks = {
+    create: (
+      input: WebhookEndpointInput,
+      options: CallOptions = {},
+    ): Promise<WebhookEndpointWithSecret> =>
+      // No Idempotency-Key on this route: a lost answer is not re-sent, or it could make two.
+      this.send('POST', '/webhooks', input, options, false),
+    list: (query: ListQuery = {}, options: CallOptions = {}): Promise<Page<WebhookEndpoint>> =>
+      this.get('/webhooks', query, options),
+    get: (id: string, options: CallOptions = {}): Promise<WebhookEndpoint> =>
+      this.get(`/webhooks/${enc(id)}`, undefined, options),
+    update: (
+      id: string,
+      patch: WebhookEndpointPatch,
+      options: CallOptions = {},
+    ): Promise<WebhookEndpoint> => this.send('PATCH', `/webhooks/${enc(id)}`, patch, options),
+    delete: async (id: string, options: CallOptions = {}): Promise<void> => {
+      await this.send('DELETE', `/webhooks/${enc(id)}`, undefined, options);
+    },
+    /** A new secret; the old one stops verifying at once. */
+    rotateSecret: (id: string, options: CallOptions = {}): Promise<WebhookEndpointWithSecret> =>
+      this.send('POST', `/webhooks/${enc(id)}/rotate-secret`, undefined, options, false),
+    deliveries: (
+      id: string,
+      query: ListQuery = {},
+      options: CallOptions = {},
+    ): Promise<Page<WebhookDelivery>> =>
+      this.get(`/webhooks/${enc(id)}/deliveries`, query, options),
+  };
+
+  /**
+   * Submits an extraction and returns it once completed: at once when the service answered
+   * 200, otherwise by polling `GET /extractions/{id}` (honouring `Retry-After`). Throws
+   * ExtractionFailedError when it fails, ApiError for a refused request.
+   */
+  async extract(
+    params: CreateExtractionParams,
+    options: ExtractOptions = {},
+  ): Promise<CompletedExtraction> {
+    const created = await this.createExtraction(params, options);
+    if (created.extraction.status === 'completed') return created.extraction as CompletedExtraction;
+    const record = await pollUntilFinal(
+      (signal) => this.extractions.get(created.extraction.id, signal ? { signal } : {}),
+      { ...options, initialDelayMs: options.initialDelayMs ?? secondsToMs(created.retryAfter) },
+    );
+    if (record.status === 'failed') {
+      throw new ExtractionFailedError(
+        record.id,
+        record.error?.code ?? 'INTERNAL',
+        record.error?.message ?? 'The extraction failed.',
+      );
+    }
+    return {
+      id: record.id,
+      status: 'completed',
+      output: record.result,
+      totalTokens: record.totalTokens,
+    };
+  }
+
+  private async createExtraction(
+    params: CreateExtractionParams,
+    options: CreateExtractionOptions,
+  ): Promise<CreatedExtraction> {
+    const key = options.idempotencyKey ?? randomUUID();
+    const headers: Record<string, string> = { ...options.headers, 'idempotency-key': key };
+    if (options.waitSeconds !== undefined) headers.prefer = `wait=${options.waitSeconds}`;
+    const fields: Record<string, string> = { schema_id: params.schemaId, type: params.type };
+    if (params.model !== undefined) fields.model = params.model;
+    if (params.instruction !== undefined) fields.instruction = params.instruction;
+    const base = {
+      method: 'POST' as const,
+      path: '/extractions',
+      headers,
+      resendable: true,
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    try {
+      const res = isUpload(params.source)
+        ? await this.http.request<ExtractionOutcome>({
+            ...base,
+            form: await multipart(fields, params.metadata, params.source),
+          })
+        : await this.http.request<ExtractionOutcome>({
+            ...base,
+            json: {
+              ...fields,
+              source: params.source,
+              ...(params.metadata ? { metadata: params.metadata } : {}),
+            },
+          });
+      const retryAfter = res.headers.get('retry-after');
+      return {
+        httpStatus: res.status,
+        extraction: res.data,
+        retryAfter: retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined,
+        replayed: res.headers.get('idempotent-replayed') === 'true',
+        idempotencyKey: key,
+      };
+    } catch (error) {
+      // A synchronous create that ended in a failed extraction names it; a refused request
+      // (a 422 on schema_id, say) does not.
+      if (error instanceof ApiError && error.extractionId) {
+        throw new ExtractionFailedError(
+          error.extractionId,
+          error.code as FailureCode,
+          error.body?.message ?? error.message,
+          error,
+        );
+      }
+      throw error;
+    }
+  }
+
+  private async get<T>(path: string, query: object | undefined, options: CallOptions): Promise<T> {
+    const res = await this.http.request<T>({
+      ...options,
+      method: 'GET',
+      path,
+      ...(query ? { query } : {}),
+      resendable: true,
+    });
+    return res.data;
+  }
+
+  private async send<T>(
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    json: unknown,
+    options: CallOptions,
+    resendable = true,
+  ): Promise<T> {
+    const res = await this.http.request<T>({
+      ...options,
+      method,
+      path,
+      ...(json !== undefined ? { json } : {}),
+      resendable,
+    });
+    return res.data;
+  }
+}
+
+async function multipart(
+  fields: Record<string, string>,
+  metadata: Record<string, string> | undefined,
+  upload: Upload,
+): Promise<FormData> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  // Multipart carries metadata as a JSON string (docs/uploads.md).
+  if (metadata) form.append('metadata', JSON.stringify(metadata));
+  const { blob, filename } = await uploadBlob(upload);
+  form.append('source', blob, filename);
+  return form;
+}
+
+const enc = encodeURIComponent;
+
+function secondsToMs(seconds: number | undefined): number | undefined {
+  return seconds === undefined ? undefined : seconds * 1000;
+}

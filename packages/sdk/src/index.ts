@@ -1,0 +1,27 @@
+export { XtClient } from './client.ts';
+export type {
+  ClientOptions,
+  CompletedExtraction,
+  CreateExtractionOptions,
+  CreateExtractionParams,
+  CreateOptions,
+  CreatedExtraction,
+  ExtractOptions,
+} from './client.ts';
+export type { CallOptions, TransportOptions } from './transport.ts';
+export type { PollOptions } from './poll.ts';
+export type { Upload } from './uploads.ts';
+export {
+  ApiError,
+  ExtractionFailedError,
+  NetworkError,
+  WebhookVerificationError,
+  XtError,
+  type ErrorEnvelope,
+} from './errors.ts';
+export {
+  verifyWebhook,
+  type VerifyWebhookOptions,
+  type WebhookHeaders,
+} from './webhook-signature.ts';
+export type * from './types.ts';

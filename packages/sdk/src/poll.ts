@@ -1,0 +1,40 @@
+import { sleep } from './backoff.ts';
+import type { Extraction } from './types.ts';
+
+export interface PollOptions {
+  signal?: AbortSignal;
+  /** First wait before polling; default the 202's `Retry-After`, else 1 s. */
+  initialDelayMs?: number;
+  /** Each wait grows by half up to this. Default 10 s. */
+  maxPollIntervalMs?: number;
+  /** Give up (with a TimeoutError) after this long. Default: never; pass a signal to bound it. */
+  timeoutMs?: number;
+}
+
+const FINAL = new Set(['completed', 'failed']);
+
+/**
+ * Reads the record until it is final. Waits grow geometrically because an extraction that is
+ * not done after a few seconds (a long PDF, a queue backlog) usually takes minutes, and each
+ * poll costs a request against the client's rate limit.
+ */
+export async function pollUntilFinal(
+  read: (signal: AbortSignal | undefined) => Promise<Extraction>,
+  options: PollOptions,
+): Promise<Extraction> {
+  const signal = combine(options.signal, options.timeoutMs);
+  const max = options.maxPollIntervalMs ?? 10_000;
+  let delay = Math.min(max, options.initialDelayMs ?? 1000);
+  for (;;) {
+    await sleep(delay, signal);
+    const record = await read(signal);
+    if (FINAL.has(record.status)) return record;
+    delay = Math.min(max, Math.max(250, delay * 1.5));
+  }
+}
+
+function combine(signal: AbortSignal | undefined, timeoutMs: number | undefined) {
+  if (timeoutMs === undefined) return signal;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+}

@@ -1,0 +1,195 @@
+/**
+ * The wire types of the API (docs/api.md), declared here rather than imported from
+ * `@xt/contract` so the published SDK carries no runtime dependency (the contract brings zod)
+ * and its `.d.ts` files stand alone. `apps/api/src/sdk/contract-types.test.ts` compares them
+ * with what the service serialises, so drift fails typecheck.
+ */
+
+export type ExtractionStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type SourceType = 'text' | 'image' | 'pdf' | 'webpage';
+export type PublicModel = 'gpt-4.1' | 'gpt-4.1-mini';
+export type WebhookEventType = 'extraction.completed' | 'extraction.failed';
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export type FailureCode =
+  | 'SOURCE_UNREACHABLE'
+  | 'SOURCE_FORBIDDEN'
+  | 'SOURCE_TOO_LARGE'
+  | 'SOURCE_UNSUPPORTED'
+  | 'SOURCE_UNREADABLE'
+  | 'MODEL_UNAVAILABLE'
+  | 'MODEL_REFUSED'
+  | 'OUTPUT_INVALID'
+  | 'TIMEOUT'
+  | 'INTERNAL';
+
+export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array';
+
+export interface FieldDefinition {
+  type: FieldType;
+  describe?: string;
+  description?: string;
+  required?: boolean;
+  /** A non-negative integer as a number or numeric text, e.g. 3 or "3". */
+  minLength?: number | string;
+  maxLength?: number | string;
+  enum?: string[];
+  properties?: Record<string, FieldDefinition>;
+  items?: FieldDefinition;
+}
+
+/** A schema's root: `object` with `properties`, or `array` with `items`. */
+export type Structure = FieldDefinition & { type: 'object' | 'array' };
+
+/** One entry of a 422 body; `field` uses dots for nesting and brackets for array positions. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface PaginationMeta {
+  total: number;
+  perPage: number;
+  currentPage: number;
+  lastPage: number;
+  firstPage: number;
+  firstPageUrl: string;
+  lastPageUrl: string;
+  nextPageUrl: string | null;
+  previousPageUrl: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  meta: PaginationMeta;
+}
+
+/** Query of every list route; `YYYY-MM-DD` dates are whole UTC days, both inclusive. */
+export interface ListQuery {
+  page?: number;
+  limit?: number;
+  startDate?: string;
+  endDate?: string;
+  search?: string;
+}
+
+export interface ExtractionListQuery extends ListQuery {
+  status?: ExtractionStatus;
+  schema_id?: string;
+}
+
+export interface Schema {
+  id: string;
+  name: string;
+  description: string | null;
+  structure: Structure;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SchemaInput {
+  name: string;
+  description?: string | null;
+  structure: Structure;
+}
+
+export interface UploadedFile {
+  name: string;
+  size: number;
+  contentType: string;
+  sha256: string;
+}
+
+export interface ExtractionError {
+  code: FailureCode;
+  message: string;
+}
+
+/** `GET /extractions/{id}`: `source`/`result`, `totalTokens` a number. */
+export interface Extraction {
+  id: string;
+  schemaId: string;
+  source: { type: 'text' | 'image' | 'pdf' | 'url'; content: string; file?: UploadedFile };
+  result: unknown;
+  status: ExtractionStatus;
+  createdAt: string;
+  totalTokens: number;
+  charged: boolean;
+  error: ExtractionError | null;
+  metadata: Record<string, string>;
+  updatedAt: string;
+}
+
+/** `GET /extractions` records: `input`/`output`, `totalTokens` as numeric text. */
+export interface ExtractionListItem {
+  id: string;
+  createdAt: string;
+  charged: boolean;
+  input: {
+    schema_id: string;
+    type: string;
+    source: string;
+    file?: UploadedFile;
+    instruction?: string;
+  };
+  output: unknown;
+  status: ExtractionStatus;
+  totalTokens: string;
+  error: ExtractionError | null;
+  metadata: Record<string, string>;
+}
+
+/** What `POST /extractions` answers with: 200 when finished in time, 202 otherwise. */
+export interface ExtractionOutcome {
+  id: string;
+  status: ExtractionStatus;
+  output: unknown;
+  totalTokens: number;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  events: WebhookEventType[];
+  description: string | null;
+  enabled: boolean;
+  createdAt: string;
+}
+
+/** Only `POST /webhooks` and `rotate-secret` show the secret; store it then. */
+export interface WebhookEndpointWithSecret extends WebhookEndpoint {
+  secret: string;
+}
+
+export interface WebhookEndpointInput {
+  url: string;
+  events: WebhookEventType[];
+  description?: string | null;
+}
+
+export interface WebhookEndpointPatch {
+  url?: string;
+  events?: WebhookEventType[];
+  description?: string | null;
+  enabled?: boolean;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  eventId: string;
+  type: WebhookEventType;
+  attempt: number;
+  status: WebhookDeliveryStatus;
+  responseStatus: number | null;
+  error: string | null;
+  createdAt: string;
+}
+
+/** The body of a webhook request (docs/webhooks.md#events). */
+export interface WebhookEvent {
+  id: string;
+  type: WebhookEventType;
+  createdAt: string;
+  data: Extraction;
+  metadata: Record<string, string>;
+}

@@ -1,0 +1,71 @@
+import { openAsBlob } from 'node:fs';
+import { basename } from 'node:path';
+
+/** A file to upload as the multipart `source` part. */
+export type Upload =
+  | { path: string; filename?: string; contentType?: string }
+  | {
+      /**
+       * Bytes (Buffer is a Uint8Array), a Blob, a web ReadableStream or a Node Readable (any
+       * async iterable of chunks).
+       */
+      data: Uint8Array | Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
+      filename?: string;
+      contentType?: string;
+    };
+
+export function isUpload(value: unknown): value is Upload {
+  return typeof value === 'object' && value !== null && ('path' in value || 'data' in value);
+}
+
+/**
+ * The upload as a Blob and a file name. A path is opened lazily (`fs.openAsBlob`), so a large
+ * file is read while sending, not before. A stream is read into memory once: fetch needs a
+ * known-size part for multipart, and a retry must be able to send the same bytes again; the
+ * service caps uploads (`MAX_UPLOAD_BYTES`) far below what this costs.
+ */
+export async function uploadBlob(upload: Upload): Promise<{ blob: Blob; filename: string }> {
+  const type = upload.contentType ? { type: upload.contentType } : {};
+  if ('path' in upload) {
+    const blob = await openAsBlob(upload.path, type);
+    return { blob, filename: upload.filename ?? basename(upload.path) };
+  }
+  const filename = upload.filename ?? 'upload';
+  const { data } = upload;
+  if (data instanceof Blob) {
+    return {
+      blob: upload.contentType ? data.slice(0, data.size, upload.contentType) : data,
+      filename,
+    };
+  }
+  if (data instanceof Uint8Array) return { blob: new Blob([copy(data)], type), filename };
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  for await (const chunk of iterate(data)) {
+    chunks.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : copy(chunk));
+  }
+  return { blob: new Blob(chunks, type), filename };
+}
+
+/** Blob parts must be backed by a plain ArrayBuffer; a Buffer may sit in a shared pool. */
+function copy(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(bytes);
+}
+
+async function* iterate(
+  source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>,
+): AsyncIterable<Uint8Array | string> {
+  if (Symbol.asyncIterator in source) {
+    yield* source as AsyncIterable<Uint8Array | string>;
+    return;
+  }
+  const reader = (source as ReadableStream<Uint8Array>).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
