@@ -1,0 +1,85 @@
+/**
+ * The SDK declares the wire types itself, so its published `.d.ts` files need neither zod nor
+ * the contract package. This file holds them to what the service actually serialises: if a
+ * serializer gains, loses or retypes a field, `npm run typecheck` fails here.
+ */
+import { describe, expect, it } from 'vitest';
+import type * as contract from '@xt/contract';
+import type { serializeListRecord, serializeSingleRecord } from '@xt/contract';
+import type * as sdk from '@xt/sdk';
+import type { serializeSchema } from '../schemas/serialize.ts';
+import type { serializeAttempt, serializeEndpoint } from '../webhooks/serialize.ts';
+
+type Equal<A, B> =
+  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** Same keys, and every value the service produces fits the SDK's type. */
+type Fits<Sdk, Service> =
+  Equal<keyof Sdk, keyof Service> extends true ? ([Service] extends [Sdk] ? true : false) : false;
+
+// Where the service's type is looser than what it sends (`source.type` widened to string,
+// `json` / `text[]` / `text` columns), the key sets are still held equal and the rest must fit.
+type ServiceSingle = ReturnType<typeof serializeSingleRecord>;
+type ServiceSchema = ReturnType<typeof serializeSchema>;
+type ServiceEndpoint = ReturnType<typeof serializeEndpoint>;
+type ServiceAttempt = ReturnType<typeof serializeAttempt>;
+
+/** Each entry must be `true`; a `false` is a compile error naming the drifted type. */
+const checks: {
+  statuses: Equal<sdk.ExtractionStatus, contract.ExtractionStatus>;
+  sourceTypes: Equal<sdk.SourceType, contract.SourceType>;
+  models: Equal<sdk.PublicModel, contract.PublicModel>;
+  failureCodes: Equal<sdk.FailureCode, contract.FailureCode>;
+  eventTypes: Equal<sdk.WebhookEventType, contract.WebhookEventType>;
+  deliveryStatuses: Equal<sdk.WebhookDeliveryStatus, contract.WebhookDeliveryStatus>;
+  fieldDefinition: Equal<sdk.FieldDefinition, contract.FieldDefinition>;
+  structure: Equal<sdk.Structure, contract.Structure>;
+  fieldError: Equal<sdk.FieldError, contract.FieldError>;
+  meta: Equal<sdk.PaginationMeta, contract.PaginationMeta>;
+  uploadedFile: Equal<sdk.UploadedFile, contract.UploadedFile>;
+  single: Fits<Omit<sdk.Extraction, 'source'>, Omit<ServiceSingle, 'source'>>;
+  singleSource: Equal<keyof sdk.Extraction['source'], keyof ServiceSingle['source']>;
+  singleBack: [sdk.Extraction] extends [ReturnType<typeof serializeSingleRecord>] ? true : false;
+  list: Fits<sdk.ExtractionListItem, ReturnType<typeof serializeListRecord>>;
+  listBack: [sdk.ExtractionListItem] extends [ReturnType<typeof serializeListRecord>]
+    ? true
+    : false;
+  schemaKeys: Equal<keyof sdk.Schema, keyof ServiceSchema>;
+  schema: Fits<Omit<sdk.Schema, 'structure'>, Omit<ServiceSchema, 'structure'>>;
+  endpointKeys: Equal<keyof sdk.WebhookEndpointWithSecret, keyof ServiceEndpoint>;
+  endpoint: [Omit<ServiceEndpoint, 'events' | 'secret'>] extends [
+    Omit<sdk.WebhookEndpoint, 'events'>,
+  ]
+    ? true
+    : false;
+  attemptKeys: Equal<keyof sdk.WebhookDelivery, keyof ServiceAttempt>;
+  attempt: Fits<Omit<sdk.WebhookDelivery, 'type'>, Omit<ServiceAttempt, 'type'>>;
+} = {
+  statuses: true,
+  sourceTypes: true,
+  models: true,
+  failureCodes: true,
+  eventTypes: true,
+  deliveryStatuses: true,
+  fieldDefinition: true,
+  structure: true,
+  fieldError: true,
+  meta: true,
+  uploadedFile: true,
+  single: true,
+  singleSource: true,
+  singleBack: true,
+  list: true,
+  listBack: true,
+  schemaKeys: true,
+  schema: true,
+  endpointKeys: true,
+  endpoint: true,
+  attemptKeys: true,
+  attempt: true,
+};
+
+describe('SDK wire types', () => {
+  it('match what the service serialises (checked by typecheck)', () => {
+    expect(Object.values(checks).every(Boolean)).toBe(true);
+  });
+});
