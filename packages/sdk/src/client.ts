@@ -58,7 +58,11 @@ export interface CreatedExtraction {
   idempotencyKey: string;
 }
 
-export type ExtractOptions = CreateExtractionOptions & PollOptions;
+export type ExtractOptions = CreateExtractionOptions &
+  PollOptions & {
+    /** Give up on the whole call (a TimeoutError) after this long. Default: never. */
+    timeoutMs?: number;
+  };
 
 /** A finished extraction as `extract()` returns it. */
 export type CompletedExtraction = ExtractionOutcome & { status: 'completed' };
@@ -157,11 +161,13 @@ export class XtClient {
     params: CreateExtractionParams,
     options: ExtractOptions = {},
   ): Promise<CompletedExtraction> {
-    const created = await this.createExtraction(params, options);
+    const signal = withTimeout(options.signal, options.timeoutMs);
+    const bounded = signal ? { ...options, signal } : options;
+    const created = await this.createExtraction(params, bounded);
     if (created.extraction.status === 'completed') return created.extraction as CompletedExtraction;
     const record = await pollUntilFinal(
-      (signal) => this.extractions.get(created.extraction.id, signal ? { signal } : {}),
-      { ...options, initialDelayMs: options.initialDelayMs ?? secondsToMs(created.retryAfter) },
+      (s) => this.extractions.get(created.extraction.id, s ? { signal: s } : {}),
+      { ...bounded, initialDelayMs: options.initialDelayMs ?? secondsToMs(created.retryAfter) },
     );
     if (record.status === 'failed') {
       throw new ExtractionFailedError(
@@ -279,4 +285,10 @@ const enc = encodeURIComponent;
 
 function secondsToMs(seconds: number | undefined): number | undefined {
   return seconds === undefined ? undefined : seconds * 1000;
+}
+
+function withTimeout(signal: AbortSignal | undefined, timeoutMs: number | undefined) {
+  if (timeoutMs === undefined) return signal;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
 }

@@ -7,8 +7,6 @@ export interface PollOptions {
   initialDelayMs?: number;
   /** Each wait grows by half up to this. Default 10 s. */
   maxPollIntervalMs?: number;
-  /** Give up (with a TimeoutError) after this long. Default: never; pass a signal to bound it. */
-  timeoutMs?: number;
 }
 
 const FINAL = new Set(['completed', 'failed']);
@@ -22,7 +20,7 @@ export async function pollUntilFinal(
   read: (signal: AbortSignal | undefined) => Promise<Extraction>,
   options: PollOptions,
 ): Promise<Extraction> {
-  const signal = combine(options.signal, options.timeoutMs);
+  const { signal } = options;
   const max = options.maxPollIntervalMs ?? 10_000;
   let delay = Math.min(max, options.initialDelayMs ?? 1000);
   for (;;) {
@@ -31,10 +29,4 @@ export async function pollUntilFinal(
     if (FINAL.has(record.status)) return record;
     delay = Math.min(max, Math.max(250, delay * 1.5));
   }
-}
-
-function combine(signal: AbortSignal | undefined, timeoutMs: number | undefined) {
-  if (timeoutMs === undefined) return signal;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal ? AbortSignal.any([signal, timeout]) : timeout;
 }

@@ -338,6 +338,13 @@ describe('abort', () => {
     await waitFor(() => proxy.requests.length > 0);
     polling.abort();
     await expect(extracting).rejects.toMatchObject({ name: 'AbortError' });
+
+    model.behave({ delayMs: 2000 });
+    const timedOut = client.extract(
+      { schemaId, type: 'text', source: 'Invoice total 8' },
+      { waitSeconds: 0, initialDelayMs: 60_000, timeoutMs: 300 },
+    );
+    await expect(timedOut).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 });
 
