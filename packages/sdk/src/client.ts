@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, ExtractionFailedError } from './errors.ts';
+import { paginate } from './paginate.ts';
 import { pollUntilFinal, type PollOptions } from './poll.ts';
 import { Transport, type CallOptions, type TransportOptions } from './transport.ts';
 import type {
@@ -93,6 +94,9 @@ export class XtClient {
     },
     list: (query: ListQuery = {}, options: CallOptions = {}): Promise<Page<Schema>> =>
       this.get('/schemas', query, options),
+    /** Every schema matching `query`, fetched page by page as the loop asks. */
+    all: (query: ListQuery = {}, options: CallOptions = {}): AsyncGenerator<Schema> =>
+      paginate((q) => this.schemas.list(q, options), query),
     get: (id: string, options: CallOptions = {}): Promise<Schema> =>
       this.get(`/schemas/${enc(id)}`, undefined, options),
     /** PUT: replaces name, description and structure. */
@@ -117,6 +121,12 @@ export class XtClient {
       query: ExtractionListQuery = {},
       options: CallOptions = {},
     ): Promise<Page<ExtractionListItem>> => this.get('/extractions', query, options),
+    /** Every extraction matching `query`, fetched page by page as the loop asks. */
+    all: (
+      query: ExtractionListQuery = {},
+      options: CallOptions = {},
+    ): AsyncGenerator<ExtractionListItem> =>
+      paginate((q) => this.extractions.list(q, options), query),
     delete: async (id: string, options: CallOptions = {}): Promise<void> => {
       await this.send('DELETE', `/extractions/${enc(id)}`, undefined, options);
     },
@@ -131,6 +141,9 @@ export class XtClient {
       this.send('POST', '/webhooks', input, options, false),
     list: (query: ListQuery = {}, options: CallOptions = {}): Promise<Page<WebhookEndpoint>> =>
       this.get('/webhooks', query, options),
+    /** Every endpoint matching `query`, fetched page by page as the loop asks. */
+    all: (query: ListQuery = {}, options: CallOptions = {}): AsyncGenerator<WebhookEndpoint> =>
+      paginate((q) => this.webhooks.list(q, options), query),
     get: (id: string, options: CallOptions = {}): Promise<WebhookEndpoint> =>
       this.get(`/webhooks/${enc(id)}`, undefined, options),
     update: (

@@ -424,6 +424,14 @@ describe('extractions', () => {
       output: { total: 6 },
     });
     expect(typeof listed!.totalTokens).toBe('string');
+
+    proxy.reset();
+    const walked: string[] = [];
+    for await (const record of client.extractions.all({ limit: 2 })) walked.push(record.id);
+    const onePage = await client.extractions.list({ limit: 100 });
+    expect(onePage.meta.total).toBeGreaterThan(4);
+    expect(walked).toEqual(onePage.data.map((r) => r.id));
+    expect(proxy.requests.length - 1).toBe(Math.ceil(onePage.meta.total / 2));
     await client.extractions.delete(done.id);
     await expect(client.extractions.get(done.id)).rejects.toMatchObject({ status: 404 });
   });
