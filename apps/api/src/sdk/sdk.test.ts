@@ -145,6 +145,17 @@ describe('schemas', () => {
     );
     expect(apiError.requestId).toBeTruthy();
 
+    const reader = new XtClient({ baseUrl: api.url, apiKey: api.keys.read });
+    await expect(reader.schemas.delete(schemaId)).rejects.toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+    });
+    const stranger = new XtClient({ baseUrl: api.url, apiKey: 'sk_live_unknown' });
+    await expect(stranger.schemas.list()).rejects.toMatchObject({
+      status: 401,
+      code: 'UNAUTHORIZED',
+    });
+
     const noSchema = await client
       .extract({ schemaId: '00000000-0000-4000-8000-000000000000', type: 'text', source: 'x' })
       .catch((e: unknown) => e);
@@ -282,6 +293,28 @@ describe('retries', () => {
     expect(created.replayed).toBe(true);
     // Retry-After: 1 is a floor on the wait, whatever the jitter drew.
     expect(posts[1]!.at - posts[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(await extractionCount()).toBe(before + 1);
+  });
+
+  it('sends the same upload again under the same key when the first answer is lost', async () => {
+    const file = path.join(tmpDir, 'retried.txt');
+    await writeFile(file, 'Invoice total 9');
+    const before = await extractionCount();
+    proxy.reset();
+    let creates = 0;
+    proxy.intercept((req) =>
+      req.method === 'POST' && creates++ === 0 ? { forward: true, status: 503 } : undefined,
+    );
+    const created = await client.extractions.create(
+      { schemaId, type: 'text', source: { path: file } },
+      { idempotencyKey: 'upload-retry-1' },
+    );
+    const posts = proxy.requests.filter((r) => r.method === 'POST');
+    expect(posts.map((p) => p.headers['idempotency-key'])).toEqual([
+      'upload-retry-1',
+      'upload-retry-1',
+    ]);
+    expect(created.replayed).toBe(true);
     expect(await extractionCount()).toBe(before + 1);
   });
 
