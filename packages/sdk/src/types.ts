@@ -98,6 +98,8 @@ export interface UploadedFile {
   size: number;
   contentType: string;
   sha256: string;
+  /** When the bytes were removed after the retention period; absent while they are stored. */
+  removedAt?: string;
 }
 
 export interface ExtractionError {

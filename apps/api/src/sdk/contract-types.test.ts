@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type * as contract from '@xt/contract';
 import type { serializeListRecord, serializeSingleRecord } from '@xt/contract';
 import type * as sdk from '@xt/sdk';
+import type { PaginationMeta } from '../http/pagination.ts';
 import type { serializeSchema } from '../schemas/serialize.ts';
 import type { serializeAttempt, serializeEndpoint } from '../webhooks/serialize.ts';
 
@@ -34,7 +35,7 @@ const checks: {
   fieldDefinition: Equal<sdk.FieldDefinition, contract.FieldDefinition>;
   structure: Equal<sdk.Structure, contract.Structure>;
   fieldError: Equal<sdk.FieldError, contract.FieldError>;
-  meta: Equal<sdk.PaginationMeta, contract.PaginationMeta>;
+  meta: Equal<sdk.PaginationMeta, PaginationMeta>;
   uploadedFile: Equal<sdk.UploadedFile, contract.UploadedFile>;
   single: Fits<Omit<sdk.Extraction, 'source'>, Omit<ServiceSingle, 'source'>>;
   singleSource: Equal<keyof sdk.Extraction['source'], keyof ServiceSingle['source']>;
