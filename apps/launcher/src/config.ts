@@ -15,6 +15,9 @@ const schema = z.object({
   DATA_DIR: z.string().default(path.join(REPO_ROOT, '.data')),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   WORKER_PROCESSES: z.coerce.number().int().min(0).max(64).default(1),
+  // Read here only to know whether Debian's chromium is needed; the worker validates it.
+  CHROMIUM_PATH: z.string().min(1).optional(),
+  PATH: z.string().optional(),
 });
 
 export type LauncherConfig = z.infer<typeof schema>;

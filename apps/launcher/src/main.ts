@@ -6,6 +6,7 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { ensureDashboardAssets } from '@xt/dashboard';
+import { ensureSystemPackages, SystemPackagesMissing } from '@xt/embedded';
 import { createDb, runMigrations } from '@xt/db';
 import type { RunningServer } from '@xt/embedded';
 import { loadLauncherConfig } from './config.ts';
@@ -17,6 +18,15 @@ const log = (line: string) => console.log(`[start] ${line}`);
 
 async function main(): Promise<void> {
   const config = loadLauncherConfig();
+  // Before anything starts: a fresh machine gets redis-server and Chromium now (or the command
+  // that installs them), not a worker that fails every webpage job later.
+  try {
+    await ensureSystemPackages({ purpose: 'start', env: config, log });
+  } catch (err) {
+    if (!(err instanceof SystemPackagesMissing)) throw err;
+    console.error(`[start] ${err.message}`);
+    process.exit(1);
+  }
   await mkdir(config.DATA_DIR, { recursive: true });
   // Loaded on demand: with DATABASE_URL and REDIS_URL set, nothing embedded is needed.
   const { startLocalPostgres, startLocalRedis, stackFile, writeStack } =

@@ -4,3 +4,9 @@ export { startEmbeddedPostgres, type EmbeddedPostgresOptions } from './postgres.
 export { startRedisServer, type RedisServerOptions, type RunningServer } from './redis.ts';
 export { REDIS_MISSING_MESSAGE } from './redis-binary.ts';
 export { closedAncestor } from './postgres-layout.ts';
+export {
+  ensureSystemPackages,
+  packagesFor,
+  SystemPackagesMissing,
+  type Purpose,
+} from './system-packages/index.ts';

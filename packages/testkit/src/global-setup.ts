@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import './harness/provided.ts';
 import { runMigrations } from '@xt/db';
+import { ensureSystemPackages } from '@xt/embedded';
 import {
   createTemplateDatabase,
   dropDatabase,
@@ -15,6 +16,13 @@ import {
 } from './env/index.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The same list and rules as `npm start`: a fresh machine gets what the suite needs (Chromium
+  // for webpage tests, redis-server unless a server is named) or the command that installs it.
+  await ensureSystemPackages({
+    purpose: 'test',
+    env: { ...process.env, REDIS_URL: process.env.TEST_REDIS_URL || process.env.REDIS_URL },
+    log: (line) => console.log(`[test setup] ${line}`),
+  });
   const servers = await resolveTestServers();
   // Runs that were killed leave their databases behind; clear those older than a day.
   await dropStaleDatabases(servers.databaseUrl, { prefixes: ['xt_tpl_', 'xt_test_'] }).catch(

@@ -1,0 +1,106 @@
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+
+/** What the Debian packages are needed for: `npm start`, `npm test`, or `.ci/run`. */
+export type Purpose = 'start' | 'test' | 'ci';
+
+/** A Debian package, with how to tell it is there without asking dpkg (much faster). */
+export interface SystemPackage {
+  name: string;
+  /** An absolute file, or a bare command looked up on PATH the way a spawn would. */
+  probe: string;
+  why: string;
+  purposes: readonly Purpose[];
+}
+
+/**
+ * Every Debian package the service, its tests and CI use. The one list: the launcher, the test
+ * global setup and `.ci/run` all read it.
+ */
+export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
+  {
+    name: 'redis-server',
+    probe: 'redis-server',
+    why: 'the embedded Redis (when REDIS_URL is unset)',
+    purposes: ['start', 'test', 'ci'],
+  },
+  {
+    name: 'chromium',
+    probe: '/usr/bin/chromium',
+    why: 'renders webpage sources (unless CHROMIUM_PATH names another)',
+    purposes: ['start', 'test', 'ci'],
+  },
+  {
+    name: 'fonts-dejavu-core',
+    probe: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+    why: 'text in pages and scans rasterises with real glyphs',
+    purposes: ['start', 'test', 'ci'],
+  },
+  {
+    name: 'postgresql',
+    probe: '/usr/bin/pg_ctlcluster',
+    why: "CI's PostgreSQL on 127.0.0.1:5432",
+    purposes: ['ci'],
+  },
+  {
+    name: 'poppler-utils',
+    probe: '/usr/bin/pdftoppm',
+    why: 'the benchmark renders PDFs with pdftoppm',
+    purposes: ['ci'],
+  },
+  {
+    name: 'ca-certificates',
+    probe: '/etc/ssl/certs/ca-certificates.crt',
+    why: 'TLS to the model provider and webpages',
+    purposes: ['ci'],
+  },
+];
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function readable(file: string): boolean {
+  try {
+    accessSync(file, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a command resolves on PATH (an absolute or relative path is checked as it is). */
+export function onPath(command: string, pathVariable: string | undefined): boolean {
+  if (command.includes('/')) return executable(command);
+  return (pathVariable ?? '')
+    .split(path.delimiter)
+    .filter((dir) => dir !== '')
+    .some((dir) => executable(path.join(dir, command)));
+}
+
+/** Whether a package's probe finds it on this machine. */
+export function isPresent(pkg: SystemPackage, pathVariable: string | undefined): boolean {
+  if (!pkg.probe.startsWith('/')) return onPath(pkg.probe, pathVariable);
+  return pkg.probe.startsWith('/usr/bin/') ? executable(pkg.probe) : readable(pkg.probe);
+}
+
+/**
+ * The packages a purpose needs in this environment: none for Redis when a server is named, none
+ * for Chromium when CHROMIUM_PATH points elsewhere.
+ */
+export function packagesFor(
+  purpose: Purpose,
+  env: { REDIS_URL?: string | undefined; CHROMIUM_PATH?: string | undefined },
+): SystemPackage[] {
+  return SYSTEM_PACKAGES.filter((pkg) => {
+    if (!pkg.purposes.includes(purpose)) return false;
+    if (pkg.name === 'redis-server' && env.REDIS_URL) return false;
+    if (pkg.name === 'chromium' && env.CHROMIUM_PATH) return false;
+    return true;
+  });
+}
