@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { LOG_FORMATS, LOG_LEVELS, parseEnv } from '@xt/runtime';
+import { trustProxySetting } from './http/trust-proxy.ts';
 
 /**
  * The API's configuration, read once from the environment at start-up. Every bad variable is
@@ -21,7 +22,7 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_-]+$/)
     .default('xt'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-  TRUST_PROXY: z.string().default('loopback'),
+  TRUST_PROXY: trustProxySetting,
   METRICS_TOKEN: z.string().min(1).optional(),
   ADMIN_USER: z.string().min(1).optional(),
   ADMIN_PASSWORD: z.string().min(1).optional(),
