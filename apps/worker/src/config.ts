@@ -53,7 +53,8 @@ const schema = z.object({
   // Unset: coloured lines at a terminal outside production, JSON otherwise (docs/logging.md).
   LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
   NODE_ENV: z.string().optional(),
-  WORKER_NAME: z.string().default(`worker-${process.pid}`),
+  // Host first: in a container every replica's pid is 1, and the healthcheck finds its own by host.
+  WORKER_NAME: z.string().default(`${os.hostname()}-${process.pid}`),
   DB_POOL_MAX: int(10, 1),
 
   // /healthz, /readyz and /metrics (docs/observability.md) listen on WORKER_METRICS_PORT +
