@@ -1,0 +1,25 @@
+/**
+ * `npm run lint:containers` (after dclint has checked docker-compose.yml against the compose
+ * schema): the files Dockerfile and compose refer to, and HAProxy's config when haproxy is
+ * installed. No Docker engine needed.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { checkCompose, checkDockerfile, checkDockerfileCmd } from './check.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const problems = [...checkDockerfile(root), ...checkDockerfileCmd(root), ...checkCompose(root)];
+
+const haproxy = spawnSync('haproxy', ['-c', '-q', '-f', 'ops/haproxy/haproxy.cfg'], {
+  cwd: root,
+  encoding: 'utf8',
+});
+if (haproxy.error) {
+  console.log('lint:containers: haproxy is not installed; ops/haproxy/haproxy.cfg not checked');
+} else if (haproxy.status !== 0) {
+  problems.push(`ops/haproxy/haproxy.cfg: ${(haproxy.stderr || haproxy.stdout).trim()}`);
+}
+
+for (const problem of problems) console.error(problem);
+if (problems.length > 0) process.exit(1);
+console.log('lint:containers: Dockerfile and docker-compose.yml refer only to files that exist');
