@@ -49,6 +49,12 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
     purposes: ['ci'],
   },
   {
+    name: 'haproxy',
+    probe: '/usr/sbin/haproxy',
+    why: 'npm run lint:containers checks ops/haproxy/haproxy.cfg with haproxy -c',
+    purposes: ['ci'],
+  },
+  {
     name: 'ca-certificates',
     probe: '/etc/ssl/certs/ca-certificates.crt',
     why: 'TLS to the model provider and webpages',
@@ -86,7 +92,7 @@ export function onPath(command: string, pathVariable: string | undefined): boole
 /** Whether a package's probe finds it on this machine. */
 export function isPresent(pkg: SystemPackage, pathVariable: string | undefined): boolean {
   if (!pkg.probe.startsWith('/')) return onPath(pkg.probe, pathVariable);
-  return pkg.probe.startsWith('/usr/bin/') ? executable(pkg.probe) : readable(pkg.probe);
+  return /^\/usr\/s?bin\//.test(pkg.probe) ? executable(pkg.probe) : readable(pkg.probe);
 }
 
 /**

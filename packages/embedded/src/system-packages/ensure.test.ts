@@ -72,9 +72,9 @@ describe('packagesFor', () => {
     ]);
   });
 
-  it('CI also needs PostgreSQL and poppler', () => {
+  it('CI also needs PostgreSQL, poppler and haproxy', () => {
     expect(packagesFor('ci', {}).map((p) => p.name)).toEqual(
-      expect.arrayContaining(['postgresql', 'poppler-utils']),
+      expect.arrayContaining(['postgresql', 'poppler-utils', 'haproxy']),
     );
   });
 });
