@@ -97,14 +97,17 @@ export function isPresent(pkg: SystemPackage, pathVariable: string | undefined):
 
 /**
  * The packages a purpose needs in this environment: none for Redis when a server is named, none
- * for Chromium when CHROMIUM_PATH points elsewhere.
+ * for Chromium when CHROMIUM_PATH points elsewhere. Off Linux only commands on PATH are looked
+ * for (Debian's file paths mean nothing there; the worker falls back to Playwright's Chromium).
  */
 export function packagesFor(
   purpose: Purpose,
   env: { REDIS_URL?: string | undefined; CHROMIUM_PATH?: string | undefined },
+  platform: NodeJS.Platform = process.platform,
 ): SystemPackage[] {
   return SYSTEM_PACKAGES.filter((pkg) => {
     if (!pkg.purposes.includes(purpose)) return false;
+    if (platform !== 'linux' && pkg.probe.startsWith('/')) return false;
     if (pkg.name === 'redis-server' && env.REDIS_URL) return false;
     if (pkg.name === 'chromium' && env.CHROMIUM_PATH) return false;
     return true;

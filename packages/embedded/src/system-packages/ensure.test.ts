@@ -72,6 +72,10 @@ describe('packagesFor', () => {
     ]);
   });
 
+  it('off Linux, only looks for commands on PATH', () => {
+    expect(packagesFor('start', {}, 'darwin').map((p) => p.name)).toEqual(['redis-server']);
+  });
+
   it('CI also needs PostgreSQL, poppler and haproxy', () => {
     expect(packagesFor('ci', {}).map((p) => p.name)).toEqual(
       expect.arrayContaining(['postgresql', 'poppler-utils', 'haproxy']),
