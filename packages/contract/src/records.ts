@@ -1,16 +1,100 @@
-import type { FailureCode } from './failure-codes.ts';
-import type { ExtractionStatus, SourceType } from './states.ts';
+import { z } from 'zod';
+import { FAILURE_CODES, type FailureCode } from './failure-codes.ts';
+import {
+  EXTRACTION_STATUSES,
+  SOURCE_TYPES,
+  type ExtractionStatus,
+  type SourceType,
+} from './states.ts';
 import { formatTimestamp } from './time.ts';
+import { WEBHOOK_EVENT_TYPES } from './webhook-events.ts';
+
+/*
+ * The records' shapes as zod schemas: the serializers below are typed from them and the API's
+ * OpenAPI document is generated from them, so the records, the webhook events that carry them
+ * and the document cannot disagree.
+ */
+
+/** ISO 8601 with milliseconds and an explicit offset, as `formatTimestamp` writes it. */
+export const TimestampSchema = z.iso
+  .datetime({ offset: true, precision: 3 })
+  .meta({ examples: ['2026-11-21T09:30:00.000+00:00'] });
+
+export const UploadedFileSchema = z
+  .object({
+    name: z.string(),
+    size: z.int().min(0),
+    contentType: z.string(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    removedAt: TimestampSchema.optional().meta({
+      description: 'when the bytes were removed after the retention period; absent while stored',
+    }),
+  })
+  .meta({ id: 'UploadedFile', description: 'an uploaded source file (docs/uploads.md)' });
 
 /** What the records show of an uploaded file. */
-export interface UploadedFile {
-  name: string;
-  size: number;
-  contentType: string;
-  sha256: string;
-  /** When the bytes were removed after the retention period; absent while they are stored. */
-  removedAt?: string;
-}
+export type UploadedFile = z.output<typeof UploadedFileSchema>;
+
+export const MetadataSchema = z.record(z.string().min(1).max(40), z.string().max(500)).meta({
+  id: 'Metadata',
+  description:
+    'the client’s own labels: at most 16 keys of 1–40 characters, string values of at most 500; never sent to the model',
+  maxProperties: 16,
+});
+
+export const ExtractionErrorSchema = z
+  .object({ code: z.enum(FAILURE_CODES), message: z.string() })
+  .nullable()
+  .meta({ id: 'ExtractionError', description: 'null unless the extraction failed' });
+
+/** The model's output: JSON shaped by the schema's structure (an object or an array). */
+const ModelOutputSchema = z.unknown().meta({
+  description: 'JSON shaped by the schema’s structure',
+  type: ['object', 'array', 'null'],
+});
+
+export const ListRecordSchema = z
+  .object({
+    id: z.uuid(),
+    createdAt: TimestampSchema,
+    charged: z.boolean(),
+    input: z.object({
+      schema_id: z.uuid(),
+      type: z.enum(SOURCE_TYPES),
+      source: z.string().meta({ description: 'the text, the URL, or an uploaded file’s name' }),
+      file: UploadedFileSchema.optional(),
+      instruction: z.string().optional(),
+    }),
+    output: ModelOutputSchema.meta({ description: 'null unless completed' }),
+    status: z.enum(EXTRACTION_STATUSES),
+    totalTokens: z.string().regex(/^\d+$/).meta({ description: 'numeric text' }),
+    error: ExtractionErrorSchema,
+    metadata: MetadataSchema,
+  })
+  .meta({ id: 'ExtractionListRecord' });
+
+export const SingleRecordSchema = z
+  .object({
+    id: z.uuid(),
+    schemaId: z.uuid(),
+    source: z.object({
+      type: z.enum(['text', 'image', 'pdf', 'url']),
+      content: z.string().meta({ description: 'the text, the URL, or an uploaded file’s name' }),
+      file: UploadedFileSchema.optional(),
+    }),
+    result: ModelOutputSchema.meta({ description: 'null unless completed' }),
+    status: z.enum(EXTRACTION_STATUSES),
+    createdAt: TimestampSchema,
+    totalTokens: z.int().min(0),
+    charged: z.boolean(),
+    error: ExtractionErrorSchema,
+    metadata: MetadataSchema,
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: 'Extraction' });
+
+export type ListRecord = z.output<typeof ListRecordSchema>;
+export type SingleRecord = z.output<typeof SingleRecordSchema>;
 
 /**
  * The public records of an extraction, built from what is stored. Shared by the API (which
@@ -45,14 +129,8 @@ function errorOf(row: StoredExtraction): { code: FailureCode; message: string } 
 }
 
 /** The list record: `input`/`output`, `totalTokens` as numeric text. */
-export function serializeListRecord(row: StoredExtraction) {
-  const input: {
-    schema_id: string;
-    type: string;
-    source: string;
-    file?: UploadedFile;
-    instruction?: string;
-  } = {
+export function serializeListRecord(row: StoredExtraction): ListRecord {
+  const input: ListRecord['input'] = {
     schema_id: row.schemaId,
     type: row.sourceType,
     source: row.source,
@@ -73,7 +151,7 @@ export function serializeListRecord(row: StoredExtraction) {
 }
 
 /** The get-by-id record: `source`/`result`, `totalTokens` as a number. */
-export function serializeSingleRecord(row: StoredExtraction) {
+export function serializeSingleRecord(row: StoredExtraction): SingleRecord {
   return {
     id: row.id,
     schemaId: row.schemaId,
@@ -93,3 +171,16 @@ export function serializeSingleRecord(row: StoredExtraction) {
     updatedAt: formatTimestamp(row.updatedAt),
   };
 }
+
+/** The body of a webhook delivery: the event, with the extraction's single record (docs/webhooks.md). */
+export const WebhookEventSchema = z
+  .object({
+    id: z.uuid().meta({ description: 'the event id; also the `webhook-id` header' }),
+    type: z.enum(WEBHOOK_EVENT_TYPES),
+    createdAt: TimestampSchema,
+    data: SingleRecordSchema,
+    metadata: MetadataSchema,
+  })
+  .meta({ id: 'WebhookEvent' });
+
+export type WebhookEvent = z.output<typeof WebhookEventSchema>;

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, arrayContains, eq, sql, type SQL } from 'drizzle-orm';
-import { formatTimestamp, serializeSingleRecord, type WebhookEventType } from '@xt/contract';
+import {
+  formatTimestamp,
+  serializeSingleRecord,
+  type WebhookEvent,
+  type WebhookEventType,
+} from '@xt/contract';
 import {
   extractions,
   webhookEndpoints,
@@ -39,13 +44,14 @@ export async function recordFinalEvent(
 
   const id = randomUUID();
   const createdAt = new Date();
-  const body = JSON.stringify({
+  const event: WebhookEvent = {
     id,
     type,
     createdAt: formatTimestamp(createdAt),
     data: serializeSingleRecord(row),
     metadata: row.metadata,
-  });
+  };
+  const body = JSON.stringify(event);
   await tx
     .insert(webhookEvents)
     .values({ id, accountId: row.accountId, extractionId: row.id, type, body, createdAt });

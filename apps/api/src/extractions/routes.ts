@@ -18,6 +18,7 @@ import {
   withKeyCheck,
 } from '../idempotency/index.ts';
 import { failureAsHttpError, type ExtractionService } from './service.ts';
+import type { ExtractionAccepted, ExtractionCompleted } from './response.ts';
 import { serializeListRecord, serializeSingleRecord } from '@xt/contract';
 
 const FORM_TYPES = [
@@ -113,11 +114,13 @@ export function extractionRoutes(
       if (outcome.replayed) res.setHeader(REPLAYED_HEADER, 'true');
       const row = outcome.row;
       if (outcome.kind === 'finished' && row.status === 'completed') {
-        sendOk(
-          res,
-          { id: row.id, status: row.status, output: row.output, totalTokens: row.totalTokens },
-          'Extraction completed.',
-        );
+        const completed: ExtractionCompleted = {
+          id: row.id,
+          status: row.status,
+          output: row.output,
+          totalTokens: row.totalTokens,
+        };
+        sendOk(res, completed, 'Extraction completed.');
         return;
       }
       if (outcome.kind === 'finished') throw failureAsHttpError(row);
@@ -126,12 +129,14 @@ export function extractionRoutes(
         'Retry-After',
         String(outcome.kind === 'accepted' ? outcome.retryAfterSeconds : 5),
       );
-      sendOk(
-        res,
-        { id: row.id, status: row.status, output: null, totalTokens: 0 },
-        'Extraction accepted; poll its Location for the result.',
-        202,
-      );
+      const accepted: ExtractionAccepted = {
+        id: row.id,
+        // 'accepted' is only ever a row that was not final when the service last looked.
+        status: row.status as ExtractionAccepted['status'],
+        output: null,
+        totalTokens: 0,
+      };
+      sendOk(res, accepted, 'Extraction accepted; poll its Location for the result.', 202);
     } finally {
       res.off('close', onClose);
     }

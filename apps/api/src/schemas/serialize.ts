@@ -1,12 +1,14 @@
-import { formatTimestamp } from '@xt/contract';
+import { formatTimestamp, type Structure } from '@xt/contract';
 import type { SchemaRow } from '@xt/db';
+import type { SchemaRecord } from './response.ts';
 
-export function serializeSchema(row: SchemaRow) {
+export function serializeSchema(row: SchemaRow): SchemaRecord {
   return {
     id: row.id,
     name: row.name,
     description: row.description ?? null,
-    structure: row.structure,
+    // Stored only after validateStructure passed, and returned verbatim.
+    structure: row.structure as Structure,
     createdAt: formatTimestamp(row.createdAt),
     updatedAt: formatTimestamp(row.updatedAt),
   };

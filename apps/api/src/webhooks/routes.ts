@@ -6,7 +6,7 @@ import { sendOk } from '../http/envelope.ts';
 import { listQueryOr422 } from '../http/list.ts';
 import { idParam } from '../http/validate.ts';
 import { parseEndpointBody, type EndpointInput } from './body.ts';
-import { serializeAttempt, serializeEndpoint } from './serialize.ts';
+import { serializeAttempt, serializeEndpoint, serializeEndpointWithSecret } from './serialize.ts';
 import type { WebhookService } from './service.ts';
 
 const WHAT = 'Webhook endpoint';
@@ -23,17 +23,13 @@ export function webhookRoutes(
     const input = await parseEndpointBody(bodyObject(req.body), 'full', allowlist);
     const row = await service.create(principalOf(req).accountId, input as EndpointInput);
     res.setHeader('Location', `${options.basePath}/webhooks/${row.id}`);
-    sendOk(res, serializeEndpoint(row, { withSecret: true }), 'Webhook endpoint created.', 201);
+    sendOk(res, serializeEndpointWithSecret(row), 'Webhook endpoint created.', 201);
   });
 
   router.get('/webhooks', async (req, res) => {
     const q = listQueryOr422(req.query);
     const { rows, meta } = await service.list(principalOf(req).accountId, q);
-    sendOk(
-      res,
-      { data: rows.map((row) => serializeEndpoint(row)), meta },
-      'Webhook endpoints retrieved.',
-    );
+    sendOk(res, { data: rows.map(serializeEndpoint), meta }, 'Webhook endpoints retrieved.');
   });
 
   router.get('/webhooks/:id', async (req, res) => {
@@ -61,7 +57,7 @@ export function webhookRoutes(
       principalOf(req).accountId,
       idParam(req.params.id, WHAT),
     );
-    sendOk(res, serializeEndpoint(row, { withSecret: true }), 'Webhook secret rotated.');
+    sendOk(res, serializeEndpointWithSecret(row), 'Webhook secret rotated.');
   });
 
   router.get('/webhooks/:id/deliveries', async (req, res) => {

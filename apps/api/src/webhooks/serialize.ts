@@ -1,25 +1,31 @@
-import { formatTimestamp } from '@xt/contract';
+import { formatTimestamp, type WebhookEventType } from '@xt/contract';
 import type { WebhookAttemptRow, WebhookEndpointRow } from '@xt/db';
+import type { DeliveryAttempt, WebhookEndpoint, WebhookEndpointWithSecret } from './response.ts';
 
-/** An endpoint as every route shows it; the secret only where the caller just made one. */
-export function serializeEndpoint(row: WebhookEndpointRow, options: { withSecret?: boolean } = {}) {
+/** An endpoint as every route shows it. */
+export function serializeEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
   return {
     id: row.id,
     url: row.url,
-    events: row.events,
+    // The columns are text; a check constraint keeps them to the event names.
+    events: row.events as WebhookEventType[],
     description: row.description ?? null,
     enabled: row.enabled,
     createdAt: formatTimestamp(row.createdAt),
-    ...(options.withSecret ? { secret: row.secret } : {}),
   };
 }
 
+/** With the secret: only where the caller just made one (create, rotate-secret). */
+export function serializeEndpointWithSecret(row: WebhookEndpointRow): WebhookEndpointWithSecret {
+  return { ...serializeEndpoint(row), secret: row.secret };
+}
+
 /** One delivery attempt, as `GET /webhooks/{id}/deliveries` lists it. */
-export function serializeAttempt(row: WebhookAttemptRow) {
+export function serializeAttempt(row: WebhookAttemptRow): DeliveryAttempt {
   return {
     id: row.id,
     eventId: row.eventId,
-    type: row.type,
+    type: row.type as WebhookEventType,
     attempt: row.attempt,
     status: row.status,
     responseStatus: row.responseStatus,
