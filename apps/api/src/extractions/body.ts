@@ -52,7 +52,8 @@ const oneString = (name: string) =>
           : `${name} must be a string`,
   });
 
-const fields = z.object({
+/** The create form's plain fields; `source` may also be a file (docs/uploads.md), `metadata` is checked by parseMetadata. */
+export const extractionFields = z.object({
   schema_id: oneString('schema_id')
     .trim()
     .pipe(z.uuid({ error: 'schema_id must be a UUID' })),
@@ -119,7 +120,9 @@ export function parseExtractionBody(
   opts: BodyOptions,
 ): ExtractionInput {
   const hasFile = (opts.files?.count ?? 0) > 0;
-  const schema = hasFile ? fields.extend({ source: z.unknown().optional() }) : fields;
+  const schema = hasFile
+    ? extractionFields.extend({ source: z.unknown().optional() })
+    : extractionFields;
   const { data: parsed, errors } = checkFields(schema, body);
   const metadata = parseMetadata(body.metadata, opts.form);
   errors.push(...metadata.errors);

@@ -14,6 +14,9 @@ const description = z
   .max(2000, 'description must be at most 2000 characters')
   .nullable();
 
+/** The scalar fields of POST and PUT; PATCH takes them all as optional. `structure` is checked by validateStructure. */
+export const schemaFields = z.object({ name, description: description.optional() });
+
 export interface SchemaInput {
   name: string;
   description: string | null;
@@ -34,10 +37,7 @@ export function parseSchemaBody(
   body: Record<string, unknown>,
   mode: 'full' | 'partial',
 ): Partial<SchemaInput> {
-  const fields = z.object({
-    name: mode === 'full' ? name : name.optional(),
-    description: description.optional(),
-  });
+  const fields = mode === 'full' ? schemaFields : schemaFields.partial();
   const { data: scalar, errors } = checkFields(fields, body);
   errors.push(...structureErrors(body, mode === 'full'));
   if (

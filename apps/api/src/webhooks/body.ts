@@ -38,6 +38,14 @@ const description = z
 
 const enabled = z.boolean({ error: 'enabled must be true or false' });
 
+/** POST's fields; PATCH takes them all as optional. */
+export const endpointFields = z.object({
+  url,
+  events,
+  description: description.optional(),
+  enabled: enabled.optional(),
+});
+
 const FIELDS = ['url', 'events', 'description', 'enabled'] as const;
 
 /**
@@ -49,12 +57,7 @@ export async function parseEndpointBody(
   mode: 'full' | 'partial',
   allowlist: Allowlist,
 ): Promise<Partial<EndpointInput>> {
-  const shape = z.object({
-    url: mode === 'full' ? url : url.optional(),
-    events: mode === 'full' ? events : events.optional(),
-    description: description.optional(),
-    enabled: enabled.optional(),
-  });
+  const shape = mode === 'full' ? endpointFields : endpointFields.partial();
   const { data, errors } = checkFields(shape, body);
   if (mode === 'partial' && !FIELDS.some((k) => body[k] !== undefined))
     errors.push({ field: 'body', message: `give at least one of ${FIELDS.join(', ')}` });
