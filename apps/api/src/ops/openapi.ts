@@ -1,15 +1,18 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { Router } from 'express';
-import { openApiDocument } from './openapi-document.ts';
+import { openApiDocument } from '../openapi/document.ts';
 
 const require = createRequire(import.meta.url);
 
-/** `/openapi.json` and a Swagger UI at `/docs`, served from the package (no CDN: works offline). */
+/**
+ * `/openapi.json` (generated from the zod schemas, see ../openapi/document.ts) and a Swagger UI
+ * at `/docs`, served from the package (no CDN: works offline).
+ */
 export function docsRoutes(): Router {
   const router = Router();
   router.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument);
+    res.json(openApiDocument());
   });
   const uiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   router.get('/docs', (_req, res) => {
