@@ -15,6 +15,18 @@ import {
 import { loadConfig, type ApiConfig } from './config.ts';
 import { createLogger } from '@xt/runtime';
 import { startApi, type RunningApi } from './server.ts';
+import { createResponseChecker, type CheckedResponse } from './openapi/response-check.ts';
+
+let checkResponses: ((res: CheckedResponse) => string[]) | undefined;
+
+/**
+ * From now on in this test file, every answer a test API gives through `request` is checked
+ * against the OpenAPI document (route, status, required headers, body), and a mismatch fails
+ * the request: what the document promises is what the integration tests see.
+ */
+export function checkResponsesAgainstOpenApi(): void {
+  checkResponses ??= createResponseChecker();
+}
 
 export interface TestApi {
   url: string;
@@ -87,6 +99,15 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     } catch {
       // Not JSON (e.g. /metrics): tests read `text` instead.
     }
+    const problems = checkResponses?.({
+      method,
+      path,
+      status: res.status,
+      headers: res.headers,
+      body: parsed,
+    });
+    if (problems && problems.length > 0)
+      throw new Error(`the answer differs from the OpenAPI document:\n${problems.join('\n')}`);
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
 

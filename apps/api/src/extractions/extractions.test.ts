@@ -13,7 +13,15 @@ import {
   type AppProcess,
   type ModelStandIn,
 } from '@xt/testkit';
-import { startApiReplica, startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
+import {
+  checkResponsesAgainstOpenApi,
+  startApiReplica,
+  startTestApi,
+  startTestWorker,
+  type TestApi,
+} from '../test-support.ts';
+
+checkResponsesAgainstOpenApi();
 
 const structure = {
   type: 'object',

@@ -11,7 +11,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { jpegImage, pngImage, scannedPdf, textPdf } from '@xt/testkit/fixtures';
 import { startModelStandIn, waitFor, type AppProcess, type ModelStandIn } from '@xt/testkit';
-import { startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
+import {
+  checkResponsesAgainstOpenApi,
+  startTestApi,
+  startTestWorker,
+  type TestApi,
+} from '../test-support.ts';
+
+checkResponsesAgainstOpenApi();
 
 const MAX_UPLOAD_BYTES = 3 * 1024 * 1024;
 

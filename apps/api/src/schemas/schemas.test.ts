@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, revokeKey } from '@xt/accounts';
 import { createDb } from '@xt/db';
-import { startTestApi, type TestApi } from '../test-support.ts';
+import { checkResponsesAgainstOpenApi, startTestApi, type TestApi } from '../test-support.ts';
+
+checkResponsesAgainstOpenApi();
 
 const invoice = {
   type: 'object',

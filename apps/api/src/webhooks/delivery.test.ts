@@ -10,7 +10,14 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelStandIn, waitFor, type AppProcess, type ModelStandIn } from '@xt/testkit';
-import { startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
+import {
+  checkResponsesAgainstOpenApi,
+  startTestApi,
+  startTestWorker,
+  type TestApi,
+} from '../test-support.ts';
+
+checkResponsesAgainstOpenApi();
 
 interface Received {
   path: string;

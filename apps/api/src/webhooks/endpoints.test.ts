@@ -3,7 +3,9 @@
  * isolation, scopes, and a 422 naming the field for each bad value.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../test-support.ts';
+import { checkResponsesAgainstOpenApi, startTestApi, type TestApi } from '../test-support.ts';
+
+checkResponsesAgainstOpenApi();
 
 let api: TestApi;
 // A public address literal: accepted without DNS, and never contacted by these tests.

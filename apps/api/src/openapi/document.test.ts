@@ -1,0 +1,56 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { openApiDocument } from './document.ts';
+import { createResponseChecker } from './response-check.ts';
+
+const check = createResponseChecker();
+const json = new Headers({
+  'content-type': 'application/json; charset=utf-8',
+  'x-request-id': 'r',
+});
+const schema = {
+  id: '6f1c2b1e-8f7a-4a57-9a3e-2f4b8c1d0e9a',
+  name: 'Invoice',
+  description: null,
+  structure: { type: 'object', properties: { total: { type: 'number', minLength: '3' } } },
+  createdAt: '2026-11-21T09:30:00.000+00:00',
+  updatedAt: '2026-11-21T09:30:00.000+00:00',
+};
+const answer = (path: string, status: number, body: unknown, method = 'GET', headers = json) =>
+  check({ method, path, status, headers, body });
+
+describe('the generated OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(
+      // As served: plain JSON.
+      JSON.parse(JSON.stringify(openApiDocument())) as Record<string, unknown>,
+    );
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('accepts an answer as documented, with and without /v1', () => {
+    const ok = { status: true, message: 'Schema retrieved.', data: schema };
+    expect(answer(`/v1/schemas/${schema.id}`, 200, ok)).toEqual([]);
+    expect(answer(`/schemas/${schema.id}`, 200, ok)).toEqual([]);
+  });
+
+  it('refuses a field the document does not have, a wrong type, and an unknown code', () => {
+    const extra = { status: true, message: 'm', data: { ...schema, secret: 'x' } };
+    expect(answer(`/v1/schemas/${schema.id}`, 200, extra).join()).toMatch(/additional/);
+    const wrong = { status: true, message: 'm', data: { ...schema, createdAt: '2026-11-21' } };
+    expect(answer(`/v1/schemas/${schema.id}`, 200, wrong).join()).toMatch(/createdAt/);
+    const code = { status: false, message: 'm', code: 'TEAPOT' };
+    expect(answer('/v1/schemas', 404, code).join()).toMatch(/code/);
+  });
+
+  it('refuses an undocumented status or route, and a 503 without Retry-After', () => {
+    const body = { status: false, message: 'm', code: 'UNAVAILABLE' };
+    expect(answer('/v1/schemas', 418, body).join()).toMatch(/status not documented/);
+    expect(answer('/v1/things', 200, body).join()).toMatch(/route not documented/);
+    expect(answer('/v1/schemas', 503, body).join()).toMatch(/Retry-After is missing/);
+    const withRetry = new Headers(json);
+    withRetry.set('retry-after', '2');
+    expect(answer('/v1/schemas', 503, body, 'GET', withRetry)).toEqual([]);
+  });
+});
