@@ -65,38 +65,83 @@ export function ok<T extends z.ZodType>(
   return { description, headers, content: json(okEnvelope(data)) };
 }
 
-const error = (description: string, headers?: z.ZodObject): ZodOpenApiResponseObject => ({
+type Code = z.output<typeof ErrorBody>['code'];
+
+/** An error answer; the example shows the code this status usually carries. */
+const error = (
+  description: string,
+  example: [Code, string],
+  headers?: z.ZodObject,
+): ZodOpenApiResponseObject => ({
   description,
   ...(headers ? { headers } : {}),
-  content: json(ErrorBody),
+  content: {
+    'application/json': {
+      schema: ErrorBody,
+      example: { status: false, message: example[1], code: example[0] },
+    },
+  },
 });
 
 /** Every failure a resource route can answer, keyed by status (docs/api.md#envelope-and-status-codes). */
 const ERRORS = {
-  400: error('`MALFORMED_BODY` (bad JSON, broken multipart) or `BAD_REQUEST` (bad path encoding)'),
+  400: error('`MALFORMED_BODY` (bad JSON, broken multipart) or `BAD_REQUEST` (bad path encoding)', [
+    'MALFORMED_BODY',
+    'The request body is not valid JSON.',
+  ]),
   401: error(
     '`UNAUTHORIZED`: missing, malformed, unknown or revoked API key',
-    z.object({ 'WWW-Authenticate': z.literal('Bearer') }),
+    ['UNAUTHORIZED', 'Invalid or revoked API key.'],
+    z.object({
+      'WWW-Authenticate': z
+        .string()
+        .regex(/^Bearer realm="api"/)
+        .meta({ examples: ['Bearer realm="api", error="invalid_token"'] }),
+    }),
   ),
-  403: error('`FORBIDDEN`: a read-scoped key on a route that changes something'),
-  404: error('`NOT_FOUND`: unknown id, another account’s id, or unknown route'),
-  413: error('`BODY_TOO_LARGE`'),
-  415: error('`UNSUPPORTED_MEDIA_TYPE`: a Content-Type the route does not take'),
+  403: error('`FORBIDDEN`: a read-scoped key on a route that changes something', [
+    'FORBIDDEN',
+    'This API key is read-only; a write key is required.',
+  ]),
+  404: error('`NOT_FOUND`: unknown id, another account’s id, or unknown route', [
+    'NOT_FOUND',
+    'Schema not found.',
+  ]),
+  413: error('`BODY_TOO_LARGE`', ['BODY_TOO_LARGE', 'The request body is too large.']),
+  415: error('`UNSUPPORTED_MEDIA_TYPE`: a Content-Type the route does not take', [
+    'UNSUPPORTED_MEDIA_TYPE',
+    'Content-Type must be one of: application/json.',
+  ]),
   422: {
     description:
       '`VALIDATION_FAILED` (one entry per invalid field), `IDEMPOTENCY_KEY_REUSED`, or a source failure of a synchronous create (`SOURCE_*`, with `extractionId`)',
-    content: json(ValidationErrorBody),
+    content: {
+      'application/json': {
+        schema: ValidationErrorBody,
+        example: {
+          status: false,
+          errors: [{ field: 'name', message: 'name is required' }],
+          code: 'VALIDATION_FAILED',
+        },
+      },
+    },
   },
   429: error(
     '`RATE_LIMITED`: too many requests for this key',
+    ['RATE_LIMITED', 'Maximum number of requests exceeded. Please retry later.'],
     z.object({ 'Retry-After': retryAfter, ...rateLimitHeaders }),
   ),
-  500: error('`INTERNAL` (or `TIMEOUT`/`INTERNAL` of an extraction that failed while waited for)'),
+  500: error('`INTERNAL` (or `TIMEOUT`/`INTERNAL` of an extraction that failed while waited for)', [
+    'INTERNAL',
+    'An unexpected error occurred.',
+  ]),
   502: error(
     'a synchronous create whose extraction failed at the model: `MODEL_UNAVAILABLE`, `MODEL_REFUSED`, `OUTPUT_INVALID`, with `extractionId`',
+    ['MODEL_UNAVAILABLE', 'The model provider failed.'],
   ),
   503: error(
     '`UNAVAILABLE`: PostgreSQL cannot be reached; retry after `Retry-After`',
+    ['UNAVAILABLE', 'The service is temporarily unavailable. Please retry shortly.'],
     z.object({ 'Retry-After': retryAfter }),
   ),
 } satisfies Record<number, ZodOpenApiResponseObject>;

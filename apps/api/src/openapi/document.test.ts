@@ -52,5 +52,7 @@ describe('the generated OpenAPI document', () => {
     const withRetry = new Headers(json);
     withRetry.set('retry-after', '2');
     expect(answer('/v1/schemas', 503, body, 'GET', withRetry)).toEqual([]);
+    withRetry.set('retry-after', 'soon');
+    expect(answer('/v1/schemas', 503, body, 'GET', withRetry).join()).toMatch(/Retry-After: soon/);
   });
 });

@@ -84,7 +84,7 @@ export const extractionPaths: ZodOpenApiPathsObject = {
     },
     get: {
       tags: ['Extractions'],
-      summary: 'List extractions, newest first; `search` matches the schema’s name at creation',
+      summary: 'List extractions, newest first; search matches the schema’s name at creation',
       requestParams: { query: extractionListQuery },
       responses: {
         '200': ok('A page of extractions', pageOf(ListRecordSchema)),

@@ -24,7 +24,7 @@ export interface CheckedResponse {
 }
 
 interface Response {
-  headers?: Record<string, { required?: boolean }>;
+  headers?: Record<string, { required?: boolean; schema?: unknown }>;
   content?: Record<string, unknown>;
 }
 interface Operation {
@@ -97,9 +97,29 @@ export function createResponseChecker(): (res: CheckedResponse) => string[] {
     );
     if (!statusKey) return [`${where}: status not documented for ${route.template}`];
     const documented = operation.responses[statusKey]!;
-    const problems = Object.entries(documented.headers ?? {})
-      .filter(([name, h]) => h.required && !res.headers.has(name))
-      .map(([name]) => `${where}: documented header ${name} is missing`);
+    const problems: string[] = [];
+    for (const [name, header] of Object.entries(documented.headers ?? {})) {
+      const value = res.headers.get(name);
+      if (value === null) {
+        if (header.required) problems.push(`${where}: documented header ${name} is missing`);
+        continue;
+      }
+      const fn = validator(
+        'paths',
+        route.template,
+        method,
+        'responses',
+        statusKey,
+        'headers',
+        name,
+        'schema',
+      );
+      const shown = value;
+      if (!fn(value))
+        problems.push(
+          `${where}: header ${name}: ${shown} does not match the document: ${ajv.errorsText(fn.errors)}`,
+        );
+    }
     if (!documented.content || method === 'head') return problems;
     const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
     if (!(type in documented.content))

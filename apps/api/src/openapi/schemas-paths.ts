@@ -26,7 +26,7 @@ export const schemaPaths: ZodOpenApiPathsObject = {
     },
     get: {
       tags: ['Schemas'],
-      summary: 'List schemas, newest first; `search` matches the name',
+      summary: 'List schemas, newest first; search matches the name',
       requestParams: { query: listQuery },
       responses: {
         '200': ok('A page of schemas', pageOf(SchemaRecordSchema)),

@@ -26,7 +26,7 @@ export const webhookPaths: ZodOpenApiPathsObject = {
     },
     get: {
       tags: ['Webhooks'],
-      summary: 'List endpoints, newest first; `search` matches the URL',
+      summary: 'List endpoints, newest first; search matches the URL',
       requestParams: { query: listQuery },
       responses: {
         '200': ok('A page of endpoints', pageOf(WebhookEndpointSchema)),
