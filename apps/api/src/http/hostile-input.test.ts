@@ -4,7 +4,14 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, type TestResponse } from '../test-support.ts';
+import {
+  checkResponsesAgainstOpenApi,
+  startTestApi,
+  type TestApi,
+  type TestResponse,
+} from '../test-support.ts';
+
+checkResponsesAgainstOpenApi();
 
 let api: TestApi;
 let schemaId: string;

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startModelStandIn, waitFor, type AppProcess, type ModelStandIn } from '@xt/testkit';
 import {
+  checkResponsesAgainstOpenApi,
   startApiReplica,
   startTestApi,
   startTestWorker,
@@ -14,6 +15,8 @@ import {
 } from '../test-support.ts';
 import { sweepExpiredKeys } from './sweep.ts';
 import { createDb } from '@xt/db';
+
+checkResponsesAgainstOpenApi();
 
 const structure = { type: 'object', properties: { total: { type: 'number' } } };
 

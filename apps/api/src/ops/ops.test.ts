@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../test-support.ts';
+import { checkResponsesAgainstOpenApi, startTestApi, type TestApi } from '../test-support.ts';
+
+checkResponsesAgainstOpenApi();
 
 let api: TestApi;
 beforeAll(async () => {
