@@ -45,7 +45,7 @@ function build() {
       title: 'Structured Data Extraction API',
       version: '1.0.0',
       description:
-        'Define a schema, submit a source (text, a URL or an upload of an image, PDF or webpage), get JSON shaped by the schema. Every route is also answered without `/v1`. The prose reference is docs/api.md in the repository.',
+        'Define a schema, submit a source (text, a URL or an upload of an image, PDF or webpage), get JSON shaped by the schema. Every route is also answered without `/v1`. API keys are made with `npm run keys` or on the dashboard, whose session-cookie routes (`/dashboard/api`) are not part of this API. The prose reference is docs/api.md in the repository.',
     },
     servers: [{ url: '/v1' }],
     security: [{ bearer: [] }],
