@@ -18,7 +18,7 @@ import { WEBHOOK_EVENT_TYPES } from './webhook-events.ts';
 /** ISO 8601 with milliseconds and an explicit offset, as `formatTimestamp` writes it. */
 export const TimestampSchema = z.iso
   .datetime({ offset: true, precision: 3 })
-  .meta({ examples: ['2026-11-21T09:30:00.000+00:00'] });
+  .meta({ id: 'Timestamp', examples: ['2026-11-21T09:30:00.000+00:00'] });
 
 export const UploadedFileSchema = z
   .object({

@@ -11,8 +11,10 @@ const require = createRequire(import.meta.url);
  */
 export function docsRoutes(): Router {
   const router = Router();
+  // Built when the app is assembled: a schema the generator cannot render fails start-up, not a request.
+  const document = openApiDocument();
   router.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument());
+    res.json(document);
   });
   const uiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   router.get('/docs', (_req, res) => {
