@@ -7,7 +7,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, textPdf, type FixtureServer } from '@xt/testkit/fixtures';
 import { startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
-import { startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
+import {
+  checkResponsesAgainstOpenApi,
+  startTestApi,
+  startTestWorker,
+  type TestApi,
+} from '../test-support.ts';
+
+checkResponsesAgainstOpenApi();
 
 const PAGES = 8;
 // ~2,400 characters a page (≈600 tokens): two pages fill one 1,000-token chunk and a half.

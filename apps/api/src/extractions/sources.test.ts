@@ -17,7 +17,14 @@ import {
   type FixtureServer,
 } from '@xt/testkit/fixtures';
 import { startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
-import { startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
+import {
+  checkResponsesAgainstOpenApi,
+  startTestApi,
+  startTestWorker,
+  type TestApi,
+} from '../test-support.ts';
+
+checkResponsesAgainstOpenApi();
 
 const structure = {
   type: 'object',

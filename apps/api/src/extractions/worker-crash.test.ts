@@ -5,7 +5,14 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelStandIn, waitFor, type AppProcess, type ModelStandIn } from '@xt/testkit';
-import { startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
+import {
+  checkResponsesAgainstOpenApi,
+  startTestApi,
+  startTestWorker,
+  type TestApi,
+} from '../test-support.ts';
+
+checkResponsesAgainstOpenApi();
 
 let api: TestApi;
 let model: ModelStandIn;
