@@ -105,6 +105,7 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
       status: res.status,
       headers: res.headers,
       body: parsed,
+      requestJson: options.json,
     });
     if (problems && problems.length > 0)
       throw new Error(`the answer differs from the OpenAPI document:\n${problems.join('\n')}`);

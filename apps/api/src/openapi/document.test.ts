@@ -44,6 +44,37 @@ describe('the generated OpenAPI document', () => {
     expect(answer('/v1/schemas', 404, code).join()).toMatch(/code/);
   });
 
+  it('refuses an accepted request body the document would not allow', () => {
+    const ok = { status: true, message: 'Schema created.', data: schema };
+    const headers = new Headers(json);
+    headers.set('location', `/v1/schemas/${schema.id}`);
+    const sent = { name: 'Invoice', structure: schema.structure };
+    expect(
+      check({
+        method: 'POST',
+        path: '/v1/schemas',
+        status: 201,
+        headers,
+        body: ok,
+        requestJson: sent,
+      }),
+    ).toEqual([]);
+    const bad = {
+      ...sent,
+      structure: { type: 'object', properties: { total: { type: 'money' } } },
+    };
+    expect(
+      check({
+        method: 'POST',
+        path: '/v1/schemas',
+        status: 201,
+        headers,
+        body: ok,
+        requestJson: bad,
+      }).join(),
+    ).toMatch(/accepted request body/);
+  });
+
   it('refuses an undocumented status or route, and a 503 without Retry-After', () => {
     const body = { status: false, message: 'm', code: 'UNAVAILABLE' };
     expect(answer('/v1/schemas', 418, body).join()).toMatch(/status not documented/);

@@ -28,7 +28,11 @@ const file = z.file().meta({
     'an uploaded file instead of a `source` field, for `pdf`, `image` and `text` (plain text, Markdown, CSV, JSON or HTML)',
 });
 
-const jsonForm = extractionFields.extend({ source, metadata: MetadataSchema.optional() });
+// parseMetadata takes null (and, in forms, an empty value) as no metadata.
+const jsonForm = extractionFields.extend({
+  source,
+  metadata: MetadataSchema.nullable().optional(),
+});
 const urlencodedForm = extractionFields.extend({ source, metadata: metadataText.optional() });
 const multipartForm = extractionFields.extend({
   source: z.union([source, file]),

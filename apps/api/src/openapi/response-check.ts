@@ -21,6 +21,8 @@ export interface CheckedResponse {
   headers: Headers;
   /** The parsed JSON body, or undefined when the body was not JSON. */
   body: unknown;
+  /** The JSON body the request sent, if it sent one. */
+  requestJson?: unknown;
 }
 
 interface Response {
@@ -28,6 +30,7 @@ interface Response {
   content?: Record<string, unknown>;
 }
 interface Operation {
+  requestBody?: { content: Record<string, unknown> };
   responses: Record<string, Response>;
 }
 type PathItem = Record<string, unknown> & { servers?: unknown };
@@ -96,12 +99,35 @@ export function createResponseChecker(): (res: CheckedResponse) => string[] {
       : undefined;
     // A method the route does not have: the router's own 404/405 envelope.
     if (!operation) return res.status >= 400 ? errorAnswer() : [`${where}: method not documented`];
+    // A JSON body the API accepted must be one the document allows: a document stricter
+    // than the code is drift too.
+    const accepted =
+      res.status < 300 &&
+      res.requestJson !== undefined &&
+      operation.requestBody?.content['application/json'] !== undefined
+        ? validator(
+            'paths',
+            route.template,
+            documentedMethod,
+            'requestBody',
+            'content',
+            'application/json',
+            'schema',
+          )
+        : undefined;
+    const requestProblems =
+      accepted && !accepted(res.requestJson)
+        ? [
+            `${where}: the accepted request body does not match the document: ${ajv.errorsText(accepted.errors)}`,
+          ]
+        : [];
     const statusKey = [String(res.status), `${String(res.status)[0]}XX`, 'default'].find(
       (k) => k in operation.responses,
     );
-    if (!statusKey) return [`${where}: status not documented for ${route.template}`];
+    if (!statusKey)
+      return [...requestProblems, `${where}: status not documented for ${route.template}`];
     const documented = operation.responses[statusKey]!;
-    const problems: string[] = [];
+    const problems: string[] = [...requestProblems];
     for (const [name, header] of Object.entries(documented.headers ?? {})) {
       const value = res.headers.get(name);
       if (value === null) {
