@@ -129,7 +129,7 @@ export interface ExtractionListItem {
   charged: boolean;
   input: {
     schema_id: string;
-    type: string;
+    type: SourceType;
     source: string;
     file?: UploadedFile;
     instruction?: string;

@@ -4,7 +4,8 @@
  * code sends and what the document promises are one definition (docs/api.md#envelope-and-status-codes).
  */
 import { z } from 'zod';
-import { FAILURE_CODES, type PaginationMeta } from '@xt/contract';
+import { FAILURE_CODES } from '@xt/contract';
+import type { PaginationMeta } from './pagination.ts';
 
 /** The codes the API itself answers with; a failed extraction adds its failure code. */
 export const API_ERROR_CODES = [

@@ -4,13 +4,8 @@
  */
 import { z } from 'zod';
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
-import {
-  DEFAULT_LIMIT,
-  DEFAULT_PAGE,
-  EXTRACTION_STATUSES,
-  MAX_LIMIT,
-  MAX_SEARCH_CHARS,
-} from '@xt/contract';
+import { EXTRACTION_STATUSES } from '@xt/contract';
+import { DEFAULT_LIMIT, DEFAULT_PAGE, MAX_LIMIT, MAX_SEARCH_CHARS } from '../http/list-query.ts';
 import { ErrorBody, okEnvelope, ValidationErrorBody } from '../http/response-schemas.ts';
 
 export const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });

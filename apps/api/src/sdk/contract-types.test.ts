@@ -9,7 +9,7 @@ import type { serializeListRecord, serializeSingleRecord } from '@xt/contract';
 import type * as sdk from '@xt/sdk';
 import type { PaginationMeta } from '../http/pagination.ts';
 import type { serializeSchema } from '../schemas/serialize.ts';
-import type { serializeAttempt, serializeEndpoint } from '../webhooks/serialize.ts';
+import type { serializeAttempt, serializeEndpointWithSecret } from '../webhooks/serialize.ts';
 
 type Equal<A, B> =
   (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -21,7 +21,7 @@ type Fits<Sdk, Service> =
 // `json` / `text[]` / `text` columns), the key sets are still held equal and the rest must fit.
 type ServiceSingle = ReturnType<typeof serializeSingleRecord>;
 type ServiceSchema = ReturnType<typeof serializeSchema>;
-type ServiceEndpoint = ReturnType<typeof serializeEndpoint>;
+type ServiceEndpoint = ReturnType<typeof serializeEndpointWithSecret>;
 type ServiceAttempt = ReturnType<typeof serializeAttempt>;
 
 /** Each entry must be `true`; a `false` is a compile error naming the drifted type. */
