@@ -147,6 +147,13 @@ describe('prep pool', () => {
     await expect(pool.warm()).rejects.toThrow();
   });
 
+  it('treats a warm-up cut short by close as no failure', async () => {
+    const closing = createPrepPool({ size: 2, taskTimeoutMs: 60_000 });
+    const warming = closing.warm();
+    await closing.close();
+    await expect(warming).resolves.toBeUndefined();
+  });
+
   it('rejects queued work when closed', async () => {
     const closing = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
     const bytes = await fx.scannedPdf(['page']);

@@ -241,9 +241,16 @@ export function createPrepPool(options: PrepPoolOptions): PrepPool {
       return threads.stats;
     },
     async warm() {
-      await Promise.all(
-        Array.from({ length: size }, () => threads.submit('warm', options.taskTimeoutMs)),
-      );
+      try {
+        await Promise.all(
+          Array.from({ length: size }, () => threads.submit('warm', options.taskTimeoutMs)),
+        );
+      } catch (err) {
+        // A worker stopped right after it started closes the pool while it warms: nothing
+        // failed, so there is nothing to report.
+        if (threads.closed) return;
+        throw err;
+      }
     },
     close: () => threads.close(),
   };
