@@ -97,6 +97,49 @@ describe('process faults', () => {
       outcome.finalAfter(backAt),
     );
   }, 180_000);
+
+  it('the API stopped (SIGTERM) while clients wait: each gets its 202, then it exits 0', async () => {
+    const stack = current();
+    const schemaId = await stack.createSchema('api sigterm');
+    // Slower than the wait below: every create is still waiting when the signal comes.
+    stack.model.setDefaultBehaviour({ delayMs: 6_000 });
+    const waiting = Array.from({ length: 4 }, (_, i) =>
+      fetch(`${stack.apiUrl}/v1/extractions`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${stack.apiKey}`,
+          'content-type': 'application/json',
+          'idempotency-key': `apisigterm-${i}`,
+        },
+        body: JSON.stringify({
+          schema_id: schemaId,
+          type: 'text',
+          source: `Order apisigterm-${i}: 2 items, total 10`,
+        }),
+      }).then(async (res) => ({
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        body: (await res.json()) as { data?: { id?: string; status?: string } },
+      })),
+    );
+    await waitFor(async () => (await stack.rows(schemaId)).length === 4, 20_000);
+    await sleep(500);
+    const code = await stack.api.signal('SIGTERM');
+    expect(code).toBe(0);
+    const answers = await Promise.all(waiting);
+    // Nobody was cut off: the waits ended early with the documented 202 and where to look.
+    for (const answer of answers) {
+      expect(answer.status).toBe(202);
+      expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+      expect(answer.body.data?.id).toBeDefined();
+    }
+    await stack.api.restart();
+    const rows = await stack.allFinal(schemaId, 60_000);
+    expect(rows.map((r) => [r.status, r.charged])).toEqual(
+      Array.from({ length: 4 }, () => ['completed', true]),
+    );
+    expect(stack.unexpectedExits()).toEqual([]);
+  }, 180_000);
 });
 
 describe('provider faults', () => {
