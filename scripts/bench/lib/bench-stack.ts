@@ -106,7 +106,13 @@ export class BenchStack {
         this.workdir,
         `worker-${this.workers.length + 1}`,
         this.service,
-        { WORKER_CONCURRENCY: String(this.options.workerConcurrency) },
+        {
+          WORKER_CONCURRENCY: String(this.options.workerConcurrency),
+          // Like for like: the bare worker bounds only its concurrency. The service's own bound
+          // on model calls in flight (32 by default, for memory) would otherwise cap it at 32
+          // extractions per second of model latency, whatever CPU it has to spare.
+          MODEL_MAX_IN_FLIGHT: String(this.options.workerConcurrency),
+        },
         this.options.nodeArgs,
       ),
     );
