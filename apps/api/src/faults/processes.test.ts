@@ -4,26 +4,13 @@
  * docs/operations.md for what each fault looks like and how long recovery takes.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '@xt/testkit';
 import { checkOutcome, report } from './outcome.ts';
+import { activeJobsOf } from './active-jobs.ts';
 import { useFaultStack } from './scenario.ts';
 
 const { stack: current, client } = useFaultStack({ workers: 2 });
-
-/** Extraction ids a worker is running now, from BullMQ's record of who took each job. */
-async function activeJobsOf(workerName: string): Promise<string[]> {
-  const stack = current();
-  const redis = new Redis(stack.redis.url, { maxRetriesPerRequest: 1 });
-  try {
-    const ids = await redis.lrange('faults:extractions:active', 0, -1);
-    const owners = await Promise.all(ids.map((id) => redis.hget(`faults:extractions:${id}`, 'pb')));
-    return ids.filter((_, i) => owners[i] === workerName);
-  } finally {
-    redis.disconnect();
-  }
-}
 
 describe('process faults', () => {
   it('a worker killed (-9) mid-job: its jobs run again on another worker, charged once', async () => {
@@ -33,7 +20,7 @@ describe('process faults', () => {
     const load = client(schemaId, 'async', 'kill9');
     const victim = stack.workers[0]!;
     const orphaned = await waitFor(async () => {
-      const jobs = await activeJobsOf(victim.name);
+      const jobs = await activeJobsOf(current(), victim.name);
       return jobs.length >= 2 && jobs;
     }, 30_000);
     const killedAt = Date.now();
@@ -63,7 +50,7 @@ describe('process faults', () => {
     const load = client(schemaId, 'async', 'sigterm');
     const leaving = stack.workers[1]!;
     const running = await waitFor(async () => {
-      const jobs = await activeJobsOf(leaving.name);
+      const jobs = await activeJobsOf(current(), leaving.name);
       return jobs.length >= 2 && jobs;
     }, 30_000);
     const stoppedAt = Date.now();

@@ -5,24 +5,13 @@
  * The same assertions as the fast fault tests; the figures are printed, not asserted.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '@xt/testkit';
 import { checkOutcome, report } from './outcome.ts';
+import { activeJobsOf } from './active-jobs.ts';
 import { useFaultStack } from './scenario.ts';
 
 const { stack: current, client } = useFaultStack({ workers: 2, recovery: 'production' });
-
-async function activeJobsOf(workerName: string): Promise<string[]> {
-  const redis = new Redis(current().redis.url, { maxRetriesPerRequest: 1 });
-  try {
-    const ids = await redis.lrange('faults:extractions:active', 0, -1);
-    const owners = await Promise.all(ids.map((id) => redis.hget(`faults:extractions:${id}`, 'pb')));
-    return ids.filter((_, i) => owners[i] === workerName);
-  } finally {
-    redis.disconnect();
-  }
-}
 
 describe('recovery with production timings', () => {
   it('worker kill -9: drain on another worker', async () => {
@@ -32,7 +21,7 @@ describe('recovery with production timings', () => {
     const load = client(schemaId, 'async', 'long-kill9');
     const victim = stack.workers[0]!;
     const orphaned = await waitFor(async () => {
-      const jobs = await activeJobsOf(victim.name);
+      const jobs = await activeJobsOf(current(), victim.name);
       return jobs.length >= 2 && jobs;
     }, 30_000);
     const killedAt = Date.now();
