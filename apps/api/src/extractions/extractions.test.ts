@@ -3,7 +3,7 @@
  * and Redis, and the model stand-in (the only thing not real) recording what reached it.
  */
 import { Queue } from 'bullmq';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EXTRACT_JOB, EXTRACTION_QUEUE } from '@xt/queue';
 import {
@@ -12,6 +12,7 @@ import {
   waitFor,
   type AppProcess,
   type ModelStandIn,
+  openTestPool,
 } from '@xt/testkit';
 import {
   checkResponsesAgainstOpenApi,
@@ -54,7 +55,7 @@ beforeAll(async () => {
     EXTRACTION_WAIT_SECONDS: '20',
   });
   worker = await startWorker();
-  db = new pg.Pool({ connectionString: api.database.url, max: 2 });
+  db = openTestPool(api.database.url);
   const res = await api.request('POST', '/v1/schemas', { json: { name: 'Invoice v1', structure } });
   schemaId = res.body.data.id;
 });

@@ -5,9 +5,15 @@
  * which then says when the bytes were removed.
  */
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startModelStandIn, waitFor, type AppProcess, type ModelStandIn } from '@xt/testkit';
+import {
+  startModelStandIn,
+  waitFor,
+  type AppProcess,
+  type ModelStandIn,
+  openTestPool,
+} from '@xt/testkit';
 import { startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
 
 let api: TestApi;
@@ -22,7 +28,7 @@ beforeAll(async () => {
     UPLOAD_RETENTION_HOURS: '0',
     UPLOAD_SWEEP_INTERVAL_MS: '300',
   });
-  db = new pg.Pool({ connectionString: api.database.url, max: 2 });
+  db = openTestPool(api.database.url);
 }, 120_000);
 
 afterAll(async () => {

@@ -7,10 +7,16 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { jpegImage, pngImage, scannedPdf, textPdf } from '@xt/testkit/fixtures';
-import { startModelStandIn, waitFor, type AppProcess, type ModelStandIn } from '@xt/testkit';
+import {
+  startModelStandIn,
+  waitFor,
+  type AppProcess,
+  type ModelStandIn,
+  openTestPool,
+} from '@xt/testkit';
 import {
   checkResponsesAgainstOpenApi,
   startTestApi,
@@ -36,7 +42,7 @@ beforeAll(async () => {
   const limits = { MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES), MAX_TEXT_CHARS: '5000' };
   api = await startTestApi({ ...limits, EXTRACTION_WAIT_SECONDS: '60', UPLOAD_TMP_DIR: tmpDir });
   worker = await startTestWorker(api, model.url, { ...limits, PREP_THREADS: '1' });
-  db = new pg.Pool({ connectionString: api.database.url, max: 2 });
+  db = openTestPool(api.database.url);
   const res = await api.request('POST', '/v1/schemas', {
     json: {
       name: 'Invoice',

@@ -2,9 +2,15 @@
  * Idempotency-Key end to end: the real API (in this process and as a second process), a real
  * worker, real PostgreSQL and Redis, and the model stand-in counting how often it was asked.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startModelStandIn, waitFor, type AppProcess, type ModelStandIn } from '@xt/testkit';
+import {
+  startModelStandIn,
+  waitFor,
+  type AppProcess,
+  type ModelStandIn,
+  openTestPool,
+} from '@xt/testkit';
 import {
   checkResponsesAgainstOpenApi,
   startApiReplica,
@@ -38,7 +44,7 @@ beforeAll(async () => {
     startTestWorker(api, model.url, { RECONCILE_INTERVAL_MS: '500', RECONCILE_AFTER_MS: '1000' }),
     startApiReplica(api),
   ]);
-  db = new pg.Pool({ connectionString: api.database.url, max: 2 });
+  db = openTestPool(api.database.url);
   const res = await api.request('POST', '/v1/schemas', { json: { name: 'Idem', structure } });
   schemaId = res.body.data.id;
 });

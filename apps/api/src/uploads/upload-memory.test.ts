@@ -10,7 +10,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import pg from 'pg';
+import type pg from 'pg';
+import { openTestPool } from '@xt/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiReplica, startTestApi, type TestApi } from '../test-support.ts';
 
@@ -73,7 +74,7 @@ beforeAll(async () => {
     UPLOAD_TMP_DIR: path.join(dir, 'tmp'),
     RATE_LIMIT_MAX: '1000',
   });
-  db = new pg.Pool({ connectionString: api.database.url, max: 2 });
+  db = openTestPool(api.database.url);
 }, 120_000);
 
 afterAll(async () => {
