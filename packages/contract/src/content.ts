@@ -24,4 +24,34 @@ export interface PreparedSource {
   parts: ContentPart[];
   /** Optional context lines for the prompt, e.g. page title and final URL of a webpage. */
   meta?: Record<string, string>;
+  /** The source as read, for locating values (only prepared when citations are asked for). */
+  grounding?: GroundingSource;
+  /** Set when pages or characters past a limit were not read: becomes a SOURCE_TRUNCATED warning. */
+  truncated?: { message: string };
 }
+
+/** One line of a page as the worker read it: its text and its box (fractions, top-left origin). */
+export interface GroundingLine {
+  text: string;
+  box: [number, number, number, number];
+}
+
+/** A page's lines, in reading order; `ocr` when they came from OCR rather than a text layer. */
+export interface GroundingPage {
+  /** 1-based */
+  page: number;
+  lines: GroundingLine[];
+  ocr?: boolean;
+}
+
+/**
+ * What the worker read of a source, kept beside the parts so that the service can locate each
+ * output value in it (docs/citations.md). Never sent to the model as such.
+ * - `text`: the submitted text itself; offsets index into it (`source.content`).
+ * - `pages`: PDF pages and images, line by line with boxes (text layer or OCR).
+ * - `plain`: a webpage: the text that was sent to the model; quotes only, no positions.
+ */
+export type GroundingSource =
+  | { kind: 'text'; content: string }
+  | { kind: 'pages'; pages: GroundingPage[] }
+  | { kind: 'plain'; text: string };

@@ -7,4 +7,5 @@ export * from './time.ts';
 export * from './structure.ts';
 export * from './ids.ts';
 export * from './webhook-events.ts';
+export * from './citations.ts';
 export * from './records.ts';

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  CitationsSchema,
+  ExtractionWarningSchema,
+  type Citations,
+  type ExtractionWarning,
+} from './citations.ts';
 import { FAILURE_CODES, type FailureCode } from './failure-codes.ts';
 import {
   EXTRACTION_STATUSES,
@@ -70,6 +76,13 @@ export const ListRecordSchema = z
     totalTokens: z.string().regex(/^\d+$/).meta({ description: 'numeric text' }),
     error: ExtractionErrorSchema,
     metadata: MetadataSchema,
+    citations: CitationsSchema.nullable().optional().meta({
+      description:
+        'present only when the extraction was created with `citations: true`; null until completed (docs/citations.md)',
+    }),
+    warnings: z.array(ExtractionWarningSchema).min(1).optional().meta({
+      description: 'what the service knows it left undone; present only when non-empty',
+    }),
   })
   .meta({ id: 'ExtractionListRecord' });
 
@@ -90,6 +103,13 @@ export const SingleRecordSchema = z
     error: ExtractionErrorSchema,
     metadata: MetadataSchema,
     updatedAt: TimestampSchema,
+    citations: CitationsSchema.nullable().optional().meta({
+      description:
+        'present only when the extraction was created with `citations: true`; null until completed (docs/citations.md)',
+    }),
+    warnings: z.array(ExtractionWarningSchema).min(1).optional().meta({
+      description: 'what the service knows it left undone; present only when non-empty',
+    }),
   })
   .meta({ id: 'Extraction' });
 
@@ -116,6 +136,12 @@ export interface StoredExtraction {
   metadata: Record<string, string>;
   /** An uploaded source's file (docs/uploads.md); null for text and URLs. */
   file: UploadedFile | null;
+  /** Created with `citations: true` (docs/citations.md). */
+  citationsRequested: boolean;
+  /** Set with the output when citations were asked for. */
+  citations: Citations | null;
+  /** What was left undone (OUTPUT_TRUNCATED, SOURCE_TRUNCATED, UNGROUNDED_VALUES); [] or null for none. */
+  warnings: ExtractionWarning[] | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -125,6 +151,18 @@ function errorOf(row: StoredExtraction): { code: FailureCode; message: string } 
   return {
     code: (row.errorCode ?? 'INTERNAL') as FailureCode,
     message: row.errorMessage ?? 'The extraction failed.',
+  };
+}
+
+/** `citations` only when asked for, `warnings` only when there are some (docs/citations.md). */
+function groundingOf(row: StoredExtraction): {
+  citations?: Citations | null;
+  warnings?: ExtractionWarning[];
+} {
+  const completed = row.status === 'completed';
+  return {
+    ...(row.citationsRequested ? { citations: completed ? (row.citations ?? {}) : null } : {}),
+    ...(completed && row.warnings && row.warnings.length > 0 ? { warnings: row.warnings } : {}),
   };
 }
 
@@ -147,6 +185,7 @@ export function serializeListRecord(row: StoredExtraction): ListRecord {
     totalTokens: String(row.totalTokens),
     error: errorOf(row),
     metadata: row.metadata,
+    ...groundingOf(row),
   };
 }
 
@@ -169,6 +208,7 @@ export function serializeSingleRecord(row: StoredExtraction): SingleRecord {
     error: errorOf(row),
     metadata: row.metadata,
     updatedAt: formatTimestamp(row.updatedAt),
+    ...groundingOf(row),
   };
 }
 

@@ -10,6 +10,7 @@
  * - Extractions keep `schema_id` without a foreign key, plus a snapshot of the schema's name
  *   and structure: deleting or editing a schema must never change an extraction already made.
  */
+import type { Citations, ExtractionWarning, UploadedFile } from '@xt/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -157,16 +158,6 @@ export const blobChunks = pgTable(
   (t) => [primaryKey({ columns: [t.ref, t.seq] })],
 );
 
-/** What the records show of an uploaded file; the bytes themselves live in the blob store. */
-export interface UploadedFile {
-  name: string;
-  size: number;
-  contentType: string;
-  sha256: string;
-  /** When the bytes were removed after the retention period; absent while they are stored. */
-  removedAt?: string;
-}
-
 export const extractions = pgTable(
   'extractions',
   {
@@ -190,6 +181,11 @@ export const extractions = pgTable(
     file: jsonb('file').$type<UploadedFile>(),
     fileRef: uuid('file_ref'),
     model: text('model').notNull(),
+    // Grounded output (docs/citations.md). `citations` is json, not jsonb, so its pointers keep
+    // the output's order; `warnings` lists what the service knows it left undone.
+    citationsRequested: boolean('citations_requested').notNull().default(false),
+    citations: json('citations').$type<Citations>(),
+    warnings: json('warnings').$type<ExtractionWarning[]>(),
     status: text('status', { enum: ['pending', 'processing', 'completed', 'failed'] })
       .notNull()
       .default('pending'),

@@ -102,6 +102,32 @@ export interface UploadedFile {
   removedAt?: string;
 }
 
+/** Where a leaf value was found in the source (docs/citations.md). */
+export interface Citation {
+  /** true only when the service itself found the value's evidence in the source */
+  grounded: boolean;
+  quote: string | null;
+  /** 1-based page for pdf (1 for image); null for text and webpages */
+  page: number | null;
+  /** `[x0, y0, x1, y1]` per line of the quote, fractions of the page, origin top left */
+  boxes: [number, number, number, number][];
+  /** text sources: `source.content.slice(start, end)` is the quote */
+  start: number | null;
+  end: number | null;
+  confidence: number | null;
+}
+
+/** Keyed by JSON Pointer into the output, e.g. `/lines/3/amount`. */
+export type Citations = Record<string, Citation>;
+
+export type WarningCode = 'OUTPUT_TRUNCATED' | 'SOURCE_TRUNCATED' | 'UNGROUNDED_VALUES';
+
+export interface ExtractionWarning {
+  code: WarningCode;
+  path: string;
+  message: string;
+}
+
 export interface ExtractionError {
   code: FailureCode;
   message: string;
@@ -120,6 +146,10 @@ export interface Extraction {
   error: ExtractionError | null;
   metadata: Record<string, string>;
   updatedAt: string;
+  /** only when created with `citations: true`; null until completed */
+  citations?: Citations | null;
+  /** only when non-empty */
+  warnings?: ExtractionWarning[];
 }
 
 /** `GET /extractions` records: `input`/`output`, `totalTokens` as numeric text. */
@@ -139,6 +169,8 @@ export interface ExtractionListItem {
   totalTokens: string;
   error: ExtractionError | null;
   metadata: Record<string, string>;
+  citations?: Citations | null;
+  warnings?: ExtractionWarning[];
 }
 
 /** What `POST /extractions` answers with: 200 when finished in time, 202 otherwise. */

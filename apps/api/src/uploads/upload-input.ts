@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { SourceType } from '@xt/contract';
-import type { UploadedFile } from '@xt/db';
+import type { UploadedFile } from '@xt/contract';
 import { checkUploadContent } from './check-content.ts';
 import { decodeDataUrl } from './data-url.ts';
 import { displayFileName, UNNAMED_UPLOAD } from './filename.ts';

@@ -1,0 +1,3 @@
+ALTER TABLE "extractions" ADD COLUMN "citations_requested" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "extractions" ADD COLUMN "citations" json;--> statement-breakpoint
+ALTER TABLE "extractions" ADD COLUMN "warnings" json;

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/*
+ * Grounded output (docs/citations.md): what the service itself found in the source for each
+ * leaf value of an output, and what it knows it left undone. Shared by the worker (which
+ * computes them), the API (which serves them) and the SDK/dashboard (which show them).
+ */
+
+/** `[x0, y0, x1, y1]` as fractions of the page's width and height, origin at the top left. */
+export const CitationBoxSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]).meta({
+  id: 'CitationBox',
+  description: '[x0, y0, x1, y1] as fractions of the page, origin top left',
+});
+
+export type CitationBox = z.output<typeof CitationBoxSchema>;
+
+export const CitationSchema = z
+  .object({
+    grounded: z.boolean().meta({
+      description: 'true only when the service itself found the value’s evidence in the source',
+    }),
+    quote: z
+      .string()
+      .max(500)
+      .nullable()
+      .meta({ description: 'the source’s own text supporting the value; null when not grounded' }),
+    page: z
+      .int()
+      .min(1)
+      .nullable()
+      .meta({ description: '1-based page (pdf; 1 for image); null otherwise' }),
+    boxes: z
+      .array(CitationBoxSchema)
+      .meta({ description: 'one box per line of the quote; [] where there is no page' }),
+    start: z
+      .int()
+      .min(0)
+      .nullable()
+      .meta({ description: 'text sources: source.content.slice(start, end) is the quote' }),
+    end: z.int().min(0).nullable(),
+    confidence: z.number().min(0).max(1).nullable().meta({
+      description: 'how likely the value is right, 0–1; null where nothing supports a figure',
+    }),
+  })
+  .meta({ id: 'Citation' });
+
+export type Citation = z.output<typeof CitationSchema>;
+
+/** Keyed by JSON Pointer (RFC 6901) into the output: one entry per non-null leaf value. */
+export const CitationsSchema = z.record(z.string(), CitationSchema).meta({
+  id: 'Citations',
+  description: 'keyed by JSON Pointer into the output, e.g. /lines/3/amount',
+});
+
+export type Citations = z.output<typeof CitationsSchema>;
+
+export const WARNING_CODES = ['OUTPUT_TRUNCATED', 'SOURCE_TRUNCATED', 'UNGROUNDED_VALUES'] as const;
+export type WarningCode = (typeof WARNING_CODES)[number];
+
+export const ExtractionWarningSchema = z
+  .object({
+    code: z.enum(WARNING_CODES),
+    path: z
+      .string()
+      .meta({ description: 'JSON Pointer into the output ("" for the whole answer)' }),
+    message: z.string(),
+  })
+  .meta({ id: 'ExtractionWarning' });
+
+export type ExtractionWarning = z.output<typeof ExtractionWarningSchema>;
