@@ -186,6 +186,9 @@ export const extractions = pgTable(
     citationsRequested: boolean('citations_requested').notNull().default(false),
     citations: json('citations').$type<Citations>(),
     warnings: json('warnings').$type<ExtractionWarning[]>(),
+    // Page previews for the dashboard's review view (pdf and image sources with citations):
+    // 1-based page number → blob ref in the blob store. Removed with the upload's bytes.
+    pageImages: json('page_images').$type<Record<string, string>>(),
     status: text('status', { enum: ['pending', 'processing', 'completed', 'failed'] })
       .notNull()
       .default('pending'),
