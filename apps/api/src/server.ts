@@ -63,7 +63,7 @@ export async function startApi(
     (closing ??= (async () => {
       // Stop accepting; waiting requests are released by closing the waiter (they answer 202).
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      sweep.stop();
+      await sweep.stop();
       await waiter.close();
       const grace = setTimeout(
         () => server.closeAllConnections(),

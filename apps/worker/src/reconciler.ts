@@ -10,7 +10,7 @@ import {
   isRedisUnavailable,
   type ExtractionJobPolicy,
 } from '@xt/queue';
-import { createOutageReporter, errorSummary } from '@xt/runtime';
+import { startPeriodic, type Periodic } from '@xt/runtime';
 
 const BATCH = 500;
 
@@ -180,35 +180,16 @@ export function createReconciler(deps: ReconcilerDeps) {
     );
   }
 
-  const outage = createOutageReporter(
-    deps.logger,
-    'reconciler',
-    'cannot reach PostgreSQL or Redis; retrying every interval',
-  );
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
   return {
     runOnce,
-    start(intervalMs: number) {
-      const tick = () => {
-        running = runOnce()
-          .then(() => outage.recovered())
-          .catch((err: unknown) => {
-            // An outage is logged once; anything else each time, without a stack.
-            if (isDatabaseUnavailable(err) || isRedisUnavailable(err)) outage.failed(err);
-            else deps.logger.warn({ error: errorSummary(err) }, 'reconcile failed');
-          })
-          .finally(() => {
-            timer = setTimeout(tick, intervalMs);
-            timer.unref();
-          });
-      };
-      timer = setTimeout(tick, Math.min(intervalMs, 1_000));
-      timer.unref();
-    },
-    async stop() {
-      clearTimeout(timer);
-      await running;
+    start(intervalMs: number): Periodic {
+      return startPeriodic(runOnce, {
+        name: 'reconciler',
+        intervalMs,
+        logger: deps.logger,
+        isOutage: (err) => isDatabaseUnavailable(err) || isRedisUnavailable(err),
+        outageMessage: 'cannot reach PostgreSQL or Redis; retrying every interval',
+      });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { BlobStore } from '@xt/blob-store';
 import { extractions, isDatabaseUnavailable, type Db } from '@xt/db';
-import { createOutageReporter, errorSummary, type Logger } from '@xt/runtime';
+import { startPeriodic, type Logger, type Periodic } from '@xt/runtime';
 
 /** Rows per transaction: short transactions, and a bounded list of references per delete. */
 const BATCH = 200;
@@ -119,40 +119,21 @@ export function startUploadSweep(
   deps: { db: Db; store: BlobStore; logger: Logger },
   options: UploadSweepOptions,
   intervalMs: number,
-) {
-  const outage = createOutageReporter(
-    deps.logger,
-    'upload-sweep',
-    'cannot reach PostgreSQL; retrying every interval',
-  );
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const tick = () => {
-    running = sweepUploads(deps.db, deps.store, options)
-      .then((result) => {
-        outage.recovered();
-        if (result.expired > 0 || result.orphans > 0)
-          deps.logger.info(result, 'uploaded files removed');
-      })
-      .catch((err: unknown) => {
-        if (isDatabaseUnavailable(err)) outage.failed(err);
-        else deps.logger.warn({ error: errorSummary(err) }, 'upload sweep failed');
-      })
-      .finally(() => {
-        if (stopped) return;
-        timer = setTimeout(tick, intervalMs);
-        timer.unref();
-      });
-  };
-  // The first sweep soon after start, spread out so workers started together do not align.
-  timer = setTimeout(tick, Math.min(intervalMs, 1_000 + Math.random() * 4_000));
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+): Periodic {
+  return startPeriodic(
+    async () => {
+      const result = await sweepUploads(deps.db, deps.store, options);
+      if (result.expired > 0 || result.orphans > 0)
+        deps.logger.info(result, 'uploaded files removed');
     },
-  };
+    {
+      name: 'upload-sweep',
+      intervalMs,
+      logger: deps.logger,
+      // The first sweep soon after start, spread out so workers started together do not align.
+      firstDelayMs: Math.min(intervalMs, 1_000 + Math.random() * 4_000),
+      isOutage: isDatabaseUnavailable,
+      outageMessage: 'cannot reach PostgreSQL; retrying every interval',
+    },
+  );
 }

@@ -45,12 +45,12 @@ export async function startWebhookDelivery(
   );
   worker.on('error', (err) => log.warn({ err }, 'webhook worker error'));
   const relay = createRelay({ db, queue, retries: delays.length, logger: log });
-  relay.start(config.WEBHOOK_RELAY_INTERVAL_MS);
+  const relayLoop = relay.start(config.WEBHOOK_RELAY_INTERVAL_MS);
   await worker.waitUntilReady();
 
   return {
     async close() {
-      await relay.stop();
+      await relayLoop.stop();
       await worker.close();
       await queue.close();
       blocking.disconnect();

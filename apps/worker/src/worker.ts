@@ -142,7 +142,7 @@ export async function startWorker(
     staleProcessingMs: config.RECONCILE_STALE_MS,
     logger,
   });
-  reconciler.start(config.RECONCILE_INTERVAL_MS);
+  const reconcileLoop = reconciler.start(config.RECONCILE_INTERVAL_MS);
   const uploadSweep = startUploadSweep(
     { db: db.db, store, logger },
     {
@@ -160,7 +160,7 @@ export async function startWorker(
     close: () =>
       (closing ??= (async () => {
         stopping = true;
-        await reconciler.stop();
+        await reconcileLoop.stop();
         await uploadSweep.stop();
         await webhooks?.close();
         // Takes no new jobs and waits for the running ones; those still running when the grace

@@ -7,3 +7,4 @@ export * from './scrub.ts';
 export * from './network-errors.ts';
 export * from './log-context.ts';
 export * from './trace.ts';
+export * from './periodic.ts';

@@ -3,6 +3,7 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { webhookMessages, type Db } from '@xt/db';
 import { DELIVER_WEBHOOK_JOB, deliverWebhookJobOptions } from '@xt/queue';
+import { startPeriodic, type Periodic } from '@xt/runtime';
 
 const BATCH = 200;
 /** A message handed to the queue this long ago whose job has vanished (Redis lost it). */
@@ -71,42 +72,21 @@ export function createRelay(deps: { db: Db; queue: Queue; retries: number; logge
   }
 
   let rounds = 0;
-  let failing = false;
   async function runOnce(): Promise<number> {
-    let moved = 0;
-    try {
-      moved = await relayNew();
-      if (++rounds % LOST_CHECK_EVERY === 0) moved += await recoverLost();
-      if (failing) deps.logger.info('webhook relay recovered');
-      failing = false;
-    } catch (err) {
-      // One warning per outage, not one per round.
-      if (!failing) deps.logger.warn({ err }, 'webhook relay failed; retrying');
-      failing = true;
-    }
+    let moved = await relayNew();
+    if (++rounds % LOST_CHECK_EVERY === 0) moved += await recoverLost();
     return moved;
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
   return {
     runOnce,
-    start(intervalMs: number) {
-      const tick = () => {
-        running = runOnce().finally(() => {
-          if (stopped) return;
-          timer = setTimeout(tick, intervalMs);
-          timer.unref();
-        });
-      };
-      timer = setTimeout(tick, 0);
-      timer.unref();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
+    /** Every failure counts as an outage: one warning until a round succeeds again. */
+    start: (intervalMs: number): Periodic =>
+      startPeriodic(runOnce, {
+        name: 'webhook relay',
+        intervalMs,
+        logger: deps.logger,
+        firstDelayMs: 0,
+      }),
   };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { Db } from '@xt/db';
+import { isDatabaseUnavailable, type Db } from '@xt/db';
+import { startPeriodic, type Periodic } from '@xt/runtime';
 
 const BATCH = 1000;
 
@@ -26,21 +27,21 @@ export async function sweepExpiredKeys(db: Db): Promise<number> {
   }
 }
 
-/** Runs the sweep every `intervalMs` until stopped. A failed sweep is retried next time. */
-export function startKeySweep(db: Db, intervalMs: number, logger: Logger): { stop(): void } {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    sweepExpiredKeys(db)
-      .then((n) => {
-        if (n > 0) logger.info({ deleted: n }, 'expired idempotency keys removed');
-      })
-      .catch((err: unknown) => logger.warn({ err }, 'idempotency key sweep failed'))
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+/** Runs the sweep every `intervalMs` until stopped; a failed sweep is retried next time. */
+export function startKeySweep(db: Db, intervalMs: number, logger: Logger): Periodic {
+  return startPeriodic(
+    async () => {
+      const n = await sweepExpiredKeys(db);
+      if (n > 0) logger.info({ deleted: n }, 'expired idempotency keys removed');
+    },
+    {
+      name: 'idempotency-sweep',
+      intervalMs,
+      logger,
+      firstDelayMs: intervalMs,
+      jitter: 0.2,
+      isOutage: isDatabaseUnavailable,
+      outageMessage: 'cannot reach PostgreSQL; retrying every interval',
+    },
+  );
 }
