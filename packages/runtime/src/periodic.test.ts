@@ -79,11 +79,12 @@ describe('startPeriodic', () => {
     const { logger, lines, warnings } = capturingLogger();
     const results: ('outage' | 'bug' | 'ok')[] = ['outage', 'outage', 'outage', 'ok', 'bug', 'bug'];
     const loop = startPeriodic(
-      async () => {
+      () => {
         const next = results.shift() ?? 'ok';
         if (next === 'outage')
-          throw Object.assign(new Error('connect ECONNREFUSED'), { outage: true });
-        if (next === 'bug') throw new Error('unexpected');
+          return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { outage: true }));
+        if (next === 'bug') return Promise.reject(new Error('unexpected'));
+        return Promise.resolve();
       },
       {
         name: 'sweep',
@@ -108,7 +109,7 @@ describe('startPeriodic', () => {
     const { logger } = capturingLogger();
     const at: number[] = [];
     const random = vi.spyOn(Math, 'random').mockReturnValue(0.5);
-    const loop = startPeriodic(async () => void at.push(Date.now()), {
+    const loop = startPeriodic(() => Promise.resolve(at.push(Date.now())), {
       name: 'test',
       intervalMs: 1_000,
       logger,
