@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { LOG_FORMATS, LOG_LEVELS, parseEnv } from '@xt/runtime';
+import { baseConfig, jobPolicyConfig, parseEnv, sourceLimitsConfig } from '@xt/runtime';
 import { trustProxySetting } from './http/trust-proxy.ts';
 
 /**
@@ -9,44 +9,24 @@ import { trustProxySetting } from './http/trust-proxy.ts';
  * reported by name in one message, so a misconfigured deploy fails loudly and early.
  */
 const schema = z.object({
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }),
+  ...baseConfig,
+  ...jobPolicyConfig,
+  ...sourceLimitsConfig,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
-  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-  // Unset: coloured lines at a terminal outside production, JSON otherwise (docs/logging.md).
-  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
-  NODE_ENV: z.string().optional(),
-  QUEUE_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]+$/)
-    .default('xt'),
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   TRUST_PROXY: trustProxySetting,
-  METRICS_TOKEN: z.string().min(1).optional(),
   ADMIN_USER: z.string().min(1).optional(),
   ADMIN_PASSWORD: z.string().min(1).optional(),
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   EXTRACTION_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(55),
   MAX_TEXT_CHARS: z.coerce.number().int().min(1).default(1_000_000),
-  SOURCE_ALLOWLIST: z.string().default(''),
-  // Places webhook endpoints may point to despite being private (docs/webhooks.md); empty.
-  WEBHOOK_ALLOWLIST: z.string().default(''),
-  // Largest uploaded file (a file part or a data: URL), in bytes; past it the answer is 413.
-  MAX_UPLOAD_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(50 * 1024 * 1024),
   // Where file parts wait between arriving and being stored (never named by the client).
   UPLOAD_TMP_DIR: z.string().min(1).default(path.join(os.tmpdir(), 'xt-uploads')),
   // Uploads copied into the database at once by this process; the rest wait their turn with
   // their bytes on disk. Each holds a pooled connection for the whole copy, so this stays below
   // DB_POOL_MAX (default: half of it) and leaves connections for every other request.
   UPLOAD_STORE_CONCURRENCY: z.coerce.number().int().min(1).optional(),
-  JOB_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),
-  JOB_BACKOFF_MS: z.coerce.number().int().min(0).default(5_000),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(10),
   // The dashboard (docs/dashboard.md).
   SESSION_IDLE_HOURS: z.coerce.number().positive().default(12),

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { z } from 'zod';
-import { LOG_FORMATS, LOG_LEVELS, parseEnv } from '@xt/runtime';
+import { baseConfig, jobPolicyConfig, parseEnv, sourceLimitsConfig } from '@xt/runtime';
 import { DEFAULT_RETRY_DELAYS, parseRetryDelays } from '@xt/webhooks';
 
 const MiB = 1024 * 1024;
@@ -43,19 +43,11 @@ const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(d
  * Limits default to docs/api.md#limits.
  */
 const schema = z.object({
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }),
-  QUEUE_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]+$/)
-    .default('xt'),
-  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-  // Unset: coloured lines at a terminal outside production, JSON otherwise (docs/logging.md).
-  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
-  NODE_ENV: z.string().optional(),
+  ...baseConfig,
+  ...jobPolicyConfig,
+  ...sourceLimitsConfig,
   // Host first: in a container every replica's pid is 1, and the healthcheck finds its own by host.
   WORKER_NAME: z.string().default(`${os.hostname()}-${process.pid}`),
-  DB_POOL_MAX: int(10, 1),
 
   // /healthz, /readyz and /metrics (docs/observability.md) listen on WORKER_METRICS_PORT +
   // WORKER_INDEX, so several workers on one host (the launcher's WORKER_PROCESSES) each get
@@ -63,8 +55,6 @@ const schema = z.object({
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   WORKER_INDEX: int(0),
   WORKER_METRICS_HOST: z.string().default('0.0.0.0'),
-  // The same token the API's /metrics takes, as `Authorization: Bearer`; unset leaves it open.
-  METRICS_TOKEN: z.string().min(1).optional(),
 
   OPENAI_API_KEY: z.string().default(''),
   OPENAI_BASE_URL: z.url().optional(),
@@ -89,10 +79,6 @@ const schema = z.object({
   PREP_THREAD_HEAP_MB: int(1024, 64),
   // Pages rendered at once in this process's Chromium.
   RENDER_CONCURRENCY: int(4, 1),
-  JOB_ATTEMPTS: int(4, 1),
-  // First retry delay; it doubles per attempt (5, 10, 20 s: longer than an ordinary restart of
-  // a dependency). A provider's Retry-After wins when it asks for longer.
-  JOB_BACKOFF_MS: int(5_000),
   JOB_TIMEOUT_MS: int(10 * 60_000, 1000),
   // A job's lock, renewed every half of it while the job runs. A killed worker's jobs run again
   // once the lock lapses and a stalled check notices: within LOCK + STALLED ≈ 30 s. Shorter
@@ -109,12 +95,9 @@ const schema = z.object({
   // On SIGTERM: how long running jobs may take to finish before they are handed back.
   WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).default(20),
 
-  SOURCE_ALLOWLIST: z.string().default(''),
-
   // Webhook deliveries (docs/webhooks.md): jobs in flight per process; 0 runs no delivery
   // workers and no relay here, for processes meant only for extractions.
   WEBHOOK_CONCURRENCY: int(50),
-  WEBHOOK_ALLOWLIST: z.string().default(''),
   WEBHOOK_TIMEOUT_MS: int(10_000, 100),
   WEBHOOK_RETRY_DELAYS: z
     .string()
@@ -133,8 +116,6 @@ const schema = z.object({
   MAX_PDF_BYTES: int(50 * MiB, 1),
   MAX_IMAGE_BYTES: int(20 * MiB, 1),
   MAX_HTML_BYTES: int(10 * MiB, 1),
-  // Uploads are capped by the API; the worker refuses to read a stored file larger than this.
-  MAX_UPLOAD_BYTES: int(50 * MiB, 1),
   // Uploaded bytes are removed this long after their extraction finished (docs/uploads.md);
   // the row and its file description stay. Fractions allowed (0.5 = 30 minutes).
   UPLOAD_RETENTION_HOURS: z.coerce.number().min(0).default(24),

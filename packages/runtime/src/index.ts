@@ -8,3 +8,4 @@ export * from './network-errors.ts';
 export * from './log-context.ts';
 export * from './trace.ts';
 export * from './periodic.ts';
+export * from './config-core.ts';

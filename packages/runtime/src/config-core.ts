@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { LOG_FORMATS, LOG_LEVELS } from './env.ts';
+
+/*
+ * The settings the API and the worker both read, declared once so that a variable means the
+ * same thing, with the same default and bounds, in every process (the README's configuration
+ * table lists them once too). Each app's config module spreads the groups it needs into its
+ * own schema and adds its own settings beside them.
+ */
+
+const MiB = 1024 * 1024;
+
+/** Where the process's dependencies are and how it logs. */
+export const baseConfig = {
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }),
+  // Every queue and cache key starts with it: processes with the same prefix share work.
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('xt'),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  // Unset: coloured lines at a terminal outside production, JSON otherwise (docs/logging.md).
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
+  NODE_ENV: z.string().optional(),
+  // `Authorization: Bearer <token>` on /metrics of the API and every worker; unset leaves it open.
+  METRICS_TOKEN: z.string().min(1).optional(),
+};
+
+/**
+ * How extraction jobs are retried: the API enqueues with it and the worker decides with it
+ * whether an attempt was the last, so both must read the same numbers.
+ */
+export const jobPolicyConfig = {
+  JOB_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(4),
+  // First retry delay; it doubles per attempt (5, 10, 20 s: longer than an ordinary restart of
+  // a dependency). A provider's Retry-After wins when it asks for longer.
+  JOB_BACKOFF_MS: z.coerce.number().int().min(0).default(5_000),
+};
+
+/** What a source may be: checked by the API when it arrives and by the worker when it is read. */
+export const sourceLimitsConfig = {
+  // Places sources may come from despite being private (docs/api.md); empty: none.
+  SOURCE_ALLOWLIST: z.string().default(''),
+  // Places webhook endpoints may point to despite being private (docs/webhooks.md); empty.
+  WEBHOOK_ALLOWLIST: z.string().default(''),
+  // Largest uploaded file (a file part or a data: URL), in bytes: the API answers 413 past it,
+  // and the worker refuses to read a stored file larger than this.
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(50 * MiB),
+};
