@@ -3,10 +3,9 @@
  * the browser, the CSRF token added to every mutation. Errors keep the API's envelope: a message
  * and, for 422, one entry per field, named by the API's own paths.
  */
-export interface FieldError {
-  field: string;
-  message: string;
-}
+import type { FieldError, Page } from '@xt/sdk';
+
+export type { FieldError, Page };
 
 export class ApiError extends Error {
   constructor(
@@ -17,11 +16,6 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-}
-
-export interface Page<T> {
-  data: T[];
-  meta: { total: number; perPage: number; currentPage: number; lastPage: number };
 }
 
 const BASE = '/dashboard/api';

@@ -20,59 +20,25 @@ export interface ApiKey {
   revokedAt: string | null;
 }
 
-export interface Schema {
-  id: string;
-  name: string;
-  description: string | null;
-  structure: unknown;
-  createdAt: string;
-  updatedAt: string;
-}
+/*
+ * The API's wire types come from the SDK, whose declarations a compile-time test holds to what
+ * the service serialises: the dashboard shows the same records and cannot drift from them.
+ */
+export type {
+  ExtractionStatus,
+  Schema,
+  UploadedFile as FileInfo,
+  ExtractionError,
+  ExtractionListItem as ExtractionListRecord,
+  Extraction as ExtractionRecord,
+  WebhookEndpointWithSecret,
+  WebhookDelivery,
+  Citation,
+  ExtractionWarning,
+} from '@xt/sdk';
+import type { ExtractionStatus, WebhookEndpoint as SdkWebhookEndpoint } from '@xt/sdk';
 
-export type ExtractionStatus = 'pending' | 'processing' | 'completed' | 'failed';
 export const STATUSES: ExtractionStatus[] = ['pending', 'processing', 'completed', 'failed'];
-
-export interface FileInfo {
-  name: string;
-  size: number;
-  contentType: string;
-  sha256: string;
-  /** Present once the bytes were removed after the retention period. */
-  removedAt?: string;
-}
-
-export interface ExtractionError {
-  code: string;
-  message: string;
-}
-
-/** `GET /extractions` rows. */
-export interface ExtractionListRecord {
-  id: string;
-  createdAt: string;
-  charged: boolean;
-  input: { schema_id: string; type: string; source: string; instruction?: string; file?: FileInfo };
-  output: unknown;
-  status: ExtractionStatus;
-  totalTokens: string;
-  error: ExtractionError | null;
-  metadata?: Record<string, string> | null;
-}
-
-/** `GET /extractions/{id}`. */
-export interface ExtractionRecord {
-  id: string;
-  schemaId: string;
-  source: { type: string; content: string; file?: FileInfo };
-  result: unknown;
-  status: ExtractionStatus;
-  createdAt: string;
-  updatedAt: string;
-  totalTokens: number;
-  charged: boolean;
-  error: ExtractionError | null;
-  metadata?: Record<string, string> | null;
-}
 
 export interface UsageDay {
   date: string;
@@ -91,23 +57,5 @@ export interface Usage {
 
 export const WEBHOOK_EVENTS = ['extraction.completed', 'extraction.failed'] as const;
 
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  enabled: boolean;
-  createdAt: string;
-  secret?: string;
-}
-
-export interface WebhookDelivery {
-  id: string;
-  eventId: string;
-  type: string;
-  attempt: number;
-  status: 'pending' | 'delivered' | 'failed';
-  responseStatus: number | null;
-  error: string | null;
-  createdAt: string;
-}
+/** As listed; `secret` only in the answer that created or rotated it. */
+export type WebhookEndpoint = SdkWebhookEndpoint & { secret?: string };
