@@ -13,7 +13,7 @@ import { rateLimiter } from './http/rate-limit.ts';
 import { requestId } from './http/request-id.ts';
 import { optionsAsEnvelope } from './http/options.ts';
 import { dashboardRouter } from './dashboard/router.ts';
-import { dashboardRoute } from './ops/dashboard.ts';
+import { queueBoardRoute } from './ops/queue-board.ts';
 import { healthRoutes } from './ops/health.ts';
 import { createMetrics, metricsRoute } from './ops/metrics.ts';
 import { docsRoutes } from './ops/openapi.ts';
@@ -56,8 +56,8 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(metricsRoute(metrics, config.METRICS_TOKEN));
   app.use(docsRoutes());
-  const dashboard = dashboardRoute(queue, config.ADMIN_USER, config.ADMIN_PASSWORD);
-  if (dashboard) app.use(dashboard);
+  const queueBoard = queueBoardRoute(queue, config.ADMIN_USER, config.ADMIN_PASSWORD);
+  if (queueBoard) app.use(queueBoard);
 
   const keys = new IdempotencyKeys(config.IDEMPOTENCY_KEY_TTL_HOURS);
   const extractions = new ExtractionService({

@@ -17,12 +17,12 @@ function basicAuth(user: string, password: string): RequestHandler {
     res.setHeader('WWW-Authenticate', 'Basic realm="queues", charset="UTF-8"');
     res
       .status(401)
-      .json({ status: false, message: 'Dashboard credentials required.', code: 'UNAUTHORIZED' });
+      .json({ status: false, message: 'Queue board credentials required.', code: 'UNAUTHORIZED' });
   };
 }
 
-/** The queue dashboard (docs/api.md#operational-routes): only mounted when ADMIN_USER and ADMIN_PASSWORD are both set. */
-export function dashboardRoute(queue: Queue, user?: string, password?: string): Router | null {
+/** The queue board, bull-board (docs/api.md#operational-routes): only mounted when ADMIN_USER and ADMIN_PASSWORD are both set. */
+export function queueBoardRoute(queue: Queue, user?: string, password?: string): Router | null {
   if (!user || !password) return null;
   const adapter = new ExpressAdapter();
   adapter.setBasePath('/admin/queues');
