@@ -1,0 +1,91 @@
+/** The JSON report (`--out`): what `--compare` reads back. */
+export interface EvalReport {
+  version: 1;
+  dataset: string;
+  createdAt: string;
+  settings: EvalSettings;
+  summary: Summary;
+  fields: FieldFigure[];
+  arrays: ArrayFigure[];
+  cases: CaseReport[];
+  comparison?: Comparison;
+}
+
+export interface EvalSettings {
+  baseUrl: string;
+  /** null: the service's default model */
+  model: string | null;
+  instruction: string | null;
+  citations: boolean;
+  concurrency: number;
+}
+
+export interface Summary {
+  cases: number;
+  completed: number;
+  failed: number;
+  /** every expected leaf of every case, failed ones included */
+  leaves: number;
+  matched: number;
+  /** matched ÷ leaves */
+  accuracy: number;
+  tokens: number;
+  /** USD, from the price table; null when the model has no price */
+  estimatedCost: number | null;
+  latencyMs: { p50: number; p95: number };
+}
+
+export interface FieldFigure {
+  pattern: string;
+  leaves: number;
+  matched: number;
+  accuracy: number;
+}
+
+export interface ArrayFigure {
+  pattern: string;
+  expectedItems: number;
+  actualItems: number;
+  foundItems: number;
+  /** found ÷ actual (1 when the output had none and none were expected) */
+  precision: number;
+  /** found ÷ expected */
+  recall: number;
+}
+
+export interface Mismatch {
+  path: string;
+  /** undefined (left out of the JSON) when the output has an item no expected one matched */
+  expected?: unknown;
+  /** undefined (left out of the JSON) when the output had nothing there */
+  actual?: unknown;
+}
+
+export interface CaseReport {
+  case: string;
+  status: 'completed' | 'failed';
+  extractionId: string | null;
+  error: { code: string; message: string } | null;
+  leaves: number;
+  matched: number;
+  accuracy: number;
+  tokens: number;
+  latencyMs: number;
+  mismatches: Mismatch[];
+}
+
+export interface FieldChange {
+  pattern: string;
+  before: number | null;
+  after: number | null;
+  delta: number;
+}
+
+export interface Comparison {
+  /** the earlier report's file */
+  against: string;
+  accuracyBefore: number;
+  accuracyAfter: number;
+  gains: FieldChange[];
+  regressions: FieldChange[];
+}

@@ -1,0 +1,98 @@
+import type { XtClient } from '../client.ts';
+import { ApiError, ExtractionFailedError, XtError } from '../errors.ts';
+import type { PublicModel } from '../types.ts';
+import type { CaseOutcome } from './aggregate.ts';
+import { caseSource, type Dataset, type DatasetCase } from './dataset.ts';
+import { scoreOutput } from './score.ts';
+
+export interface RunOptions {
+  client: XtClient;
+  dataset: Dataset;
+  schemaId: string;
+  model?: string | undefined;
+  instruction?: string | undefined;
+  citations: boolean;
+  concurrency: number;
+  site?: string | undefined;
+  /** per case, from submission to a final state */
+  timeoutMs: number;
+  onCaseDone?: (done: number, total: number) => void;
+}
+
+/** Runs every case, `concurrency` at a time, in data set order in the result. */
+export async function runCases(options: RunOptions): Promise<CaseOutcome[]> {
+  const { cases } = options.dataset;
+  const outcomes: CaseOutcome[] = new Array<CaseOutcome>(cases.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < cases.length) {
+      const index = next++;
+      outcomes[index] = await runCase(cases[index]!, options);
+      done += 1;
+      options.onCaseDone?.(done, cases.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency, cases.length) }, worker));
+  return outcomes;
+}
+
+async function runCase(item: DatasetCase, options: RunOptions): Promise<CaseOutcome> {
+  const started = performance.now();
+  const base = { case: item.name, output: undefined };
+  try {
+    const source = await caseSource(item, options.site);
+    const params = {
+      schemaId: options.schemaId,
+      ...source,
+      ...(options.model ? { model: options.model as PublicModel } : {}),
+      ...(options.instruction ? { instruction: options.instruction } : {}),
+      ...(options.citations ? { citations: true } : {}),
+      metadata: { eval_case: item.name.slice(0, 500) },
+    };
+    const result = await options.client.extract(params, { timeoutMs: options.timeoutMs });
+    return {
+      ...base,
+      status: 'completed',
+      extractionId: result.id,
+      error: null,
+      score: scoreOutput(item.expected, result.output),
+      tokens: result.totalTokens,
+      output: result.output,
+      latencyMs: performance.now() - started,
+    };
+  } catch (error) {
+    // A key the service refuses would refuse every case alike: stop at once.
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) throw error;
+    const failure = describe(error);
+    const tokens = failure.id ? await tokensOf(options.client, failure.id) : 0;
+    return {
+      ...base,
+      status: 'failed',
+      extractionId: failure.id,
+      error: { code: failure.code, message: failure.message },
+      score: scoreOutput(item.expected, undefined),
+      tokens,
+      latencyMs: performance.now() - started,
+    };
+  }
+}
+
+function describe(error: unknown): { id: string | null; code: string; message: string } {
+  if (error instanceof ExtractionFailedError) {
+    return { id: error.extractionId, code: error.failureCode, message: error.message };
+  }
+  if (error instanceof ApiError) return { id: null, code: error.code, message: error.message };
+  if (error instanceof XtError) return { id: null, code: error.name, message: error.message };
+  if (error instanceof Error) return { id: null, code: error.name, message: error.message };
+  return { id: null, code: 'ERROR', message: String(error) };
+}
+
+/** A failed extraction may still have spent tokens (repairs, chunks before the failure). */
+async function tokensOf(client: XtClient, id: string): Promise<number> {
+  try {
+    return (await client.extractions.get(id)).totalTokens;
+  } catch {
+    return 0;
+  }
+}
