@@ -38,6 +38,11 @@ export interface CreateExtractionParams {
   model?: PublicModel;
   instruction?: string;
   metadata?: Record<string, string>;
+  /**
+   * Locate each output value in the source: the outcome and the records then carry
+   * `citations`, keyed by JSON Pointer into the output. Default false.
+   */
+  citations?: boolean;
 }
 
 export interface CreateExtractionOptions extends CreateOptions {
@@ -194,6 +199,8 @@ export class XtClient {
       status: 'completed',
       output: record.result,
       totalTokens: record.totalTokens,
+      ...(record.citations ? { citations: record.citations } : {}),
+      ...(record.warnings ? { warnings: record.warnings } : {}),
     };
   }
 
@@ -218,7 +225,12 @@ export class XtClient {
       const res = isUpload(params.source)
         ? await this.http.request<ExtractionOutcome>({
             ...base,
-            form: await multipart(fields, params.metadata, params.source),
+            // Multipart carries citations as text, JSON (below) as a boolean.
+            form: await multipart(
+              params.citations ? { ...fields, citations: 'true' } : fields,
+              params.metadata,
+              params.source,
+            ),
           })
         : await this.http.request<ExtractionOutcome>({
             ...base,
@@ -226,6 +238,7 @@ export class XtClient {
               ...fields,
               source: params.source,
               ...(params.metadata ? { metadata: params.metadata } : {}),
+              ...(params.citations ? { citations: true } : {}),
             },
           });
       const retryAfter = res.headers.get('retry-after');

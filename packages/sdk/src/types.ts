@@ -179,6 +179,10 @@ export interface ExtractionOutcome {
   status: ExtractionStatus;
   output: unknown;
   totalTokens: number;
+  /** Completed, when created with `citations: true`: where each leaf value was found. */
+  citations?: Citations;
+  /** Completed, when non-empty: what the service knows it left undone. */
+  warnings?: ExtractionWarning[];
 }
 
 export interface WebhookEndpoint {

@@ -17,6 +17,7 @@ import {
   type UploadInput,
   type UploadResult,
 } from '../uploads/upload-input.ts';
+import { parseCitations } from './citations-field.ts';
 import { parseMetadata, type Metadata } from './metadata.ts';
 
 export const MAX_INSTRUCTION_CHARS = 4000;
@@ -28,6 +29,8 @@ export interface ExtractionInput {
   model: PublicModel;
   instruction?: string;
   metadata: Metadata;
+  /** Locate each output value in the source (docs/citations.md). */
+  citations: boolean;
   /** An uploaded file (a file part or a data: URL); `source` is then its display name. */
   upload?: UploadInput;
 }
@@ -36,7 +39,7 @@ export interface BodyOptions {
   maxTextChars: number;
   maxUploadBytes: number;
   allowlist: Allowlist;
-  /** Multipart or urlencoded: metadata arrives as a JSON string. */
+  /** Multipart or urlencoded: metadata arrives as a JSON string, citations as `true`/`false`. */
   form: boolean;
   /** The multipart `source` file part, and how many such parts came. */
   files?: { file?: ReceivedFile; count: number };
@@ -126,6 +129,8 @@ export function parseExtractionBody(
   const { data: parsed, errors } = checkFields(schema, body);
   const metadata = parseMetadata(body.metadata, opts.form);
   errors.push(...metadata.errors);
+  const citations = parseCitations(body.citations, opts.form);
+  errors.push(...citations.errors);
   const type =
     typeof body.type === 'string' && (SOURCE_TYPES as readonly string[]).includes(body.type)
       ? (body.type as SourceType)
@@ -153,6 +158,7 @@ export function parseExtractionBody(
     source,
     model: parsed.model ? parsed.model : DEFAULT_MODEL,
     metadata: metadata.metadata,
+    citations: citations.citations,
   };
   if (upload?.ok) input.upload = upload.upload;
   if (parsed.instruction !== undefined && parsed.instruction.trim() !== '')

@@ -4,6 +4,7 @@
  * OpenAPI document is generated from them.
  */
 import { z } from 'zod';
+import { CitationsSchema, ExtractionWarningSchema } from '@xt/contract';
 
 export const ExtractionCompletedSchema = z
   .object({
@@ -13,6 +14,12 @@ export const ExtractionCompletedSchema = z
       .unknown()
       .meta({ description: 'JSON shaped by the schema’s structure', type: ['object', 'array'] }),
     totalTokens: z.int().min(0),
+    citations: CitationsSchema.optional().meta({
+      description: 'only when created with `citations: true` (docs/citations.md)',
+    }),
+    warnings: z.array(ExtractionWarningSchema).min(1).optional().meta({
+      description: 'what the service knows it left undone; only when non-empty',
+    }),
   })
   .meta({ id: 'ExtractionCompleted' });
 

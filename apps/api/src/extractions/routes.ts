@@ -101,11 +101,13 @@ export function extractionRoutes(
         waitSeconds: wait.seconds,
         signal: gone.signal,
         log: req.log,
-        // An upload counts by its content (SHA-256), the fields by their values.
+        // An upload counts by its content (SHA-256), the fields by their values. `citations`
+        // counts only when true, so keys remembered from before the field existed still match
+        // requests without it.
         idempotency: idempotencyRequest(
           key,
           '/extractions',
-          { ...input, upload: undefined },
+          { ...input, upload: undefined, citations: input.citations || undefined },
           input.upload?.file.sha256,
         ),
       });
@@ -114,11 +116,15 @@ export function extractionRoutes(
       if (outcome.replayed) res.setHeader(REPLAYED_HEADER, 'true');
       const row = outcome.row;
       if (outcome.kind === 'finished' && row.status === 'completed') {
+        // citations and warnings exactly as the records show them (docs/citations.md#api).
+        const { citations, warnings } = serializeSingleRecord(row);
         const completed: ExtractionCompleted = {
           id: row.id,
           status: row.status,
           output: row.output,
           totalTokens: row.totalTokens,
+          ...(citations ? { citations } : {}),
+          ...(warnings ? { warnings } : {}),
         };
         sendOk(res, completed, 'Extraction completed.');
         return;

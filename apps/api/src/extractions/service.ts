@@ -179,6 +179,7 @@ export class ExtractionService {
           file: input.upload?.file ?? null,
           fileRef: stored?.ref ?? null,
           model: input.model,
+          citationsRequested: input.citations,
           requestId: ctx.requestId,
         })
         .returning();

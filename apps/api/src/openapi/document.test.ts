@@ -86,4 +86,19 @@ describe('the generated OpenAPI document', () => {
     withRetry.set('retry-after', 'soon');
     expect(answer('/v1/schemas', 503, body, 'GET', withRetry).join()).toMatch(/Retry-After: soon/);
   });
+
+  it('documents citations: a boolean in JSON, true/false in forms, and on the completed answer', () => {
+    const doc = JSON.parse(JSON.stringify(openApiDocument()));
+    const content = doc.paths['/extractions'].post.requestBody.content;
+    expect(content['application/json'].schema.properties.citations).toMatchObject({
+      type: 'boolean',
+    });
+    for (const type of ['multipart/form-data', 'application/x-www-form-urlencoded'])
+      expect(content[type].schema.properties.citations).toMatchObject({ enum: ['true', 'false'] });
+    const completed = doc.components.schemas.ExtractionCompleted.properties;
+    expect(Object.keys(completed)).toEqual(expect.arrayContaining(['citations', 'warnings']));
+    expect(doc.components.schemas.Citation.required).toEqual(
+      expect.arrayContaining(['grounded', 'quote', 'page', 'boxes', 'start', 'end', 'confidence']),
+    );
+  });
 });

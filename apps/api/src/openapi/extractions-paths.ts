@@ -28,15 +28,28 @@ const file = z.file().meta({
     'an uploaded file instead of a `source` field, for `pdf`, `image` and `text` (plain text, Markdown, CSV, JSON or HTML)',
 });
 
+const citationsDescription =
+  'locate each output value in the source: records add `citations` (docs/citations.md); default false';
+const citationsJson = z.boolean().default(false).meta({ description: citationsDescription });
+const citationsText = z.enum(['true', 'false']).default('false').meta({
+  description: citationsDescription,
+});
+
 // parseMetadata takes null (and, in forms, an empty value) as no metadata.
 const jsonForm = extractionFields.extend({
   source,
   metadata: MetadataSchema.nullable().optional(),
+  citations: citationsJson,
 });
-const urlencodedForm = extractionFields.extend({ source, metadata: metadataText.optional() });
+const urlencodedForm = extractionFields.extend({
+  source,
+  metadata: metadataText.optional(),
+  citations: citationsText,
+});
 const multipartForm = extractionFields.extend({
   source: z.union([source, file]),
   metadata: metadataText.optional(),
+  citations: citationsText,
 });
 
 const answered = resourceHeaders.extend({

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type * as contract from '@xt/contract';
 import type { serializeListRecord, serializeSingleRecord } from '@xt/contract';
 import type * as sdk from '@xt/sdk';
+import type { ExtractionCompleted } from '../extractions/response.ts';
 import type { PaginationMeta } from '../http/pagination.ts';
 import type { serializeSchema } from '../schemas/serialize.ts';
 import type { serializeAttempt, serializeEndpointWithSecret } from '../webhooks/serialize.ts';
@@ -44,6 +45,7 @@ const checks: {
   listBack: [sdk.ExtractionListItem] extends [ReturnType<typeof serializeListRecord>]
     ? true
     : false;
+  completed: Fits<Omit<sdk.ExtractionOutcome, 'status'>, Omit<ExtractionCompleted, 'status'>>;
   schemaKeys: Equal<keyof sdk.Schema, keyof ServiceSchema>;
   schema: Fits<Omit<sdk.Schema, 'structure'>, Omit<ServiceSchema, 'structure'>>;
   endpointKeys: Equal<keyof sdk.WebhookEndpointWithSecret, keyof ServiceEndpoint>;
@@ -71,6 +73,7 @@ const checks: {
   singleBack: true,
   list: true,
   listBack: true,
+  completed: true,
   schemaKeys: true,
   schema: true,
   endpointKeys: true,

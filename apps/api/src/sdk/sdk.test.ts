@@ -217,6 +217,38 @@ describe('extract()', () => {
   });
 });
 
+describe('citations', () => {
+  it('asks for them in JSON and multipart creates, and types them on the outcome', async () => {
+    model.behave({ output: { total: 12.5 } });
+    const plain = await client.extract({ schemaId, type: 'text', source: 'Invoice total 12.50' });
+    expect(plain).not.toHaveProperty('citations');
+    expect(await client.extractions.get(plain.id)).not.toHaveProperty('citations');
+
+    const sync = await client.extract({
+      schemaId,
+      type: 'text',
+      source: 'Invoice total 12.50',
+      citations: true,
+    });
+    expect(sync.citations).toEqual(expect.any(Object));
+    const record = await client.extractions.get(sync.id);
+    expect(record.citations).toEqual(sync.citations);
+
+    model.behave({ delayMs: 300, output: { total: 12.5 } });
+    const polled = await client.extract(
+      {
+        schemaId,
+        type: 'text',
+        source: { data: Buffer.from('Invoice total 12.50'), filename: 'invoice.txt' },
+        citations: true,
+      },
+      { waitSeconds: 0, initialDelayMs: 100, maxPollIntervalMs: 200 },
+    );
+    expect(polled.citations).toEqual((await client.extractions.get(polled.id)).citations);
+    expect(polled.citations).toEqual(expect.any(Object));
+  });
+});
+
 describe('uploads', () => {
   it('uploads from a path, a Buffer, a Node Readable and a web ReadableStream', async () => {
     const text = 'Invoice 2026-117, total due 4321.50 EUR';

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import type { Citations, ExtractionWarning } from './citations.ts';
+import { serializeListRecord, serializeSingleRecord, type StoredExtraction } from './records.ts';
+
+const citations: Citations = {
+  '/total': {
+    grounded: true,
+    quote: '12.50',
+    page: null,
+    boxes: [],
+    start: 7,
+    end: 12,
+    confidence: null,
+  },
+};
+const warnings: ExtractionWarning[] = [
+  { code: 'OUTPUT_TRUNCATED', path: '/lines', message: 'the answer hit the output limit' },
+];
+
+const row = (over: Partial<StoredExtraction>): StoredExtraction => ({
+  id: '6f1c2b1e-8f7a-4a57-9a3e-2f4b8c1d0e9a',
+  schemaId: '7f1c2b1e-8f7a-4a57-9a3e-2f4b8c1d0e9a',
+  sourceType: 'text',
+  source: 'Total: 12.50',
+  instruction: null,
+  status: 'completed',
+  output: { total: 12.5 },
+  totalTokens: 10,
+  charged: true,
+  errorCode: null,
+  errorMessage: null,
+  metadata: {},
+  file: null,
+  citationsRequested: false,
+  citations: null,
+  warnings: null,
+  createdAt: new Date('2026-11-25T10:00:00Z'),
+  updatedAt: new Date('2026-11-25T10:00:01Z'),
+  ...over,
+});
+
+const both = (r: StoredExtraction) => [serializeSingleRecord(r), serializeListRecord(r)];
+
+describe('citations and warnings in the records', () => {
+  it('are absent when citations were not asked for and nothing was left undone', () => {
+    for (const record of both(row({ citations, warnings: [] }))) {
+      expect(record).not.toHaveProperty('citations');
+      expect(record).not.toHaveProperty('warnings');
+    }
+  });
+
+  it('show citations: null until completed, then what was stored', () => {
+    for (const status of ['pending', 'processing', 'failed'] as const)
+      for (const record of both(row({ status, citationsRequested: true, citations, warnings })))
+        expect(record).toMatchObject({ citations: null });
+    for (const record of both(row({ citationsRequested: true, citations, warnings })))
+      expect(record).toMatchObject({ citations, warnings });
+  });
+
+  it('show warnings without citations when some were stored', () => {
+    for (const record of both(row({ warnings }))) {
+      expect(record).not.toHaveProperty('citations');
+      expect(record.warnings).toEqual(warnings);
+    }
+  });
+});
