@@ -13,6 +13,14 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    {
+      name: 'grounding-is-pure',
+      severity: 'error',
+      comment:
+        'packages/grounding is pure computation over the contract types: no I/O, no other workspace, no library (docs/citations.md).',
+      from: { path: '^packages/grounding/src/', pathNot: '\\.test\\.ts$' },
+      to: { pathNot: ['^packages/(grounding|contract)/', '^@xt/contract$'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

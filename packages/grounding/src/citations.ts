@@ -1,0 +1,59 @@
+import type { Citation, Citations, GroundingSource } from '@xt/contract';
+import { locateValue } from './locate.ts';
+import { leaves } from './pointer.ts';
+import { indexSource, isSourceIndex, type SourceIndex } from './source-index.ts';
+
+/**
+ * How much an ungrounded value's probability is lowered. The model is as sure of what it invents
+ * as of what it copies, so its token probability alone overrates such values; halving keeps the
+ * model's own doubt visible (a doubtful ungrounded value stays below a confident one) while no
+ * ungrounded value can rate above 0.5.
+ */
+export const UNGROUNDED_FACTOR = 0.5;
+
+export function confidenceOf(
+  probability: number | null | undefined,
+  grounded: boolean,
+): number | null {
+  if (probability === null || probability === undefined || !Number.isFinite(probability))
+    return null;
+  const p = Math.min(1, Math.max(0, probability));
+  return grounded ? p : p * UNGROUNDED_FACTOR;
+}
+
+/**
+ * One citation per non-null leaf of `output`; `quotes` and `probabilities` keyed by pointer into
+ * `output`. The source is indexed once for all values. An empty string is never grounded: there
+ * is nothing to find.
+ */
+export function buildCitations(input: {
+  output: unknown;
+  source: GroundingSource | SourceIndex;
+  quotes?: Map<string, string> | null;
+  probabilities?: Map<string, number> | null;
+}): { citations: Citations; ungrounded: string[] } {
+  const index = isSourceIndex(input.source) ? input.source : indexSource(input.source);
+  const citations: Citations = {};
+  const ungrounded: string[] = [];
+  for (const { pointer, value } of leaves(input.output)) {
+    const empty = typeof value === 'string' && value.trim() === '';
+    const located = empty ? null : locateValue(value, index, input.quotes?.get(pointer));
+    const confidence = input.probabilities
+      ? confidenceOf(input.probabilities.get(pointer), located !== null)
+      : null;
+    const citation: Citation = located
+      ? {
+          grounded: true,
+          quote: located.quote,
+          page: located.page,
+          boxes: located.boxes,
+          start: located.start,
+          end: located.end,
+          confidence,
+        }
+      : { grounded: false, quote: null, page: null, boxes: [], start: null, end: null, confidence };
+    citations[pointer] = citation;
+    if (!located) ungrounded.push(pointer);
+  }
+  return { citations, ungrounded };
+}

@@ -1,0 +1,6 @@
+export { leafProbabilities, type TokenLogprob } from './probabilities.ts';
+export { locateValue } from './locate.ts';
+export type { Located } from './locations.ts';
+export { buildCitations, confidenceOf, UNGROUNDED_FACTOR } from './citations.ts';
+export { jsonPointer, leaves } from './pointer.ts';
+export { indexSource, type SourceIndex } from './source-index.ts';

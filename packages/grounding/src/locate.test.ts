@@ -1,0 +1,193 @@
+import type { GroundingSource } from '@xt/contract';
+import { describe, expect, it } from 'vitest';
+import { indexSource, locateValue } from './index.ts';
+
+const text = (content: string): GroundingSource => ({ kind: 'text', content });
+
+/** The located quote must be the source's own text at the offsets given. */
+function expectAt(content: string, value: string | number | boolean, quote?: string) {
+  const located = locateValue(value, text(content), quote);
+  expect(located).not.toBeNull();
+  expect(content.slice(located!.start!, located!.end!)).toBe(located!.quote);
+  return located!;
+}
+
+describe('locateValue: exact and normalised text', () => {
+  it('finds a value verbatim and gives offsets into the original content', () => {
+    const content = 'Invoice  INV-2024-001\nBilled to: Acme GmbH';
+    const located = expectAt(content, 'Acme GmbH');
+    const start = content.indexOf('Acme');
+    expect(located).toMatchObject({ how: 'exact', start, end: start + 9, page: null, boxes: [] });
+  });
+
+  it('ignores case and runs of whitespace, quoting the source as written', () => {
+    const content = 'Billed to:   ACME\t\tgmbh,  Berlin';
+    const located = expectAt(content, 'Acme GmbH');
+    expect(located).toMatchObject({ how: 'normalised', quote: 'ACME\t\tgmbh' });
+  });
+
+  it('joins a word hyphenated across a line end', () => {
+    const content = 'Shipping is inter-\nnational and costs extra.';
+    expect(expectAt(content, 'international').quote).toBe('inter-\nnational');
+    expect(expectAt(content, 'International and costs').quote).toBe('inter-\nnational and costs');
+  });
+
+  it('does not find a word inside a longer word, nor a digit inside a number', () => {
+    expect(locateValue('art', text('the start of it'))).toBeNull();
+    expect(locateValue(5, text('15 items for 250'))).toBeNull();
+  });
+
+  it('does not ground a value that is not in the source', () => {
+    expect(locateValue('Globex Corporation', text('Billed to: Acme GmbH, total 12.50'))).toBeNull();
+    expect(locateValue(99.99, text('Billed to: Acme GmbH, total 12.50'))).toBeNull();
+  });
+
+  it('folds diacritics and typographic dashes', () => {
+    const located = expectAt('Kunde: Müller – Café Zürich', 'Muller - Cafe Zurich');
+    expect(located.how).toBe('normalised');
+  });
+});
+
+describe('locateValue: numbers', () => {
+  const cases: [number | string, string, string][] = [
+    [1234.5, 'Total: 1,234.50 EUR', '1,234.50'],
+    [1234.5, 'Gesamt: 1.234,50 €', '1.234,50'],
+    [1234.5, 'Total : 1 234,50 €', '1 234,50'],
+    [1234.5, 'Total: 1\u202f234,50 €', '1\u202f234,50'],
+    [1234.5, "Total: CHF 1'234.50", "1'234.50"],
+    [1234.5, 'Total: EUR1234.50', '1234.50'],
+    [1234567, 'Revenue 1,234,567 in 2024', '1,234,567'],
+    [0.15, 'VAT rate 15% applied', '15'],
+    [-42.1, 'Adjustment -42.10 applied', '-42.10'],
+    [-42.1, 'Adjustment (42.10) applied', '42.10'],
+    ['$1,234.50', 'Total due 1234.50 USD', '1234.50'],
+    ['1.234,50 €', 'Total due 1,234.50', '1,234.50'],
+    [1e21, 'Big: 1,000,000,000,000,000,000,000', '1,000,000,000,000,000,000,000'],
+  ];
+  it.each(cases)('%s is found in %j', (value, content, quote) => {
+    const located = expectAt(content, value);
+    expect(located.quote).toBe(quote);
+    expect(located.how).toBe('normalised');
+  });
+
+  it('calls a number exact when written as JSON writes it', () => {
+    expect(expectAt('Total: $1234.5', 1234.5)).toMatchObject({ how: 'exact', quote: '1234.5' });
+    expect(expectAt('Total 1234.5 and 1,234.50', 1234.5)).toMatchObject({
+      how: 'exact',
+      quote: '1234.5',
+    });
+  });
+
+  it('prefers the occurrence with the same sign, then falls back to the magnitude', () => {
+    expect(expectAt('Discount 5.00, credit -5.00', -5).quote).toBe('-5.00');
+    expect(expectAt('Discount 5.00', -5).quote).toBe('5.00');
+  });
+
+  it('does not read a number glued to a word (A4) nor the digits of a different value', () => {
+    expect(locateValue(4, text('Paper size A4'))).toBeNull();
+    expect(locateValue(1234, text('Total 1,234.50'))).toBeNull();
+    expect(locateValue(234.5, text('Total 1,234.50'))).toBeNull();
+  });
+
+  it('accepts both readings of an ambiguous grouping', () => {
+    expect(expectAt('Weight 1,234 kg', 1234).quote).toBe('1,234');
+    expect(expectAt('Weight 1,234 kg', 1.234).quote).toBe('1,234');
+  });
+});
+
+describe('locateValue: repeated values and quotes', () => {
+  const content = 'Subtotal 100.00\nShipping 100.00\nTotal 100.00';
+
+  it('takes the first occurrence without a quote', () => {
+    expect(expectAt(content, 100).start).toBe(content.indexOf('100.00'));
+  });
+
+  it('takes the occurrence nearest the model’s quote', () => {
+    expect(expectAt(content, 100, 'Total 100.00').start).toBe(content.lastIndexOf('100.00'));
+    expect(expectAt(content, 100, 'Shipping 100.00').start).toBe(content.indexOf('100.00', 16));
+  });
+
+  it('grounds a value through its quote only where the quote is found', () => {
+    const located = expectAt(content, 'shipping fee', 'Shipping 100.00');
+    expect(located).toMatchObject({ how: 'quote', quote: 'Shipping 100.00' });
+    expect(locateValue('shipping fee', text(content), 'Handling 100.00')).toBeNull();
+  });
+
+  it('grounds booleans only through a quote that is found', () => {
+    const source = text('Paid in full on 5 March 2024.');
+    expect(locateValue(true, source)).toBeNull();
+    expect(locateValue(true, source, 'Paid in full')).toMatchObject({
+      how: 'quote',
+      quote: 'Paid in full',
+    });
+    expect(locateValue(true, source, 'Payment outstanding')).toBeNull();
+  });
+});
+
+describe('locateValue: locations', () => {
+  const box = (
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+  ): [number, number, number, number] => [x0, y0, x1, y1];
+  const pages: GroundingSource = {
+    kind: 'pages',
+    pages: [
+      { page: 1, lines: [{ text: 'Invoice 17', box: box(0.1, 0.1, 0.5, 0.12) }] },
+      {
+        page: 2,
+        lines: [
+          { text: 'Goods shipped inter-', box: box(0.1, 0.2, 0.9, 0.22) },
+          { text: 'nationally by sea', box: box(0.1, 0.23, 0.8, 0.25) },
+          { text: 'Total 250.00', box: box(0.5, 0.8, 0.74, 0.82) },
+        ],
+      },
+    ],
+  };
+
+  it('gives the page and a box narrowed to the characters of the value', () => {
+    const located = locateValue(250, pages)!;
+    expect(located).toMatchObject({ quote: '250.00', page: 2, start: null, end: null });
+    expect(located.boxes).toHaveLength(1);
+    const [x0, y0, x1, y1] = located.boxes[0]!;
+    expect(x0).toBeCloseTo(0.5 + (0.24 * 6) / 12);
+    expect(x1).toBeCloseTo(0.74);
+    expect([y0, y1]).toEqual([0.8, 0.82]);
+  });
+
+  it('gives one box per line a value spans, across two lines of the page', () => {
+    const located = locateValue('internationally', pages)!;
+    expect(located.quote).toBe('inter-\nnationally');
+    expect(located.page).toBe(2);
+    expect(located.boxes).toHaveLength(2);
+    expect(located.boxes[0]![0]).toBeCloseTo(0.1 + (0.8 * 14) / 20);
+    expect(located.boxes[0]![2]).toBeCloseTo(0.9);
+    expect(located.boxes[1]![0]).toBeCloseTo(0.1);
+    expect(located.boxes[1]![2]).toBeCloseTo(0.1 + (0.7 * 10) / 17);
+  });
+
+  it('quotes a webpage’s text with no page, box or offsets', () => {
+    const located = locateValue('Jane Doe', { kind: 'plain', text: 'By JANE DOE, Reuters' });
+    expect(located).toEqual({
+      quote: 'JANE DOE',
+      page: null,
+      boxes: [],
+      start: null,
+      end: null,
+      how: 'normalised',
+    });
+  });
+
+  it('keeps quotes to 500 characters', () => {
+    const long = 'word '.repeat(200).trim();
+    const located = locateValue(long, text(`Intro. ${long}. End.`))!;
+    expect(located.quote).toHaveLength(500);
+    expect(located.end! - located.start!).toBe(500);
+  });
+
+  it('reuses one index for many values', () => {
+    const index = indexSource(text('a 1 b 2 c 3'));
+    expect([1, 2, 3].map((n) => locateValue(n, index)?.start)).toEqual([2, 6, 10]);
+  });
+});

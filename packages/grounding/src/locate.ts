@@ -1,0 +1,129 @@
+import type { GroundingSource } from '@xt/contract';
+import { locatedAt, type How, type Located } from './locations.ts';
+import { magnitudeOf, readNumberValue } from './numbers.ts';
+import { indexSource, isSourceIndex, type SourceIndex } from './source-index.ts';
+import { findNormalised } from './text-search.ts';
+import { normalise } from './text/normalise.ts';
+
+interface Candidate {
+  start: number;
+  end: number;
+  how: Exclude<How, 'quote'>;
+  /** 0: the value as written; 1: its magnitude only (the sign differs or is not written). */
+  tier: number;
+}
+
+/** A quote shorter than this (normalised) is found too easily to be evidence of anything. */
+const MIN_QUOTE = 3;
+
+/**
+ * Finds a leaf value in the source as read. Evidence, in order: the value verbatim; the value
+ * normalised (case, whitespace, hyphenation, number formats); the model's own quote, when the
+ * service finds it in the source. `quote`: the model's short verbatim quote for the value.
+ * Booleans are grounded only through a quote: `true` is almost never written as such.
+ */
+export function locateValue(
+  value: string | number | boolean,
+  source: GroundingSource | SourceIndex,
+  quote?: string | null,
+): Located | null {
+  const index = isSourceIndex(source) ? source : indexSource(source);
+  let quoteSpan: [number, number] | null | undefined;
+  const foundQuote = () => {
+    if (quoteSpan === undefined) quoteSpan = quote ? findQuote(index, quote) : null;
+    return quoteSpan;
+  };
+  const candidates = candidatesFor(index, value);
+  if (candidates.length > 0) {
+    const best = choose(candidates, quote ? foundQuote() : null);
+    return locatedAt(index, best.start, best.end, best.how);
+  }
+  const span = foundQuote();
+  return span ? locatedAt(index, span[0], span[1], 'quote') : null;
+}
+
+function candidatesFor(index: SourceIndex, value: string | number | boolean): Candidate[] {
+  if (typeof value === 'boolean') return [];
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return [];
+    return numberCandidates(index, [magnitudeOf(value)], value < 0, String(value));
+  }
+  const text = textCandidates(index, value);
+  if (text.length > 0) return text;
+  const number = readNumberValue(value);
+  if (number) return numberCandidates(index, number.magnitudes, number.negative, value.trim());
+  return [];
+}
+
+function textCandidates(index: SourceIndex, value: string): Candidate[] {
+  const { starts, ends } = index.norm;
+  return findNormalised(index, normalise(value).text).map(([s, e]) => {
+    const start = starts[s]!;
+    const end = ends[e - 1]!;
+    const how = index.flat.slice(start, end) === value ? 'exact' : 'normalised';
+    return { start, end, how, tier: 0 };
+  });
+}
+
+function numberCandidates(
+  index: SourceIndex,
+  magnitudes: string[],
+  negative: boolean,
+  written: string,
+): Candidate[] {
+  const found: Candidate[] = [];
+  for (const magnitude of magnitudes) {
+    for (const o of index.numbers.get(magnitude) ?? []) {
+      const signed = o.negative === negative || magnitude === '0';
+      const exact = signed && !o.percent && index.flat.slice(o.start, o.end) === written;
+      found.push({
+        start: o.start,
+        end: o.end,
+        how: exact ? 'exact' : 'normalised',
+        tier: signed ? 0 : 1,
+      });
+    }
+  }
+  return found;
+}
+
+/**
+ * The occurrence to cite: the value as written before its magnitude alone; then the one nearest
+ * the model's quote when that was found, else verbatim before normalised, then the first.
+ */
+function choose(candidates: Candidate[], near: [number, number] | null): Candidate {
+  let best = candidates[0]!;
+  const key = (c: Candidate): number[] =>
+    near ? [c.tier, distance(c, near), c.start] : [c.tier, c.how === 'exact' ? 0 : 1, c.start];
+  let bestKey = key(best);
+  for (const candidate of candidates) {
+    const k = key(candidate);
+    if (lexLess(k, bestKey)) {
+      best = candidate;
+      bestKey = k;
+    }
+  }
+  return best;
+}
+
+function lexLess(a: number[], b: number[]): boolean {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i]! !== b[i]!) return a[i]! < b[i]!;
+  }
+  return false;
+}
+
+function distance(c: Candidate, [qs, qe]: [number, number]): number {
+  if (c.end <= qs) return qs - c.end;
+  if (c.start >= qe) return c.start - qe;
+  return 0;
+}
+
+/** The model's quote in the source (flat offsets), when the service finds it there. */
+function findQuote(index: SourceIndex, quote: string): [number, number] | null {
+  const needle = normalise(quote).text;
+  if (needle.length < MIN_QUOTE) return null;
+  const exact = findNormalised(index, needle)[0];
+  if (exact) return [index.norm.starts[exact[0]]!, index.norm.ends[exact[1] - 1]!];
+  return null;
+}

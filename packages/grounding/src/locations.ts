@@ -1,0 +1,73 @@
+import type { CitationBox } from '@xt/contract';
+import type { IndexedLine, SourceIndex } from './source-index.ts';
+
+export const MAX_QUOTE = 500;
+
+export type How = 'exact' | 'normalised' | 'quote';
+
+export interface Located {
+  quote: string;
+  page: number | null;
+  boxes: CitationBox[];
+  start: number | null;
+  end: number | null;
+  how: How;
+}
+
+/** The citation of `flat.slice(start, end)`: the quote, and where it stands in the source. */
+export function locatedAt(index: SourceIndex, start: number, rawEnd: number, how: How): Located {
+  let end = Math.min(rawEnd, start + MAX_QUOTE);
+  // Never cut a surrogate pair in two.
+  const last = index.flat.charCodeAt(end - 1);
+  if (end < rawEnd && last >= 0xd800 && last <= 0xdbff) end--;
+  const quote = index.flat.slice(start, end);
+  switch (index.source.kind) {
+    case 'text':
+      return { quote, page: null, boxes: [], start, end, how };
+    case 'plain':
+      return { quote, page: null, boxes: [], start: null, end: null, how };
+    case 'pages': {
+      const { page, boxes } = pageBoxes(index.lines, start, end);
+      return { quote, page, boxes, start: null, end: null, how };
+    }
+  }
+}
+
+function lineAt(lines: IndexedLine[], offset: number): number {
+  let lo = 0;
+  let hi = lines.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lines[mid]!.start <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * One box per line the quote covers, on the page where it starts. A partly covered line's box is
+ * narrowed in proportion to the characters covered: text-layer and OCR lines carry no per-character
+ * positions, and proportional widths sit much closer to the words than the whole line does.
+ */
+function pageBoxes(
+  lines: IndexedLine[],
+  start: number,
+  end: number,
+): { page: number | null; boxes: CitationBox[] } {
+  if (lines.length === 0) return { page: null, boxes: [] };
+  const first = lineAt(lines, start);
+  const page = lines[first]!.page;
+  const boxes: CitationBox[] = [];
+  for (let k = first; k < lines.length; k++) {
+    const line = lines[k]!;
+    if (line.start >= end || line.page !== page) break;
+    const from = Math.max(start, line.start) - line.start;
+    const to = Math.min(end, line.start + line.length) - line.start;
+    if (to <= from) continue;
+    const [x0, y0, x1, y1] = line.box;
+    const width = x1 - x0;
+    const share = (chars: number) => (line.length === 0 ? 0 : (width * chars) / line.length);
+    boxes.push([x0 + share(from), y0, x0 + share(to), y1]);
+  }
+  return { page, boxes };
+}

@@ -1,0 +1,94 @@
+import type { GroundingSource } from '@xt/contract';
+import { scanNumbers, type NumberOccurrence } from './numbers.ts';
+import { isUnspaced, isWordChar } from './text/chars.ts';
+import { normalise, type Normalised } from './text/normalise.ts';
+
+/** A line of a `pages` source, placed in the flat text. */
+export interface IndexedLine {
+  page: number;
+  /** Offset of the line's first character in the flat text. */
+  start: number;
+  length: number;
+  box: [number, number, number, number];
+}
+
+/**
+ * Everything the locator needs, built once per source in linear time and reused for every value
+ * of the answer, so that grounding an answer costs about the answer's size, not answer × source.
+ */
+export interface SourceIndex {
+  source: GroundingSource;
+  /** The source as one string: the text itself, or a pages source's lines joined by `\n`. */
+  flat: string;
+  norm: Normalised;
+  /** Word of the normalised text → offsets (into `norm.text`) where it starts. */
+  words: Map<string, number[]>;
+  /** Canonical magnitude → its written occurrences, in order. */
+  numbers: Map<string, NumberOccurrence[]>;
+  /** `pages` sources only, in flat order. */
+  lines: IndexedLine[];
+}
+
+export function isSourceIndex(value: GroundingSource | SourceIndex): value is SourceIndex {
+  return 'flat' in value;
+}
+
+export function indexSource(source: GroundingSource): SourceIndex {
+  const lines: IndexedLine[] = [];
+  let flat: string;
+  if (source.kind === 'text') flat = source.content;
+  else if (source.kind === 'plain') flat = source.text;
+  else {
+    const parts: string[] = [];
+    let offset = 0;
+    for (const page of source.pages) {
+      for (const line of page.lines) {
+        // Pages are separated like lines: a value may well run from one page onto the next.
+        if (parts.length > 0) offset += 1;
+        lines.push({ page: page.page, start: offset, length: line.text.length, box: line.box });
+        parts.push(line.text);
+        offset += line.text.length;
+      }
+    }
+    flat = parts.join('\n');
+  }
+  const norm = normalise(flat);
+  const numbers = new Map<string, NumberOccurrence[]>();
+  scanNumbers(flat, (occurrence) => {
+    const list = numbers.get(occurrence.magnitude);
+    if (list) list.push(occurrence);
+    else numbers.set(occurrence.magnitude, [occurrence]);
+  });
+  return { source, flat, norm, words: indexWords(norm.text), numbers, lines };
+}
+
+/** Each maximal run of word characters; each character of an unspaced script on its own. */
+export function forEachWord(text: string, visit: (word: string, start: number) => void): void {
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (!isWordChar(ch)) {
+      i++;
+      continue;
+    }
+    if (isUnspaced(ch)) {
+      visit(ch, i);
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < text.length && isWordChar(text[j]!) && !isUnspaced(text[j]!)) j++;
+    visit(text.slice(i, j), i);
+    i = j;
+  }
+}
+
+function indexWords(text: string): Map<string, number[]> {
+  const words = new Map<string, number[]>();
+  forEachWord(text, (word, start) => {
+    const list = words.get(word);
+    if (list) list.push(start);
+    else words.set(word, [start]);
+  });
+  return words;
+}
