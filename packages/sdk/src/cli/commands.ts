@@ -1,0 +1,13 @@
+import type { Command } from './command.ts';
+import { extractCommand } from './extract/index.ts';
+import { extractionsCommand } from './extractions.ts';
+import { schemasCommand } from './schemas.ts';
+import { webhooksCommand } from './webhooks.ts';
+
+/** Every `xt` command by name; a new command is one entry here. */
+export const commands: Record<string, Command> = {
+  extract: extractCommand,
+  schemas: schemasCommand,
+  extractions: extractionsCommand,
+  webhooks: webhooksCommand,
+};

@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Where the service is and the key to use. */
+export interface Connection {
+  baseUrl: string;
+  apiKey: string;
+}
+
+export interface CliEnv {
+  XT_BASE_URL?: string | undefined;
+  XT_API_KEY?: string | undefined;
+  /** `npm start`'s data directory, when it is not `.data` in the checkout. */
+  DATA_DIR?: string | undefined;
+}
+
+/** The CLI's settings from the environment (read here only; the SDK itself reads none). */
+export function cliEnv(env: NodeJS.ProcessEnv = process.env): CliEnv {
+  const pick = (name: string) =>
+    env[name] && env[name].trim() !== '' ? env[name].trim() : undefined;
+  return {
+    XT_BASE_URL: pick('XT_BASE_URL'),
+    XT_API_KEY: pick('XT_API_KEY'),
+    DATA_DIR: pick('DATA_DIR'),
+  };
+}
+
+const LOCAL_DEFAULT = 'http://127.0.0.1:3000';
+
+/**
+ * `XT_BASE_URL` and `XT_API_KEY` when set. Otherwise the development key a local `npm start`
+ * saved (`.data/dev-api-key.txt`, found from `cwd` upwards, or under `DATA_DIR`), and the
+ * address that `npm start` recorded in `.data/stack.json` while it runs.
+ */
+export async function resolveConnection(env: CliEnv, cwd: string): Promise<Connection> {
+  const dataDir = env.DATA_DIR ? path.resolve(cwd, env.DATA_DIR) : await findDataDir(cwd);
+  const apiKey = env.XT_API_KEY ?? (dataDir ? await readDevKey(dataDir) : undefined);
+  if (!apiKey) {
+    throw new Error(
+      'No API key: set XT_API_KEY (and XT_BASE_URL), or run inside a checkout where `npm start` ' +
+        'saved .data/dev-api-key.txt.',
+    );
+  }
+  const baseUrl = env.XT_BASE_URL ?? (dataDir ? await runningApiUrl(dataDir) : undefined);
+  return { baseUrl: baseUrl ?? LOCAL_DEFAULT, apiKey };
+}
+
+async function findDataDir(from: string): Promise<string | undefined> {
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, '.data');
+    if ((await readDevKey(candidate)) !== undefined) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+async function readDevKey(dataDir: string): Promise<string | undefined> {
+  try {
+    const key = (await readFile(path.join(dataDir, 'dev-api-key.txt'), 'utf8')).trim();
+    return key === '' ? undefined : key;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The API address of the `npm start` that wrote stack.json, if that process still runs. */
+async function runningApiUrl(dataDir: string): Promise<string | undefined> {
+  try {
+    const stack = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as {
+      pid?: number;
+      apiUrl?: string;
+    };
+    if (typeof stack.pid !== 'number' || typeof stack.apiUrl !== 'string') return undefined;
+    process.kill(stack.pid, 0);
+    return stack.apiUrl;
+  } catch {
+    return undefined;
+  }
+}

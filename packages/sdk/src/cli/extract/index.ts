@@ -1,0 +1,221 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { XtClient } from '../../client.ts';
+import { ApiError, ExtractionFailedError } from '../../errors.ts';
+import type { PublicModel, Schema, SourceType } from '../../types.ts';
+import { parse, positiveInt } from '../args.ts';
+import { UsageError, type Command } from '../command.ts';
+import { looksLikeFile, readSchemaFile } from '../schema-file.ts';
+import { expandInputs, type Input } from './inputs.ts';
+import {
+  csvColumns,
+  readPrevious,
+  rowKey,
+  RowWriter,
+  type Format,
+  type ResultRow,
+} from './output.ts';
+import { runPool } from './pool.ts';
+import { Progress } from './progress.ts';
+
+const USAGE = `Usage: xt extract --schema <id | schema.json> [options] <files, URLs or folders…>
+
+  --schema, -s       a schema id, or a schema JSON file (created once, by its hash)
+  --type, -t         text | pdf | image | webpage (default: from each name's extension)
+  --citations        ask for citations (where each value was found)
+  --out, -o FILE     append results to FILE, skipping inputs it already holds (default: stdout)
+  --format, -f       jsonl | csv (default: from --out's extension, else jsonl)
+  --concurrency, -c  extractions at once (default 4)
+  --model            gpt-4.1 | gpt-4.1-mini
+  --instruction      extra guidance for the model`;
+
+const TYPES: SourceType[] = ['text', 'pdf', 'image', 'webpage'];
+const MODELS: PublicModel[] = ['gpt-4.1', 'gpt-4.1-mini'];
+
+interface Settings {
+  schemaId: string;
+  citations: boolean;
+  model: PublicModel | undefined;
+  instruction: string | undefined;
+}
+
+export const extractCommand: Command = {
+  summary: 'extract from many files, URLs or folders at once, resumably, into JSONL or CSV',
+  async run(args, ctx) {
+    if (args.includes('--help') || args.includes('-h')) {
+      ctx.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    const { values, positionals } = parse(
+      args,
+      {
+        schema: { type: 'string', short: 's' },
+        type: { type: 'string', short: 't' },
+        citations: { type: 'boolean' },
+        out: { type: 'string', short: 'o' },
+        format: { type: 'string', short: 'f' },
+        concurrency: { type: 'string', short: 'c' },
+        model: { type: 'string' },
+        instruction: { type: 'string' },
+      },
+      USAGE,
+    );
+    if (values.schema === undefined) throw new UsageError('--schema is required', USAGE);
+    if (positionals.length === 0)
+      throw new UsageError('name at least one file, URL or folder', USAGE);
+    const type = oneOf(values.type, TYPES, 'type');
+    const model = oneOf(values.model, MODELS, 'model');
+    const format =
+      oneOf(values.format, ['jsonl', 'csv'] as Format[], 'format') ??
+      (values.out?.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
+    const concurrency = positiveInt(values.concurrency, 'concurrency', 4);
+    const citations = values.citations === true;
+
+    const { inputs, skipped } = await expandInputs(positionals, ctx.cwd, type);
+    for (const s of skipped) ctx.stderr.write(`skipped ${s}: not a PDF, image or text file\n`);
+    const client = await ctx.client();
+    const schema = await resolveSchema(client, values.schema, ctx.cwd);
+    const settings: Settings = {
+      schemaId: schema.id,
+      citations,
+      model,
+      instruction: values.instruction,
+    };
+
+    const columns = csvColumns(schema.structure, citations);
+    const outFile = values.out === undefined ? undefined : path.resolve(ctx.cwd, values.out);
+    const prior = outFile ? await readPrevious(outFile, format, columns) : undefined;
+    const todo = inputs.filter((i) => !prior?.previous.get(rowKey(i.source, i.sha256))?.completed);
+    const writer = await RowWriter.open(
+      outFile && prior
+        ? { file: outFile, empty: prior.empty, cutShort: prior.cutShort }
+        : { stdout: ctx.stdout },
+      format,
+      columns,
+    );
+    const progress = new Progress(ctx.stderr, {
+      total: inputs.length,
+      completed: 0,
+      failed: 0,
+      running: 0,
+      skipped: inputs.length - todo.length,
+    });
+    const { tally } = progress;
+    progress.draw();
+    try {
+      await runPool(todo, concurrency, async (input) => {
+        tally.running++;
+        progress.draw();
+        const attempt = prior?.previous.get(rowKey(input.source, input.sha256))?.failures ?? 0;
+        try {
+          const row = await extractOne(client, input, settings, attempt);
+          await writer.add(row);
+          if (row.status === 'completed') tally.completed++;
+          else tally.failed++;
+        } finally {
+          tally.running--;
+          progress.draw();
+        }
+      });
+    } finally {
+      progress.finish();
+      await writer.close();
+    }
+    return tally.failed > 0 ? 1 : 0;
+  },
+};
+
+function oneOf<T extends string>(
+  value: string | undefined,
+  allowed: T[],
+  name: string,
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (!allowed.includes(value as T))
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+async function resolveSchema(client: XtClient, value: string, cwd: string): Promise<Schema> {
+  if (!looksLikeFile(value)) return client.schemas.get(value);
+  const { input, sha256 } = await readSchemaFile(path.resolve(cwd, value));
+  // Keyed by the file's content: every run (and resumed run) within the service's idempotency
+  // window uses the one schema it made.
+  return client.schemas.create(input, { idempotencyKey: `xt-schema-${sha256}` });
+}
+
+/**
+ * The Idempotency-Key of one input: its content's hash with everything else the request
+ * carries, so a run killed mid-way and started again gets the extractions it already paid for
+ * instead of making new ones. `attempt` counts earlier failures, so a retry is a new request.
+ */
+export function idempotencyKey(input: Input, settings: Settings, attempt: number): string {
+  const parts = [
+    input.sha256,
+    input.type,
+    settings.schemaId,
+    settings.citations,
+    settings.model ?? '',
+    settings.instruction ?? '',
+    attempt,
+  ];
+  return `xt-${createHash('sha256').update(JSON.stringify(parts)).digest('hex')}`;
+}
+
+async function extractOne(
+  client: XtClient,
+  input: Input,
+  settings: Settings,
+  attempt: number,
+): Promise<ResultRow> {
+  const base = { source: input.source, sha256: input.sha256 };
+  try {
+    const done = await client.extract(
+      {
+        schemaId: settings.schemaId,
+        type: input.type,
+        source: input.path ? { path: input.path } : input.source,
+        ...(settings.citations ? { citations: true } : {}),
+        ...(settings.model ? { model: settings.model } : {}),
+        ...(settings.instruction ? { instruction: settings.instruction } : {}),
+      },
+      { idempotencyKey: idempotencyKey(input, settings, attempt) },
+    );
+    const row: ResultRow = {
+      ...base,
+      id: done.id,
+      status: 'completed',
+      output: done.output,
+      error: null,
+    };
+    if (settings.citations) {
+      // The create answer carries the output; citations and warnings are on the record.
+      const record = await client.extractions.get(done.id);
+      row.citations = record.citations ?? null;
+      if (record.warnings) row.warnings = record.warnings;
+    }
+    return row;
+  } catch (error) {
+    if (error instanceof ExtractionFailedError) {
+      return {
+        ...base,
+        id: error.extractionId,
+        status: 'failed',
+        output: null,
+        error: { code: error.failureCode, message: error.message },
+      };
+    }
+    // A refusal of this one input (an unreadable file, a URL the service will not fetch) is its
+    // result; anything else (a bad key, the service gone) stops the run.
+    if (error instanceof ApiError && [413, 415, 422].includes(error.status)) {
+      return {
+        ...base,
+        id: null,
+        status: 'failed',
+        output: null,
+        error: { code: error.code, message: error.message },
+      };
+    }
+    throw error;
+  }
+}

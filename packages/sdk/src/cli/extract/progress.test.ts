@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { Progress, render } from './progress.ts';
+
+function stream(isTTY: boolean) {
+  const chunks: string[] = [];
+  return {
+    chunks,
+    isTTY,
+    write(chunk: string) {
+      chunks.push(chunk);
+      return true;
+    },
+  } as unknown as NodeJS.WritableStream & { isTTY: boolean; chunks: string[] };
+}
+
+const tally = { total: 10, completed: 3, failed: 1, running: 2, skipped: 2 };
+
+describe('progress', () => {
+  it('fills the bar by the share of the inputs left to do that are done', () => {
+    const line = render(tally);
+    expect(line).toContain('4/8');
+    expect(line).toContain('✓ 3  ✗ 1  running 2');
+    expect(line.match(/█/g)).toHaveLength(15);
+    expect(render({ ...tally, total: 2, completed: 0, failed: 0, running: 0 })).toContain('0/0');
+  });
+
+  it('redraws one line in place on a terminal, and only summarises elsewhere', () => {
+    const tty = stream(true);
+    const bar = new Progress(tty, { ...tally });
+    bar.draw();
+    bar.tally.completed++;
+    bar.draw();
+    bar.finish();
+    expect(tty.chunks.slice(0, 2).every((c) => c.startsWith('\r'))).toBe(true);
+    expect(tty.chunks.at(-1)).toBe('4 completed, 1 failed, 2 already in the output\n');
+
+    const pipe = stream(false);
+    const quiet = new Progress(pipe, { ...tally });
+    quiet.draw();
+    quiet.finish();
+    expect(pipe.chunks).toEqual(['3 completed, 1 failed, 2 already in the output\n']);
+  });
+});

@@ -1,0 +1,45 @@
+/** Counts of a run, as the progress bar and the summary show them. */
+export interface Tally {
+  total: number;
+  completed: number;
+  failed: number;
+  running: number;
+  skipped: number;
+}
+
+const WIDTH = 30;
+
+/**
+ * A one-line progress bar redrawn in place on a terminal (`\r`); elsewhere (a pipe, a log file)
+ * it draws nothing and only the final summary is printed.
+ */
+export class Progress {
+  private readonly live: boolean;
+
+  constructor(
+    private readonly stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number },
+    readonly tally: Tally,
+  ) {
+    this.live = stream.isTTY === true;
+  }
+
+  draw(): void {
+    if (this.live) this.stream.write(`\r${render(this.tally)}\u001b[K`);
+  }
+
+  finish(): void {
+    if (this.live) this.stream.write('\n');
+    const { completed, failed, skipped } = this.tally;
+    this.stream.write(
+      `${completed} completed, ${failed} failed, ${skipped} already in the output\n`,
+    );
+  }
+}
+
+export function render(t: Tally): string {
+  const todo = t.total - t.skipped;
+  const done = t.completed + t.failed;
+  const filled = todo === 0 ? WIDTH : Math.round((done / todo) * WIDTH);
+  const bar = '█'.repeat(filled) + '░'.repeat(WIDTH - filled);
+  return `${bar} ${done}/${todo}  ✓ ${t.completed}  ✗ ${t.failed}  running ${t.running}`;
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+import { cliEnv } from './config.ts';
+import { runCli } from './run.ts';
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  cwd: process.cwd(),
+  env: cliEnv(),
+});

@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { SchemaInput, Structure } from '../types.ts';
+import { UsageError } from './command.ts';
+
+export interface SchemaFile {
+  input: SchemaInput;
+  /** SHA-256 of the request it makes: the same file and name give the same Idempotency-Key. */
+  sha256: string;
+}
+
+/**
+ * A schema as a JSON file: `{ name, description?, structure }`, or a bare structure
+ * (`{ "type": "object", "properties": … }`) named after the file.
+ */
+export async function readSchemaFile(file: string, name?: string): Promise<SchemaFile> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw new UsageError(`${file} is not JSON: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(`${file} must hold a JSON object`);
+  }
+  const record = parsed as Record<string, unknown>;
+  const input: SchemaInput =
+    'structure' in record
+      ? ({ ...record, ...(name ? { name } : {}) } as unknown as SchemaInput)
+      : {
+          name: name ?? path.basename(file).replace(/\.json$/i, ''),
+          structure: record as unknown as Structure,
+        };
+  return { input, sha256: createHash('sha256').update(JSON.stringify(input)).digest('hex') };
+}
+
+/** Whether `--schema` names a file rather than a schema id. */
+export function looksLikeFile(value: string): boolean {
+  return /\.json$/i.test(value) || value.includes('/') || value.includes(path.sep);
+}
