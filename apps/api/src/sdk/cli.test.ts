@@ -30,7 +30,7 @@ function runXt(
   const child = spawn(
     process.execPath,
     // tsx by its resolved address: the CLI runs in folders outside the repository.
-    ['--import', import.meta.resolve('tsx'), `${REPO_ROOT}/packages/sdk/src/cli/main.ts`, ...args],
+    ['--import', import.meta.resolve('tsx'), `${REPO_ROOT}/packages/sdk/src/bin/xt.ts`, ...args],
     { cwd: options.cwd, env: { ...env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -294,6 +294,24 @@ describe('xt schemas, extractions and webhooks', () => {
       { cwd: dir, env },
     );
     expect(bad.code).toBe(2);
+  });
+
+  it('runs xt eval with the same connection as the other commands', async () => {
+    model.setDefaultBehaviour({ output: { total: 12.5, vendor: 'ACME' } });
+    const dataset = await folderOf('dataset', { 'schema.json': JSON.stringify(invoiceSchema) });
+    await folderOf('dataset/cases', { 'one.txt': 'ACME. Total 12.50' });
+    await folderOf('dataset/expected', {
+      'one.json': JSON.stringify({ total: 12.5, vendor: 'ACME' }),
+    });
+    const run = await runXt(['eval', '--dataset', dataset, '--min-accuracy', '1'], {
+      cwd: dir,
+      env,
+    });
+    expect(run.stderr).not.toContain('xt eval:');
+    expect(run.code).toBe(0);
+    expect(model.requests).toHaveLength(1);
+    const help = await runXt(['--help'], { cwd: dir });
+    expect(help.stdout).toMatch(/^  eval +score the service/m);
   });
 
   it('finds the development key and address of a local npm start without any variable', async () => {

@@ -1,11 +1,14 @@
 import type { XtClient } from '../client.ts';
+import type { Connection } from './config.ts';
 
 /** Where a command writes and what it may reach; tests and `main.ts` supply it. */
 export interface CliContext {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   cwd: string;
-  /** The client for the configured service, made on first use so `--help` needs no key. */
+  /** Where the service is and the key, resolved on first use so `--help` needs no key. */
+  connection(): Promise<Connection>;
+  /** A client for `connection()`. */
   client(): Promise<XtClient>;
 }
 

@@ -1,4 +1,5 @@
 import type { Command } from './command.ts';
+import { evalCommand } from './eval.ts';
 import { extractCommand } from './extract/index.ts';
 import { extractionsCommand } from './extractions.ts';
 import { schemasCommand } from './schemas.ts';
@@ -10,4 +11,5 @@ export const commands: Record<string, Command> = {
   schemas: schemasCommand,
   extractions: extractionsCommand,
   webhooks: webhooksCommand,
+  eval: evalCommand,
 };

@@ -2,7 +2,7 @@ import { XtClient } from '../client.ts';
 import { ApiError, XtError } from '../errors.ts';
 import { UsageError, type CliContext } from './command.ts';
 import { commands } from './commands.ts';
-import { resolveConnection, type CliEnv } from './config.ts';
+import { resolveConnection, type CliEnv, type Connection } from './config.ts';
 
 function usage(): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
@@ -21,13 +21,11 @@ export async function runCli(
   io: Pick<CliContext, 'stdout' | 'stderr' | 'cwd'> & { env: CliEnv },
 ): Promise<number> {
   const [name, ...args] = argv;
-  let client: XtClient | undefined;
+  let connection: Promise<Connection> | undefined;
   const ctx: CliContext = {
     ...io,
-    async client() {
-      client ??= new XtClient(await resolveConnection(io.env, io.cwd));
-      return client;
-    },
+    connection: () => (connection ??= resolveConnection(io.env, io.cwd)),
+    client: async () => new XtClient(await ctx.connection()),
   };
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? io.stderr : io.stdout).write(`${usage()}\n`);
