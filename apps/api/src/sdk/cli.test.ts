@@ -202,6 +202,30 @@ describe('xt extract', () => {
     expect(await readFile(path.join(dir, 'out.csv'), 'utf8')).toBe(text);
   });
 
+  it('asks for citations with --citations, in JSONL and as a CSV column', async () => {
+    await folderOf('cited', { 'c.txt': 'Invoice. Total 12.50' });
+    const run = await runXt(['extract', '-s', 'schema.json', '--citations', 'cited'], {
+      cwd: dir,
+      env,
+    });
+    expect(run.code).toBe(0);
+    const row = JSON.parse(run.stdout);
+    expect(row).toHaveProperty('citations');
+    // The service recorded the request as one asking for citations.
+    const record = await api.request('GET', `/v1/extractions/${row.id}`);
+    expect(record.body.data).toHaveProperty('citations');
+    expect(row.citations).toEqual(record.body.data.citations);
+    const plain = await runXt(['extract', '-s', 'schema.json', 'cited'], { cwd: dir, env });
+    expect(JSON.parse(plain.stdout)).not.toHaveProperty('citations');
+    expect(JSON.parse(plain.stdout).id).not.toBe(row.id);
+
+    const csv = await runXt(['extract', '-s', 'schema.json', '--citations', '-f', 'csv', 'cited'], {
+      cwd: dir,
+      env,
+    });
+    expect(csv.stdout.split('\r\n')[0]).toMatch(/,total,vendor,citations$/);
+  });
+
   it('takes a URL as a webpage source and names refused inputs in the output', async () => {
     // The service refuses private addresses at submit time: a per-input failure, not a crash.
     const run = await runXt(['extract', '--schema', 'schema.json', 'http://127.0.0.1:9/page'], {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { XtClient } from '../../client.ts';
+import type { CreateExtractionParams, XtClient } from '../../client.ts';
 import { ApiError, ExtractionFailedError } from '../../errors.ts';
 import type { PublicModel, Schema, SourceType } from '../../types.ts';
 import { parse, positiveInt } from '../args.ts';
@@ -169,18 +169,18 @@ async function extractOne(
   attempt: number,
 ): Promise<ResultRow> {
   const base = { source: input.source, sha256: input.sha256 };
+  const params: CreateExtractionParams = {
+    schemaId: settings.schemaId,
+    type: input.type,
+    source: input.path ? { path: input.path } : input.source,
+  };
+  if (settings.citations) params.citations = true;
+  if (settings.model) params.model = settings.model;
+  if (settings.instruction) params.instruction = settings.instruction;
   try {
-    const done = await client.extract(
-      {
-        schemaId: settings.schemaId,
-        type: input.type,
-        source: input.path ? { path: input.path } : input.source,
-        ...(settings.citations ? { citations: true } : {}),
-        ...(settings.model ? { model: settings.model } : {}),
-        ...(settings.instruction ? { instruction: settings.instruction } : {}),
-      },
-      { idempotencyKey: idempotencyKey(input, settings, attempt) },
-    );
+    const done = await client.extract(params, {
+      idempotencyKey: idempotencyKey(input, settings, attempt),
+    });
     const row: ResultRow = {
       ...base,
       id: done.id,
@@ -188,12 +188,8 @@ async function extractOne(
       output: done.output,
       error: null,
     };
-    if (settings.citations) {
-      // The create answer carries the output; citations and warnings are on the record.
-      const record = await client.extractions.get(done.id);
-      row.citations = record.citations ?? null;
-      if (record.warnings) row.warnings = record.warnings;
-    }
+    if (settings.citations) row.citations = done.citations ?? null;
+    if (done.warnings) row.warnings = done.warnings;
     return row;
   } catch (error) {
     if (error instanceof ExtractionFailedError) {
