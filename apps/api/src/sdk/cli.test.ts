@@ -335,7 +335,7 @@ describe('xt schemas, extractions and webhooks', () => {
     expect(run.code).toBe(0);
     expect(model.requests).toHaveLength(1);
     const help = await runXt(['--help'], { cwd: dir });
-    expect(help.stdout).toMatch(/^  eval +score the service/m);
+    expect(help.stdout).toMatch(/^ {2}eval +score the service/m);
   });
 
   it('finds the development key and address of a local npm start without any variable', async () => {
