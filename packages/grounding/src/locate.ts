@@ -1,5 +1,6 @@
 import type { GroundingSource } from '@xt/contract';
 import { locatedAt, type How, type Located } from './locations.ts';
+import { readDateValue } from './dates.ts';
 import { magnitudeOf, readNumberValue } from './numbers.ts';
 import { indexSource, isSourceIndex, type SourceIndex } from './source-index.ts';
 import { findNormalised } from './text-search.ts';
@@ -9,7 +10,10 @@ interface Candidate {
   start: number;
   end: number;
   how: Exclude<How, 'quote'>;
-  /** 0: the value as written; 1: its magnitude only (the sign differs or is not written). */
+  /**
+   * 0: the value as written; 1: a weaker reading (a number's magnitude only, its sign differing
+   * or not written; a date whose day and month could be either way round).
+   */
   tier: number;
 }
 
@@ -50,6 +54,8 @@ function candidatesFor(index: SourceIndex, value: string | number | boolean): Ca
   }
   const text = textCandidates(index, value);
   if (text.length > 0) return text;
+  const date = readDateValue(value);
+  if (date) return dateCandidates(index, date);
   const number = readNumberValue(value);
   if (number) return numberCandidates(index, number.magnitudes, number.negative, value.trim());
   return [];
@@ -85,6 +91,17 @@ function numberCandidates(
     }
   }
   return found;
+}
+
+function dateCandidates(index: SourceIndex, readings: string[]): Candidate[] {
+  return readings.flatMap((reading) =>
+    (index.dates.get(reading) ?? []).map((o): Candidate => ({
+      start: o.start,
+      end: o.end,
+      how: 'normalised',
+      tier: o.ambiguous ? 1 : 0,
+    })),
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { GroundingSource } from '@xt/contract';
+import { scanDates, type DateOccurrence } from './dates.ts';
 import { scanNumbers, type NumberOccurrence } from './numbers.ts';
 import { isUnspaced, isWordChar } from './text/chars.ts';
 import { normalise, type Normalised } from './text/normalise.ts';
@@ -25,6 +26,8 @@ export interface SourceIndex {
   words: Map<string, number[]>;
   /** Canonical magnitude → its written occurrences, in order. */
   numbers: Map<string, NumberOccurrence[]>;
+  /** `YYYY-MM-DD` → the written dates that read so, in order. */
+  dates: Map<string, DateOccurrence[]>;
   /** `pages` sources only, in flat order. */
   lines: IndexedLine[];
 }
@@ -54,12 +57,16 @@ export function indexSource(source: GroundingSource): SourceIndex {
   }
   const norm = normalise(flat);
   const numbers = new Map<string, NumberOccurrence[]>();
-  scanNumbers(flat, (occurrence) => {
-    const list = numbers.get(occurrence.magnitude);
-    if (list) list.push(occurrence);
-    else numbers.set(occurrence.magnitude, [occurrence]);
-  });
-  return { source, flat, norm, words: indexWords(norm.text), numbers, lines };
+  scanNumbers(flat, (occurrence) => append(numbers, occurrence.magnitude, occurrence));
+  const dates = new Map<string, DateOccurrence[]>();
+  scanDates(flat, (occurrence) => append(dates, occurrence.iso, occurrence));
+  return { source, flat, norm, words: indexWords(norm.text), numbers, dates, lines };
+}
+
+function append<T>(map: Map<string, T[]>, key: string, item: T): void {
+  const list = map.get(key);
+  if (list) list.push(item);
+  else map.set(key, [item]);
 }
 
 /** Each maximal run of word characters; each character of an unspaced script on its own. */
@@ -85,10 +92,6 @@ export function forEachWord(text: string, visit: (word: string, start: number) =
 
 function indexWords(text: string): Map<string, number[]> {
   const words = new Map<string, number[]>();
-  forEachWord(text, (word, start) => {
-    const list = words.get(word);
-    if (list) list.push(start);
-    else words.set(word, [start]);
-  });
+  forEachWord(text, (word, start) => append(words, word, start));
   return words;
 }
