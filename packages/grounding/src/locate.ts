@@ -3,6 +3,7 @@ import { locatedAt, type How, type Located } from './locations.ts';
 import { readDateValue } from './dates.ts';
 import { magnitudeOf, readNumberValue } from './numbers.ts';
 import { indexSource, isSourceIndex, type SourceIndex } from './source-index.ts';
+import { findQuote, supports } from './quote.ts';
 import { findNormalised } from './text-search.ts';
 import { normalise } from './text/normalise.ts';
 
@@ -17,9 +18,6 @@ interface Candidate {
   tier: number;
 }
 
-/** A quote shorter than this (normalised) is found too easily to be evidence of anything. */
-const MIN_QUOTE = 3;
-
 /**
  * Finds a leaf value in the source as read. Evidence, in order: the value verbatim; the value
  * normalised (case, whitespace, hyphenation, number formats); the model's own quote, when the
@@ -32,18 +30,22 @@ export function locateValue(
   quote?: string | null,
 ): Located | null {
   const index = isSourceIndex(source) ? source : indexSource(source);
-  let quoteSpan: [number, number] | null | undefined;
-  const foundQuote = () => {
-    if (quoteSpan === undefined) quoteSpan = quote ? findQuote(index, quote) : null;
-    return quoteSpan;
-  };
+  const found = quote ? findQuote(index, quote) : null;
+  const { starts, ends } = index.norm;
   const candidates = candidatesFor(index, value);
   if (candidates.length > 0) {
-    const best = choose(candidates, quote ? foundQuote() : null);
+    const near: [number, number] | null = found
+      ? [starts[found.start]!, ends[found.end - 1]!]
+      : null;
+    const best = choose(candidates, near);
     return locatedAt(index, best.start, best.end, best.how);
   }
-  const span = foundQuote();
-  return span ? locatedAt(index, span[0], span[1], 'quote') : null;
+  if (!found) return null;
+  const support = supports(index, found, value);
+  if (support === false) return null;
+  const focus: [number, number] | undefined =
+    support === true ? undefined : [starts[support[0]]!, ends[support[1] - 1]!];
+  return locatedAt(index, starts[found.start]!, ends[found.end - 1]!, 'quote', focus);
 }
 
 function candidatesFor(index: SourceIndex, value: string | number | boolean): Candidate[] {
@@ -134,13 +136,4 @@ function distance(c: Candidate, [qs, qe]: [number, number]): number {
   if (c.end <= qs) return qs - c.end;
   if (c.start >= qe) return c.start - qe;
   return 0;
-}
-
-/** The model's quote in the source (flat offsets), when the service finds it there. */
-function findQuote(index: SourceIndex, quote: string): [number, number] | null {
-  const needle = normalise(quote).text;
-  if (needle.length < MIN_QUOTE) return null;
-  const exact = findNormalised(index, needle)[0];
-  if (exact) return [index.norm.starts[exact[0]]!, index.norm.ends[exact[1] - 1]!];
-  return null;
 }

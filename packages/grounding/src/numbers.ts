@@ -133,7 +133,7 @@ export function scanNumbers(text: string, visit: (occurrence: NumberOccurrence) 
       continue;
     }
     const scan = scanFrom(text, i);
-    emitScan(text, scan, visit);
+    if (!misreadDigit(text, scan.end)) emitScan(text, scan, visit);
     i = scan.end;
   }
 }
@@ -180,6 +180,15 @@ function emitScan(text: string, scan: Scan, visit: (o: NumberOccurrence) => void
   } else if (!read) {
     for (const g of scan.groups) emit({ groups: [g], seps: [], end: g[1] }, false);
   }
+}
+
+// Letters OCR reads in place of digits: `1,234.5O` is not 1,234.5 followed by a unit.
+const DIGIT_LOOKALIKES = new Set([...'OoIlSsBZzg']);
+
+/** A lone digit-like letter glued to the number's end: the number was probably misread. */
+function misreadDigit(text: string, end: number): boolean {
+  const next = text[end];
+  return next !== undefined && DIGIT_LOOKALIKES.has(next) && !isWordChar(text[end + 1] ?? ' ');
 }
 
 function signBefore(text: string, start: number, end: number): 'minus' | 'parentheses' | null {
