@@ -30,9 +30,11 @@ export function locateValue(
   quote?: string | null,
 ): Located | null {
   const index = isSourceIndex(source) ? source : indexSource(source);
-  const found = quote ? findQuote(index, quote) : null;
   const { starts, ends } = index.norm;
   const candidates = candidatesFor(index, value);
+  // The quote is looked for only where it can change the answer: to choose among occurrences,
+  // or as the evidence itself.
+  const found = quote && candidates.length !== 1 ? findQuote(index, quote) : null;
   if (candidates.length > 0) {
     const near: [number, number] | null = found
       ? [starts[found.start]!, ends[found.end - 1]!]
