@@ -21,6 +21,36 @@ module.exports = {
       from: { path: '^packages/grounding/src/', pathNot: '\\.test\\.ts$' },
       to: { pathNot: ['^packages/(grounding|contract)/', '^@xt/contract$'] },
     },
+    {
+      name: 'apps-stay-apart',
+      severity: 'error',
+      comment:
+        'The API and the worker are separate processes; what both need lives in a package (the lifecycle in packages/extractions).',
+      from: { path: '^apps/(api|worker)/' },
+      to: { path: '^apps/(api|worker)/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'packages-below-apps',
+      severity: 'error',
+      comment: 'Dependencies point one way: apps use packages, never the other way round.',
+      from: { path: '^packages/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'sources-know-no-lifecycle',
+      severity: 'error',
+      comment:
+        'Fetching and preparing a source knows nothing of extraction rows or their states; the worker joins the two.',
+      from: { path: '^(packages/sources|apps/worker/src/sources)/' },
+      to: { path: '^packages/extractions/' },
+    },
+    {
+      name: 'contract-stands-alone',
+      severity: 'error',
+      comment: 'The contract is what every side agrees on; it depends on no other workspace.',
+      from: { path: '^packages/contract/' },
+      to: { path: '^(apps|packages)/', pathNot: '^packages/contract/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -15,7 +15,7 @@ import {
 import type { SourcePreparer } from './sources/index.ts';
 import { untimed } from './ops/stages.ts';
 import type { WorkerMetrics } from './ops/worker-metrics.ts';
-import { claim, complete, exists, recordFailure, release } from './transitions.ts';
+import { claim, complete, exists, recordFailure, release } from '@xt/extractions';
 
 export interface ProcessorDeps {
   db: Db;

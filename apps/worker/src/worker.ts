@@ -6,7 +6,7 @@ import { createRedis, EXTRACTION_QUEUE, extractionRetryDelay, isRedisUnavailable
 import type { WorkerConfig } from './config.ts';
 import { createAppLogger, createDependencyOutages, errorSummary, type Logger } from '@xt/runtime';
 import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
-import { createReconciler } from './reconciler.ts';
+import { createReconciler } from '@xt/extractions';
 import { createSourceHandlers } from './sources/handlers.ts';
 import { createSourcePreparer } from './sources/index.ts';
 import { startUploadSweep } from './upload-sweep.ts';

@@ -10,12 +10,8 @@ import { HttpError, notFound, validationError } from '../http/errors.ts';
 import type { ListQuery } from '../http/list-query.ts';
 import type { BlobStore, DbExecutor } from '@xt/blob-store';
 import { extractions, preparedPerDb, schemas, type Db, type ExtractionRow } from '@xt/db';
-import {
-  EXTRACT_JOB,
-  extractJobOptions,
-  type CompletionWaiter,
-  type ExtractJobPayload,
-} from '@xt/queue';
+import { enqueueExtraction } from '@xt/extractions';
+import type { CompletionWaiter, ExtractJobPayload } from '@xt/queue';
 import { createOutageReporter, errorSummary, type OutageReporter } from '@xt/runtime';
 import type { ApiConfig } from '../config.ts';
 import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
@@ -238,14 +234,10 @@ export class ExtractionService {
     };
     try {
       await pTimeout(
-        this.queue.add(
-          EXTRACT_JOB,
-          payload,
-          extractJobOptions(id, {
-            attempts: this.config.JOB_ATTEMPTS,
-            backoffMs: this.config.JOB_BACKOFF_MS,
-          }),
-        ),
+        enqueueExtraction(this.queue, payload, {
+          attempts: this.config.JOB_ATTEMPTS,
+          backoffMs: this.config.JOB_BACKOFF_MS,
+        }),
         { milliseconds: ENQUEUE_DEADLINE_MS, message: 'enqueue timed out' },
       );
     } catch (err) {

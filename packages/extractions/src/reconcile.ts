@@ -4,13 +4,9 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { extractions, isDatabaseUnavailable, type Db } from '@xt/db';
-import {
-  EXTRACT_JOB,
-  extractJobOptions,
-  isRedisUnavailable,
-  type ExtractionJobPolicy,
-} from '@xt/queue';
+import { isRedisUnavailable, type ExtractionJobPolicy } from '@xt/queue';
 import { startPeriodic, type Periodic } from '@xt/runtime';
+import { enqueueExtraction } from './enqueue.ts';
 
 const BATCH = 500;
 
@@ -130,10 +126,10 @@ async function reconcileRow(deps: ReconcilerDeps, row: Candidate): Promise<strin
       .update(extractions)
       .set({ status: 'pending', updatedAt: sql`now()` })
       .where(and(eq(extractions.id, row.id), eq(extractions.status, 'processing')));
-  await deps.queue.add(
-    EXTRACT_JOB,
+  await enqueueExtraction(
+    deps.queue,
     { extractionId: row.id, ...(row.requestId ? { requestId: row.requestId } : {}) },
-    extractJobOptions(row.id, deps.policy),
+    deps.policy,
   );
   deps.logger.info(
     { extractionId: row.id, previousJobState: state },
