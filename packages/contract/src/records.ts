@@ -53,10 +53,21 @@ export const ExtractionErrorSchema = z
   .nullable()
   .meta({ id: 'ExtractionError', description: 'null unless the extraction failed' });
 
-/** The model's output: JSON shaped by the schema's structure (an object or an array). */
+/**
+ * The model's output: JSON shaped by the schema's structure, an object (or an array when the
+ * structure's root is one). Spelled out with `additionalProperties` and `items` so generated
+ * clients type it as a JSON object they can read fields of, not as `{}`.
+ */
+export const MODEL_OUTPUT_JSON_SCHEMA = {
+  anyOf: [
+    { type: 'object', additionalProperties: {} },
+    { type: 'array', items: {} },
+  ],
+};
+
 const ModelOutputSchema = z.unknown().meta({
   description: 'JSON shaped by the schema’s structure',
-  type: ['object', 'array', 'null'],
+  anyOf: [...MODEL_OUTPUT_JSON_SCHEMA.anyOf, { type: 'null' }],
 });
 
 export const ListRecordSchema = z

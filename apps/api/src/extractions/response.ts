@@ -4,7 +4,7 @@
  * OpenAPI document is generated from them.
  */
 import { z } from 'zod';
-import { CitationsSchema, ExtractionWarningSchema } from '@xt/contract';
+import { CitationsSchema, ExtractionWarningSchema, MODEL_OUTPUT_JSON_SCHEMA } from '@xt/contract';
 
 export const ExtractionCompletedSchema = z
   .object({
@@ -12,7 +12,7 @@ export const ExtractionCompletedSchema = z
     status: z.literal('completed'),
     output: z
       .unknown()
-      .meta({ description: 'JSON shaped by the schema’s structure', type: ['object', 'array'] }),
+      .meta({ description: 'JSON shaped by the schema’s structure', ...MODEL_OUTPUT_JSON_SCHEMA }),
     totalTokens: z.int().min(0),
     citations: CitationsSchema.optional().meta({
       description: 'only when created with `citations: true` (docs/citations.md)',

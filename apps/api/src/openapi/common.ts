@@ -5,7 +5,13 @@
 import { z } from 'zod';
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { EXTRACTION_STATUSES } from '@xt/contract';
-import { DEFAULT_LIMIT, DEFAULT_PAGE, MAX_LIMIT, MAX_SEARCH_CHARS } from '../http/list-query.ts';
+import {
+  DEFAULT_LIMIT,
+  DEFAULT_PAGE,
+  MAX_LIMIT,
+  MAX_PAGE,
+  MAX_SEARCH_CHARS,
+} from '../http/list-query.ts';
 import { ErrorBody, okEnvelope, ValidationErrorBody } from '../http/response-schemas.ts';
 
 export const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
@@ -18,7 +24,7 @@ const day = z.iso.date().meta({ description: 'YYYY-MM-DD, a whole UTC day, inclu
 
 /** docs/api.md#pagination and #list-filters; a parameter given twice is a 422. */
 export const listQuery = z.object({
-  page: z.int().min(1).default(DEFAULT_PAGE),
+  page: z.int().min(1).max(MAX_PAGE).default(DEFAULT_PAGE),
   limit: z.int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
   startDate: day.optional(),
   endDate: day.optional(),
@@ -42,6 +48,10 @@ const rateLimitHeaders = {
   'RateLimit-Limit': z.string().optional().meta({ description: 'requests allowed per window' }),
   'RateLimit-Remaining': z.string().optional().meta({ description: 'requests left this window' }),
   'RateLimit-Reset': z.string().optional().meta({ description: 'seconds until the window resets' }),
+  'RateLimit-Policy': z
+    .string()
+    .optional()
+    .meta({ description: '`<limit>;w=<window seconds>`', examples: ['600;w=60'] }),
 };
 const requestIdHeader = {
   'x-request-id': z
@@ -49,8 +59,25 @@ const requestIdHeader = {
     .meta({ description: 'the caller’s own x-request-id when acceptable, else a fresh UUID' }),
 };
 
+/** Headers on every answer, the operational routes' included. */
+export const requestIdHeaders = z.object(requestIdHeader);
+
 /** Headers on every answer of a resource route (rate limiting applies after authentication). */
 export const resourceHeaders = z.object({ ...requestIdHeader, ...rateLimitHeaders });
+
+/** A list page also links its neighbours (RFC 8288), absolute, keeping the other parameters. */
+export const pageHeaders = resourceHeaders.extend({
+  Link: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'absolute URLs of the `first`, `last`, `next` and `prev` pages, as `meta` names them; no `next` on the last page, no `prev` on the first',
+      examples: [
+        '<https://api.example.com/v1/schemas?page=3&limit=10>; rel="next", <https://api.example.com/v1/schemas?page=1&limit=10>; rel="prev"',
+      ],
+    }),
+});
 
 export function ok<T extends z.ZodType>(
   description: string,

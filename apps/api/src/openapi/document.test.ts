@@ -2,6 +2,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from './document.ts';
 import { createResponseChecker } from './response-check.ts';
+import { MAX_PAGE } from '../http/list-query.ts';
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
 
 const check = createResponseChecker();
 const json = new Headers({
@@ -27,6 +30,71 @@ describe('the generated OpenAPI document', () => {
     );
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it('is what generators need: operation ids, one component per shape, bytes, JSON objects', () => {
+    const doc = JSON.parse(JSON.stringify(openApiDocument())) as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+      webhooks: Record<string, Record<string, { operationId?: string }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const operations = [...Object.values(doc.paths), ...Object.values(doc.webhooks)].flatMap(
+      (item) => Object.entries(item).filter(([method]) => METHODS.includes(method)),
+    );
+    const ids = operations.map(([, op]) => op.operationId);
+    expect(ids.filter((id) => !id)).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+
+    // zod-openapi's input/output split would name a second copy `<Name>Output`.
+    const names = Object.keys(doc.components.schemas);
+    expect(names.filter((n) => n.endsWith('Output') && names.includes(n.slice(0, -6)))).toEqual([]);
+    // A webhook's data is the very record GET /extractions/{id} returns.
+    const event = doc.components.schemas.WebhookEvent as { properties: { data: unknown } };
+    const get = doc.paths['/extractions/{id}']!.get as unknown as {
+      responses: { 200: { content: { 'application/json': { schema: unknown } } } };
+    };
+    expect(event.properties.data).toEqual({ $ref: '#/components/schemas/Extraction' });
+    expect(JSON.stringify(get.responses[200].content['application/json'].schema)).toContain(
+      '"#/components/schemas/Extraction"',
+    );
+
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain('"format":"binary"');
+    expect(text).toContain('"contentMediaType":"application/octet-stream"');
+    const record = doc.components.schemas.Extraction as {
+      properties: { result: { anyOf: unknown[] } };
+    };
+    expect(record.properties.result.anyOf).toEqual([
+      { type: 'object', additionalProperties: {} },
+      { type: 'array', items: {} },
+      { type: 'null' },
+    ]);
+  });
+
+  it('states the limits the server enforces', () => {
+    const doc = JSON.parse(JSON.stringify(openApiDocument())) as Record<string, any>;
+    const query = (path: string) =>
+      Object.fromEntries(
+        (doc.paths[path].get.parameters as { name: string; schema: object }[]).map((p) => [
+          p.name,
+          p.schema,
+        ]),
+      );
+    expect(query('/schemas')).toMatchObject({
+      page: { minimum: 1, maximum: MAX_PAGE },
+      limit: { minimum: 1, maximum: 100 },
+      search: { maxLength: 255 },
+    });
+    const webhook = doc.paths['/webhooks'].post.requestBody;
+    expect(webhook.content['application/json'].schema.properties.url).toMatchObject({
+      maxLength: 2048,
+    });
+    expect(webhook.description).toMatch(/16kb/);
+    const create = doc.paths['/extractions'].post.requestBody;
+    const source = create.content['application/json'].schema.properties.source;
+    expect(source.minLength).toBe(1);
+    expect(source.description).toMatch(/MAX_TEXT_CHARS.*2048 characters.*MAX_UPLOAD_BYTES/);
+    expect(create.content['application/json'].schema.properties.instruction.maxLength).toBe(4000);
   });
 
   it('accepts an answer as documented, with and without /v1', () => {

@@ -7,10 +7,10 @@
  * needs on top (parameters from zod objects, response headers, components from `.meta({ id })`).
  * @asteasolutions/zod-to-openapi would need its own registry and `extendZodWithOpenApi`.
  */
-import { createDocument, type CreateDocumentOptions } from 'zod-openapi';
+import { isDeepStrictEqual } from 'node:util';
+import { createDocument, createSchema, type CreateDocumentOptions } from 'zod-openapi';
 import { z } from 'zod';
 import { WebhookEventSchema } from '@xt/contract';
-import { ErrorBody, ValidationErrorBody } from '../http/response-schemas.ts';
 import { extractionPaths } from './extractions-paths.ts';
 import { opsPaths } from './ops-paths.ts';
 import { schemaPaths } from './schemas-paths.ts';
@@ -24,15 +24,18 @@ const signatureHeaders = z.object({
     .meta({ description: '`v1,<base64 HMAC-SHA256>` over `<id>.<timestamp>.<body>`' }),
 });
 
-const event = (summary: string) => ({
+const WEBHOOK_EVENT_REF = { $ref: '#/components/schemas/WebhookEvent' };
+
+const event = (operationId: string, summary: string) => ({
   post: {
+    operationId,
     summary,
     description:
       'Sent to each enabled endpoint subscribed to the event, at least once, signed following Standard Webhooks; retried for about a day until the endpoint answers 2xx (docs/webhooks.md).',
     requestParams: { header: signatureHeaders },
     requestBody: {
       required: true,
-      content: { 'application/json': { schema: WebhookEventSchema } },
+      content: { 'application/json': { schema: WEBHOOK_EVENT_REF } },
     },
     responses: { '2XX': { description: 'Received; any other answer is retried' } },
   },
@@ -56,8 +59,53 @@ const showPipedStrings: NonNullable<CreateDocumentOptions['override']> = ({
   Object.assign(jsonSchema, valid);
 };
 
+/**
+ * zod renders a file as `format: binary`, the OpenAPI 3.0 spelling; 3.1 describes raw bytes with
+ * `contentMediaType`, which generators map to a Blob or a file rather than a string.
+ */
+const filesAsBytes: NonNullable<CreateDocumentOptions['override']> = ({
+  jsonSchema,
+  zodSchema,
+}) => {
+  if (zodSchema._zod.def.type !== 'file') return;
+  delete jsonSchema.format;
+  delete jsonSchema.contentEncoding;
+  jsonSchema.contentMediaType = 'application/octet-stream';
+};
+
+const override: NonNullable<CreateDocumentOptions['override']> = (context) => {
+  showPipedStrings(context);
+  filesAsBytes(context);
+};
+
+/**
+ * zod-openapi renders a request body as zod's *input* and an answer as its *output*; for one
+ * record the two differ (only the output forbids extra fields), so a webhook event given as a
+ * request body would get its own input copy of the extraction record beside the one GET
+ * returns. The event is what the service sends, like an answer: it is rendered as output and
+ * must reuse exactly the components the routes' answers use.
+ */
+function withWebhookEvent<T extends { components?: { schemas?: Record<string, unknown> } }>(
+  doc: T,
+): T {
+  const { schema, components } = createSchema(WebhookEventSchema, {
+    io: 'output',
+    openapiVersion: '3.1.0',
+  });
+  const schemas = (doc.components!.schemas ??= {});
+  if (!isDeepStrictEqual(schema, WEBHOOK_EVENT_REF))
+    throw new Error('WebhookEvent must be a component (give it a .meta id)');
+  for (const [name, rendered] of Object.entries(components)) {
+    const existing = schemas[name];
+    if (existing !== undefined && !isDeepStrictEqual(existing, rendered))
+      throw new Error(`component ${name} differs between the webhook event and the answers`);
+    schemas[name] = rendered;
+  }
+  return doc;
+}
+
 function build() {
-  return createDocument(
+  const doc = createDocument(
     {
       openapi: '3.1.0',
       info: {
@@ -69,15 +117,18 @@ function build() {
       servers: [{ url: '/v1' }],
       security: [{ bearer: [] }],
       tags: [
-        { name: 'Schemas' },
-        { name: 'Extractions' },
-        { name: 'Webhooks' },
+        { name: 'Schemas', description: 'The output shapes extractions are made with' },
+        {
+          name: 'Extractions',
+          description: 'A source read into JSON shaped by a schema; created, awaited, listed',
+        },
+        { name: 'Webhooks', description: 'Endpoints told when extractions finish' },
         { name: 'Operations', description: 'Outside /v1, without an API key' },
       ],
       paths: { ...schemaPaths, ...extractionPaths, ...webhookPaths, ...opsPaths },
       webhooks: {
-        'extraction.completed': event('An extraction completed'),
-        'extraction.failed': event('An extraction failed'),
+        'extraction.completed': event('extractionCompleted', 'An extraction completed'),
+        'extraction.failed': event('extractionFailed', 'An extraction failed'),
       },
       components: {
         securitySchemes: {
@@ -93,11 +144,11 @@ function build() {
             description: 'ADMIN_USER and ADMIN_PASSWORD',
           },
         },
-        schemas: { ErrorBody, ValidationErrorBody },
       },
     },
-    { override: showPipedStrings },
+    { override },
   );
+  return withWebhookEvent(doc);
 }
 
 let built: ReturnType<typeof build> | undefined;

@@ -5,6 +5,7 @@ import { EmptyData, pageOf } from '../http/response-schemas.ts';
 import { IdempotencyKeySchema } from '../idempotency/header.ts';
 import { extractionFields } from '../extractions/body.ts';
 import { MAX_WAIT_SECONDS } from '../extractions/prefer.ts';
+import { MAX_URL_LENGTH } from '@xt/fetcher';
 import { ExtractionAcceptedSchema, ExtractionCompletedSchema } from '../extractions/response.ts';
 import {
   BODY_ERRORS,
@@ -12,20 +13,24 @@ import {
   extractionListQuery,
   idPath,
   ok,
+  pageHeaders,
   resourceHeaders,
   retryAfter,
 } from './common.ts';
 
-const source = z.string().meta({
-  description:
-    'for `text` the text itself; otherwise the http(s) URL of the content, or for `pdf` and `image` a base64 `data:` URL (docs/uploads.md)',
-});
+// The text and upload caps are settings; the document states their defaults and names them.
+const source = z
+  .string()
+  .min(1)
+  .meta({
+    description: `for \`text\` the text itself, not blank, at most MAX_TEXT_CHARS characters (default 1,000,000); otherwise the absolute http(s) URL of the content, without credentials, at most ${MAX_URL_LENGTH} characters, whose host must be public; or for \`pdf\` and \`image\` a base64 \`data:\` URL of at most MAX_UPLOAD_BYTES decoded (default 50 MiB) (docs/uploads.md)`,
+  });
 const metadataText = z.string().meta({
   description: 'the metadata object as a JSON string (docs/api.md#metadata)',
 });
 const file = z.file().meta({
   description:
-    'an uploaded file instead of a `source` field, for `pdf`, `image` and `text` (plain text, Markdown, CSV, JSON or HTML)',
+    'an uploaded file instead of a `source` field, for `pdf`, `image` and `text` (plain text, Markdown, CSV, JSON or HTML); at most MAX_UPLOAD_BYTES (default 50 MiB, 413 past it); one file part only',
 });
 
 const citationsDescription =
@@ -64,6 +69,7 @@ export const extractionPaths: ZodOpenApiPathsObject = {
   '/extractions': {
     post: {
       tags: ['Extractions'],
+      operationId: 'createExtraction',
       summary: 'Create an extraction, and wait for it as asked',
       description: `Waits for the result up to EXTRACTION_WAIT_SECONDS (default 55). \`Prefer: respond-async\` answers 202 at once; \`Prefer: wait=<seconds>\` waits that long (at most ${MAX_WAIT_SECONDS}). A failure while waiting answers the status of its cause, with \`extractionId\` (docs/api.md#waiting-and-prefer).`,
       requestParams: {
@@ -80,6 +86,8 @@ export const extractionPaths: ZodOpenApiPathsObject = {
       },
       requestBody: {
         required: true,
+        description:
+          'The same fields in any of the three encodings. JSON and urlencoded bodies may hold up to 4 bytes per MAX_TEXT_CHARS character or a base64 MAX_UPLOAD_BYTES, whichever is more, plus 64 KiB; a multipart body at most 20 fields and 30 parts (413 past any of these).',
         content: {
           'application/json': { schema: jsonForm },
           'multipart/form-data': { schema: multipartForm },
@@ -101,10 +109,11 @@ export const extractionPaths: ZodOpenApiPathsObject = {
     },
     get: {
       tags: ['Extractions'],
+      operationId: 'listExtractions',
       summary: 'List extractions, newest first; search matches the schema’s name at creation',
       requestParams: { query: extractionListQuery },
       responses: {
-        '200': ok('A page of extractions', pageOf(ListRecordSchema)),
+        '200': ok('A page of extractions', pageOf(ListRecordSchema), pageHeaders),
         ...errors(422),
       },
     },
@@ -112,12 +121,14 @@ export const extractionPaths: ZodOpenApiPathsObject = {
   '/extractions/{id}': {
     get: {
       tags: ['Extractions'],
+      operationId: 'getExtraction',
       summary: 'Get an extraction',
       requestParams: { path: idPath },
       responses: { '200': ok('The extraction', SingleRecordSchema), ...errors() },
     },
     delete: {
       tags: ['Extractions'],
+      operationId: 'deleteExtraction',
       summary: 'Delete an extraction; a running one finishes without a result or a charge',
       requestParams: { path: idPath },
       responses: { '200': ok('Deleted', EmptyData), ...errors() },

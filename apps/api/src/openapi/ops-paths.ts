@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { ErrorBody } from '../http/response-schemas.ts';
 import { AliveSchema, NotReadySchema, ReadySchema } from '../ops/health.ts';
-import { json, retryAfter } from './common.ts';
+import { json, requestIdHeaders, retryAfter } from './common.ts';
 
 /** Operational routes live outside /v1 and need no API key (docs/api.md#operational-routes). */
 const outside = { servers: [{ url: '/' }] };
@@ -13,22 +13,26 @@ export const opsPaths: ZodOpenApiPathsObject = {
     ...outside,
     get: {
       tags: ['Operations'],
+      operationId: 'getHealth',
       summary: 'The process is alive',
       security: [],
-      responses: { '200': { description: 'Alive', content: json(AliveSchema) } },
+      responses: {
+        '200': { description: 'Alive', headers: requestIdHeaders, content: json(AliveSchema) },
+      },
     },
   },
   '/readyz': {
     ...outside,
     get: {
       tags: ['Operations'],
+      operationId: 'getReadiness',
       summary: 'PostgreSQL and Redis answer, and the process is not shutting down',
       security: [],
       responses: {
-        '200': { description: 'Ready', content: json(ReadySchema) },
+        '200': { description: 'Ready', headers: requestIdHeaders, content: json(ReadySchema) },
         '503': {
           description: '`NOT_READY`, with which dependency failed',
-          headers: z.object({ 'Retry-After': retryAfter }),
+          headers: requestIdHeaders.extend({ 'Retry-After': retryAfter }),
           content: json(NotReadySchema),
         },
       },
@@ -38,10 +42,15 @@ export const opsPaths: ZodOpenApiPathsObject = {
     ...outside,
     get: {
       tags: ['Operations'],
+      operationId: 'getOpenApiDocument',
       summary: 'This document',
       security: [],
       responses: {
-        '200': { description: 'OpenAPI 3.1', content: json(z.record(z.string(), z.unknown())) },
+        '200': {
+          description: 'OpenAPI 3.1',
+          headers: requestIdHeaders,
+          content: json(z.record(z.string(), z.unknown())),
+        },
       },
     },
   },
@@ -49,23 +58,32 @@ export const opsPaths: ZodOpenApiPathsObject = {
     ...outside,
     get: {
       tags: ['Operations'],
+      operationId: 'getDocs',
       summary: 'Swagger UI over this document',
       security: [],
-      responses: { '200': { description: 'The page', content: html } },
+      responses: { '200': { description: 'The page', headers: requestIdHeaders, content: html } },
     },
   },
   '/metrics': {
     ...outside,
     get: {
       tags: ['Operations'],
+      operationId: 'getMetrics',
       summary: 'Prometheus metrics; needs the METRICS_TOKEN bearer when one is set',
       security: [{ metricsToken: [] }, {}],
       responses: {
         '200': {
           description: 'Prometheus text exposition',
+          headers: requestIdHeaders,
           content: { 'text/plain': { schema: z.string() } },
         },
-        '401': { description: 'Missing or wrong METRICS_TOKEN', content: json(ErrorBody) },
+        '401': {
+          description: 'Missing or wrong METRICS_TOKEN',
+          headers: requestIdHeaders.extend({
+            'WWW-Authenticate': z.string().meta({ examples: ['Bearer realm="metrics"'] }),
+          }),
+          content: json(ErrorBody),
+        },
       },
     },
   },
@@ -73,12 +91,25 @@ export const opsPaths: ZodOpenApiPathsObject = {
     ...outside,
     get: {
       tags: ['Operations'],
+      operationId: 'getQueueDashboard',
       summary: 'The queue dashboard (bull-board); only when ADMIN_USER and ADMIN_PASSWORD are set',
       security: [{ adminBasic: [] }],
       responses: {
-        '200': { description: 'The dashboard', content: html },
-        '401': { description: 'Missing or wrong credentials', content: json(ErrorBody) },
-        '404': { description: 'Not configured', content: json(ErrorBody) },
+        '200': { description: 'The dashboard', headers: requestIdHeaders, content: html },
+        '401': {
+          description: 'Missing or wrong credentials',
+          headers: requestIdHeaders.extend({
+            'WWW-Authenticate': z
+              .string()
+              .meta({ examples: ['Basic realm="queues", charset="UTF-8"'] }),
+          }),
+          content: json(ErrorBody),
+        },
+        '404': {
+          description: 'Not configured',
+          headers: requestIdHeaders,
+          content: json(ErrorBody),
+        },
       },
     },
   },

@@ -46,7 +46,6 @@ export function createResponseChecker(): (res: CheckedResponse) => string[] {
   const doc = openApiDocument() as unknown as { paths: Record<string, PathItem> };
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
   addFormats(ajv);
-  ajv.addFormat('binary', true);
   ajv.addSchema(doc, 'openapi');
   const compiled = new Map<string, ValidateFunction>();
   const validator = (...segments: string[]) => {

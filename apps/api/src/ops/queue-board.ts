@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Application, type RequestHandler } from 'express';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
@@ -27,7 +27,10 @@ export function queueBoardRoute(queue: Queue, user?: string, password?: string):
   const adapter = new ExpressAdapter();
   adapter.setBasePath('/admin/queues');
   createBullBoard({ queues: [new BullMQAdapter(queue)], serverAdapter: adapter });
+  // bull-board's adapter is an Express app of its own, which would announce itself.
+  const board = adapter.getRouter() as Application;
+  board.disable('x-powered-by');
   const router = Router();
-  router.use('/admin/queues', basicAuth(user, password), adapter.getRouter() as RequestHandler);
+  router.use('/admin/queues', basicAuth(user, password), board);
   return router;
 }

@@ -22,8 +22,10 @@ const fieldName = z
   .string()
   .regex(new RegExp(`^[A-Za-z0-9_-]{1,${STRUCTURE_LIMITS.maxNameLength}}$`));
 
+// Strict in requests too (validateStructure refuses unknown attributes), so requests and
+// responses share one `FieldDefinition` component instead of an input and an output copy.
 export const FieldDefinitionSchema: z.ZodType<FieldDefinition> = z
-  .object({
+  .strictObject({
     type: z.enum(FIELD_TYPES as readonly [FieldType, ...FieldType[]]),
     describe: z.string().optional().meta({ description: 'guidance for the model' }),
     description: z.string().optional().meta({ description: 'guidance for the model' }),

@@ -15,11 +15,11 @@ import type { SchemaService } from './service.ts';
 import { serializeSchema } from './serialize.ts';
 
 // Structure is capped at 64 KiB; leave room for name, description and JSON escaping.
-const BODY_LIMIT = '256kb';
+export const SCHEMA_BODY_LIMIT = '256kb';
 
 export function schemaRoutes(service: SchemaService, basePath: string): Router {
   const router = Router();
-  const json = jsonBody(BODY_LIMIT);
+  const json = jsonBody(SCHEMA_BODY_LIMIT);
 
   router.post('/schemas', ...json, async (req, res) => {
     const key = readIdempotencyKey(req);

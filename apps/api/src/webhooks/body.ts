@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ExtractionFailure, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@xt/contract';
 import { HttpError, validationError } from '../http/errors.ts';
-import type { Allowlist } from '@xt/fetcher';
+import { MAX_URL_LENGTH, type Allowlist } from '@xt/fetcher';
 import { checkEndpointUrl } from '@xt/webhooks';
 import { checkFields } from '../http/validate.ts';
 
@@ -14,10 +14,15 @@ export interface EndpointInput {
   enabled: boolean;
 }
 
+// checkEndpointUrl words the URL rules; the meta states them in the OpenAPI document.
 const url = z
   .string({ error: (i) => (i.input === undefined ? 'url is required' : 'url must be a string') })
   .trim()
-  .min(1, 'url must not be empty');
+  .min(1, 'url must not be empty')
+  .meta({
+    maxLength: MAX_URL_LENGTH,
+    description: `an absolute http(s) URL without credentials, at most ${MAX_URL_LENGTH} characters, whose host resolves to public addresses only (WEBHOOK_ALLOWLIST exempts some)`,
+  });
 
 const events = z
   .array(

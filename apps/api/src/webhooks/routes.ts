@@ -11,12 +11,14 @@ import type { WebhookService } from './service.ts';
 
 const WHAT = 'Webhook endpoint';
 
+export const WEBHOOK_BODY_LIMIT = '16kb';
+
 export function webhookRoutes(
   service: WebhookService,
   options: { basePath: string; allowlist: string },
 ): Router {
   const router = Router();
-  const json = jsonBody('16kb');
+  const json = jsonBody(WEBHOOK_BODY_LIMIT);
   const allowlist = parseAllowlist(options.allowlist);
 
   router.post('/webhooks', ...json, async (req, res) => {
