@@ -1,13 +1,15 @@
 import { parseArgs } from 'node:util';
 import { startModelStandIn } from './server.ts';
 
-// Run by hand: npx tsx packages/testkit/src/model-stand-in/cli.ts --port 4010
+// Run by hand: npx tsx packages/testkit/src/model-stand-in/cli.ts --port 4010 [--oracle]
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '4010' },
     host: { type: 'string', default: '127.0.0.1' },
     'api-key': { type: 'string' },
     'delay-ms': { type: 'string' },
+    // Answer only from what reached it (see oracle/index.ts): for measuring pipeline recall.
+    oracle: { type: 'boolean', default: false },
   },
 });
 
@@ -22,7 +24,10 @@ const standIn = await startModelStandIn({
   port,
   host: values.host,
   apiKey: values['api-key'],
-  defaultBehaviour: delayMs === undefined ? {} : { delayMs },
+  defaultBehaviour: {
+    ...(delayMs === undefined ? {} : { delayMs }),
+    ...(values.oracle ? { oracle: true } : {}),
+  },
 });
 console.log(`Model stand-in listening. Use:\n  OPENAI_BASE_URL=${standIn.url}`);
 if (values['api-key'] === undefined) console.log('  (any OPENAI_API_KEY is accepted)');

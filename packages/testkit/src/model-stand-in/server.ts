@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { oracleAnswer } from './oracle/index.ts';
 import { recordRequest } from './record.ts';
 import { sampleValue } from './sample-value.ts';
 import type { Behaviour, RecordedImage, RecordedRequest, Usage } from './types.ts';
@@ -99,11 +100,10 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
       return;
     }
     counter += 1;
-    sendJson(
-      res,
-      200,
-      completion(recorded, behaviour, `chatcmpl-standin-${counter}`, rawBody.length),
-    );
+    const id = `chatcmpl-standin-${counter}`;
+    const answer = behaviour.oracle ? await oracleBehaviour(recorded, behaviour) : behaviour;
+    if (res.destroyed) return;
+    sendJson(res, 200, completion(recorded, answer, id, rawBody.length));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -134,6 +134,24 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
       });
     },
   };
+}
+
+/**
+ * GPT-4.1's output cap in tokens: the oracle stops there as the real model would, so answers
+ * too long for one call show up as truncation instead of passing unseen.
+ */
+const ORACLE_OUTPUT_CAP = 32_768;
+
+async function oracleBehaviour(request: RecordedRequest, behaviour: Behaviour): Promise<Behaviour> {
+  const output = await oracleAnswer(request.body, request.schema);
+  const body = (request.body ?? {}) as { max_completion_tokens?: unknown; max_tokens?: unknown };
+  const requested = body.max_completion_tokens ?? body.max_tokens;
+  const cap =
+    typeof requested === 'number' ? Math.min(requested, ORACLE_OUTPUT_CAP) : ORACLE_OUTPUT_CAP;
+  const content = JSON.stringify(output);
+  // The same four characters a token the usage estimate counts.
+  if (Math.ceil(content.length / 4) <= cap) return { ...behaviour, content };
+  return { ...behaviour, content: content.slice(0, cap * 4), finishReason: 'length' };
 }
 
 function completion(request: RecordedRequest, behaviour: Behaviour, id: string, bodySize: number) {

@@ -59,6 +59,11 @@ export interface Behaviour {
   content?: string;
   /** a specific JSON value as the content */
   output?: unknown;
+  /**
+   * answer as the oracle: only values found in what was sent (labelled values, table rows,
+   * text read from images with tesseract), cut at the output cap with `finish_reason: length`
+   */
+  oracle?: boolean;
   /** compute the output from the request */
   respond?: (request: RecordedRequest) => unknown;
   /** never answer (until the client gives up or the server closes) */

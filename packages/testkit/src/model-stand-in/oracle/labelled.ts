@@ -1,0 +1,59 @@
+/**
+ * Finding "Label: value" lines in the text that reached the model: the label is the field's
+ * name in words (`invoice_number` and `invoiceNumber` are "Invoice number"), nested fields
+ * prefixed by their parent's ("Vendor name"). Markdown emphasis, list and table marks around
+ * the line are ignored, and a definition list's "Label\n: value" counts too.
+ */
+export function labelWords(path: string[]): string[] {
+  return path.flatMap((key) =>
+    key
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .split(/[\s_-]+/)
+      .filter(Boolean)
+      .map((w) => w.toLowerCase()),
+  );
+}
+
+export function findLabelled(lines: string[], path: string[]): string | undefined {
+  const words = labelWords(path);
+  if (words.length === 0) return undefined;
+  const label = new RegExp(`^${words.map(escape).join('[\\s_-]+')}\\s*:\\s*(.*)$`, 'i');
+  const bare = new RegExp(`^${words.map(escape).join('[\\s_-]+')}\\s*$`, 'i');
+  for (const [i, raw] of lines.entries()) {
+    const line = plain(raw);
+    const match = label.exec(line);
+    if (match && match[1]!.trim() !== '') return match[1]!.trim();
+    const next = lines[i + 1];
+    if (bare.test(line) && next !== undefined && /^\s*:\s/.test(next)) {
+      return plain(next.replace(/^\s*:\s*/, ''));
+    }
+  }
+  return undefined;
+}
+
+/** The first level-one Markdown heading: what a page calls its title. */
+export function firstHeading(lines: string[]): string | undefined {
+  for (const line of lines) {
+    const match = /^#\s+(.+)$/.exec(line.trim());
+    if (match) return match[1]!.trim();
+  }
+  return undefined;
+}
+
+/** A label line is no table row, whatever its shape. */
+export function isLabelLine(line: string): boolean {
+  return /^[^:|\t]{1,40}:\s+\S/.test(plain(line));
+}
+
+function plain(line: string): string {
+  return line
+    .trim()
+    .replace(/^(?:[-*+]\s+|#+\s+|>\s+)/, '')
+    .replaceAll('**', '')
+    .replaceAll('__', '')
+    .trim();
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,33 @@
+/**
+ * `npm run datasets [-- --out <dir>] [--seed <n>] [--invoices <n>] [--rows 25,100,500,2000]`:
+ * writes the evaluation data sets (docs/evaluation.md). The same options make the same bytes.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_SIZES, writeAllDatasets } from '@xt/testkit/datasets';
+
+const { values } = parseArgs({
+  options: {
+    out: { type: 'string', default: 'datasets' },
+    seed: { type: 'string', default: String(DEFAULT_SIZES.seed) },
+    invoices: { type: 'string', default: String(DEFAULT_SIZES.invoices) },
+    rows: { type: 'string', default: DEFAULT_SIZES.statementRows.join(',') },
+  },
+});
+
+const numbers = (flag: string, text: string): number[] => {
+  const list = text.split(',').map(Number);
+  if (list.some((n) => !Number.isInteger(n) || n < 1)) {
+    console.error(`--${flag} takes positive integers, got ${text}`);
+    process.exit(2);
+  }
+  return list;
+};
+
+const root = path.resolve(values.out);
+await writeAllDatasets(root, {
+  seed: numbers('seed', values.seed)[0]!,
+  invoices: numbers('invoices', values.invoices)[0]!,
+  statementRows: numbers('rows', values.rows),
+});
+console.log(`Data sets written to ${root}`);
