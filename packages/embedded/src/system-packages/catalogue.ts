@@ -37,6 +37,24 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
     purposes: ['start', 'test', 'ci'],
   },
   {
+    name: 'python3',
+    probe: 'python3',
+    why: "the Python SDK's unittest suite (clients/python) runs against the service",
+    purposes: ['test', 'ci'],
+  },
+  {
+    name: 'python3-build',
+    probe: '/usr/lib/python3/dist-packages/build/__init__.py',
+    why: "the packaging check builds the Python SDK's sdist (python3 -m build)",
+    purposes: ['test', 'ci'],
+  },
+  {
+    name: 'python3-setuptools',
+    probe: '/usr/lib/python3/dist-packages/setuptools/__init__.py',
+    why: "the Python SDK's build backend, used offline (--no-isolation)",
+    purposes: ['test', 'ci'],
+  },
+  {
     name: 'postgresql',
     probe: '/usr/bin/pg_ctlcluster',
     why: "CI's PostgreSQL on 127.0.0.1:5432",

@@ -1,0 +1,53 @@
+"""Python client for the extraction service (standard library only)."""
+
+from .client import CreatedExtraction, FileInput, XtClient
+from .errors import (
+    ApiError,
+    ExtractionFailedError,
+    NetworkError,
+    WebhookVerificationError,
+    XtError,
+)
+from .types import (
+    Citation,
+    Extraction,
+    ExtractionListItem,
+    ExtractionOutcome,
+    ExtractionWarning,
+    Page,
+    PaginationMeta,
+    Schema,
+    Structure,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEndpointWithSecret,
+    WebhookEvent,
+)
+from .webhooks import verify_webhook
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ApiError",
+    "Citation",
+    "CreatedExtraction",
+    "Extraction",
+    "ExtractionFailedError",
+    "ExtractionListItem",
+    "ExtractionOutcome",
+    "ExtractionWarning",
+    "FileInput",
+    "NetworkError",
+    "Page",
+    "PaginationMeta",
+    "Schema",
+    "Structure",
+    "WebhookDelivery",
+    "WebhookEndpoint",
+    "WebhookEndpointWithSecret",
+    "WebhookEvent",
+    "WebhookVerificationError",
+    "XtClient",
+    "XtError",
+    "verify_webhook",
+]

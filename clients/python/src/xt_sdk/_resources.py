@@ -1,0 +1,231 @@
+"""Schemas, extractions and webhook endpoints: one class each over the transport."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Iterator, Optional, cast
+from urllib.parse import quote
+
+from ._pages import iterate_pages
+from ._transport import Transport
+from .types import (
+    Extraction,
+    ExtractionListItem,
+    ExtractionStatus,
+    Page,
+    Schema,
+    Structure,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEndpointWithSecret,
+    WebhookEventType,
+)
+
+
+def _id(value: str) -> str:
+    return quote(value, safe="")
+
+
+def _list_query(
+    page: Optional[int],
+    limit: Optional[int],
+    search: Optional[str],
+    start_date: Optional[str],
+    end_date: Optional[str],
+) -> dict[str, Any]:
+    return {
+        "page": page,
+        "limit": limit,
+        "search": search,
+        "startDate": start_date,
+        "endDate": end_date,
+    }
+
+
+class Schemas:
+    def __init__(self, http: Transport) -> None:
+        self._http = http
+
+    def create(
+        self,
+        name: str,
+        structure: Structure,
+        *,
+        description: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> Schema:
+        """Creates a schema; the Idempotency-Key (a UUID unless given) is kept across retries."""
+        body: dict[str, Any] = {"name": name, "structure": structure}
+        if description is not None:
+            body["description"] = description
+        key = idempotency_key or str(uuid.uuid4())
+        res = self._http.request(
+            "POST", "/schemas", json_body=body, headers={"Idempotency-Key": key}
+        )
+        return cast(Schema, res.data)
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        search: Optional[str] = None,
+        start_date: Optional[str] = None,
+        end_date: Optional[str] = None,
+    ) -> Page:
+        query = _list_query(page, limit, search, start_date, end_date)
+        return cast(Page, self._http.request("GET", "/schemas", query=query).data)
+
+    def all(
+        self,
+        *,
+        search: Optional[str] = None,
+        start_date: Optional[str] = None,
+        end_date: Optional[str] = None,
+        page_size: int = 100,
+    ) -> Iterator[Schema]:
+        """Every schema matching, fetched page by page (``page_size`` a request) as the loop asks."""
+        query = _list_query(None, page_size, search, start_date, end_date)
+        return iterate_pages(lambda q: self.list(**_kwargs(q)), query)
+
+    def get(self, schema_id: str) -> Schema:
+        return cast(Schema, self._http.request("GET", f"/schemas/{_id(schema_id)}").data)
+
+    def replace(
+        self, schema_id: str, name: str, structure: Structure, *, description: Optional[str] = None
+    ) -> Schema:
+        """PUT: replaces name, description and structure."""
+        body: dict[str, Any] = {"name": name, "structure": structure, "description": description}
+        res = self._http.request("PUT", f"/schemas/{_id(schema_id)}", json_body=body)
+        return cast(Schema, res.data)
+
+    def update(self, schema_id: str, **changes: Any) -> Schema:
+        """PATCH: changes only the fields given (``name``, ``description``, ``structure``)."""
+        res = self._http.request("PATCH", f"/schemas/{_id(schema_id)}", json_body=changes)
+        return cast(Schema, res.data)
+
+    def delete(self, schema_id: str) -> None:
+        self._http.request("DELETE", f"/schemas/{_id(schema_id)}")
+
+
+class Extractions:
+    def __init__(self, http: Transport) -> None:
+        self._http = http
+
+    def get(self, extraction_id: str) -> Extraction:
+        res = self._http.request("GET", f"/extractions/{_id(extraction_id)}")
+        return cast(Extraction, res.data)
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        search: Optional[str] = None,
+        start_date: Optional[str] = None,
+        end_date: Optional[str] = None,
+        status: Optional[ExtractionStatus] = None,
+        schema_id: Optional[str] = None,
+    ) -> Page:
+        query = _list_query(page, limit, search, start_date, end_date)
+        query.update(status=status, schema_id=schema_id)
+        return cast(Page, self._http.request("GET", "/extractions", query=query).data)
+
+    def all(
+        self,
+        *,
+        search: Optional[str] = None,
+        start_date: Optional[str] = None,
+        end_date: Optional[str] = None,
+        status: Optional[ExtractionStatus] = None,
+        schema_id: Optional[str] = None,
+        page_size: int = 100,
+    ) -> Iterator[ExtractionListItem]:
+        """Every extraction matching, fetched page by page (``page_size`` a request)."""
+        query = _list_query(None, page_size, search, start_date, end_date)
+        query.update(status=status, schema_id=schema_id)
+        return iterate_pages(lambda q: self.list(**_kwargs(q)), query)
+
+    def delete(self, extraction_id: str) -> None:
+        self._http.request("DELETE", f"/extractions/{_id(extraction_id)}")
+
+
+class Webhooks:
+    def __init__(self, http: Transport) -> None:
+        self._http = http
+
+    def create(
+        self,
+        url: str,
+        events: list[WebhookEventType],
+        *,
+        description: Optional[str] = None,
+    ) -> WebhookEndpointWithSecret:
+        """The answer shows the secret once. Not re-sent after a network error: the route takes
+        no Idempotency-Key, so a lost answer could otherwise make two endpoints."""
+        body: dict[str, Any] = {"url": url, "events": events}
+        if description is not None:
+            body["description"] = description
+        res = self._http.request("POST", "/webhooks", json_body=body, resendable=False)
+        return cast(WebhookEndpointWithSecret, res.data)
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        search: Optional[str] = None,
+        start_date: Optional[str] = None,
+        end_date: Optional[str] = None,
+    ) -> Page:
+        query = _list_query(page, limit, search, start_date, end_date)
+        return cast(Page, self._http.request("GET", "/webhooks", query=query).data)
+
+    def all(
+        self, *, search: Optional[str] = None, page_size: int = 100
+    ) -> Iterator[WebhookEndpoint]:
+        query = _list_query(None, page_size, search, None, None)
+        return iterate_pages(lambda q: self.list(**_kwargs(q)), query)
+
+    def get(self, endpoint_id: str) -> WebhookEndpoint:
+        res = self._http.request("GET", f"/webhooks/{_id(endpoint_id)}")
+        return cast(WebhookEndpoint, res.data)
+
+    def update(self, endpoint_id: str, **changes: Any) -> WebhookEndpoint:
+        """PATCH: ``url``, ``events``, ``description``, ``enabled``."""
+        res = self._http.request("PATCH", f"/webhooks/{_id(endpoint_id)}", json_body=changes)
+        return cast(WebhookEndpoint, res.data)
+
+    def delete(self, endpoint_id: str) -> None:
+        self._http.request("DELETE", f"/webhooks/{_id(endpoint_id)}")
+
+    def rotate_secret(self, endpoint_id: str) -> WebhookEndpointWithSecret:
+        """A new secret; the old one stops verifying at once."""
+        res = self._http.request(
+            "POST", f"/webhooks/{_id(endpoint_id)}/rotate-secret", resendable=False
+        )
+        return cast(WebhookEndpointWithSecret, res.data)
+
+    def deliveries(
+        self, endpoint_id: str, *, page: Optional[int] = None, limit: Optional[int] = None
+    ) -> Page:
+        res = self._http.request(
+            "GET",
+            f"/webhooks/{_id(endpoint_id)}/deliveries",
+            query={"page": page, "limit": limit},
+        )
+        return cast(Page, res.data)
+
+    def all_deliveries(self, endpoint_id: str, *, page_size: int = 100) -> Iterator[WebhookDelivery]:
+        return iterate_pages(
+            lambda q: self.deliveries(endpoint_id, page=q["page"], limit=q["limit"]),
+            {"limit": page_size},
+        )
+
+
+_RENAMED = {"startDate": "start_date", "endDate": "end_date"}
+
+
+def _kwargs(query: dict[str, Any]) -> dict[str, Any]:
+    """A wire query back into keyword arguments, for the page walkers."""
+    return {_RENAMED.get(k, k): v for k, v in query.items() if v is not None}

@@ -1,0 +1,208 @@
+"""The client: resources, and ``extract`` (submit, wait, poll)."""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import os
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Optional, Union, cast
+
+from ._multipart import encode_multipart
+from ._resources import Extractions, Schemas, Webhooks
+from ._transport import RetryPolicy, Transport
+from .errors import ApiError, ExtractionFailedError, XtError
+from .types import Extraction, ExtractionOutcome, PublicModel, SourceType
+
+#: A file to upload: a path, bytes, or an open binary file.
+FileInput = Union[str, "os.PathLike[str]", bytes, IO[bytes]]
+
+_FINAL = ("completed", "failed")
+
+
+@dataclass
+class CreatedExtraction:
+    #: 200 when finished in time, 202 when still running
+    http_status: int
+    extraction: ExtractionOutcome
+    #: seconds the service suggests before polling (202 only)
+    retry_after: Optional[float]
+    #: True when the service answered a repeat of an earlier request with the same key
+    replayed: bool
+    idempotency_key: str
+
+
+class XtClient:
+    """
+    The extraction service's client for API keys. ``base_url`` and ``api_key`` default to the
+    ``XT_BASE_URL`` and ``XT_API_KEY`` environment variables. Network errors, 429 and 503 are
+    retried ``max_retries`` times with full-jitter backoff, never sooner than ``Retry-After``.
+    """
+
+    def __init__(
+        self,
+        base_url: Optional[str] = None,
+        api_key: Optional[str] = None,
+        *,
+        max_retries: int = 3,
+        backoff_base: float = 0.5,
+        backoff_cap: float = 30.0,
+        timeout: float = 330.0,
+    ) -> None:
+        base_url = base_url or os.environ.get("XT_BASE_URL")
+        api_key = api_key or os.environ.get("XT_API_KEY")
+        if not base_url or not api_key:
+            raise XtError("pass base_url and api_key, or set XT_BASE_URL and XT_API_KEY")
+        # The socket timeout outlasts the longest wait a create may ask for (Prefer: wait=300).
+        self._http = Transport(
+            base_url, api_key, RetryPolicy(max_retries, backoff_base, backoff_cap), timeout
+        )
+        self.schemas = Schemas(self._http)
+        self.extractions = Extractions(self._http)
+        self.webhooks = Webhooks(self._http)
+
+    def create_extraction(
+        self,
+        schema_id: str,
+        type: SourceType,
+        source: Optional[str] = None,
+        *,
+        file: Optional[FileInput] = None,
+        filename: Optional[str] = None,
+        content_type: Optional[str] = None,
+        model: Optional[PublicModel] = None,
+        instruction: Optional[str] = None,
+        metadata: Optional[dict[str, str]] = None,
+        citations: bool = False,
+        wait_seconds: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> CreatedExtraction:
+        """
+        ``POST /extractions`` with ``source`` (text or a URL) or ``file`` (uploaded as multipart).
+        ``wait_seconds`` sends ``Prefer: wait=N`` (0 answers at once). A synchronous failure
+        raises ExtractionFailedError; a refused request ApiError.
+        """
+        if (source is None) == (file is None):
+            raise XtError("give exactly one of source and file")
+        key = idempotency_key or str(uuid.uuid4())
+        headers = {"Idempotency-Key": key}
+        if wait_seconds is not None:
+            headers["Prefer"] = f"wait={wait_seconds}"
+        fields: dict[str, Any] = {"schema_id": schema_id, "type": type}
+        if model is not None:
+            fields["model"] = model
+        if instruction is not None:
+            fields["instruction"] = instruction
+        try:
+            if file is not None:
+                data, name = _read_file(file, filename)
+                form = {k: str(v) for k, v in fields.items()}
+                if metadata:
+                    form["metadata"] = json.dumps(metadata)
+                if citations:
+                    form["citations"] = "true"
+                mime = content_type or mimetypes.guess_type(name)[0]
+                body, ctype = encode_multipart(form, "source", name, data, mime)
+                res = self._http.request(
+                    "POST", "/extractions", body=body, content_type=ctype, headers=headers
+                )
+            else:
+                payload = {**fields, "source": source}
+                if metadata:
+                    payload["metadata"] = metadata
+                if citations:
+                    payload["citations"] = True
+                res = self._http.request("POST", "/extractions", json_body=payload, headers=headers)
+        except ApiError as error:
+            # A synchronous create that ended in a failed extraction names it; a refusal does not.
+            if error.extraction_id:
+                raise ExtractionFailedError(
+                    error.extraction_id, error.code, error.message, error
+                ) from error
+            raise
+        retry_after = res.headers.get("Retry-After")
+        return CreatedExtraction(
+            http_status=res.status,
+            extraction=cast(ExtractionOutcome, res.data),
+            retry_after=float(retry_after) if retry_after and retry_after.isdigit() else None,
+            replayed=res.headers.get("Idempotent-Replayed") == "true",
+            idempotency_key=key,
+        )
+
+    def wait(
+        self,
+        extraction_id: str,
+        *,
+        timeout: Optional[float] = None,
+        initial_delay: float = 1.0,
+        max_interval: float = 10.0,
+    ) -> Extraction:
+        """
+        Polls ``GET /extractions/{id}`` until the record is final and returns it. Waits grow by
+        half up to ``max_interval``: an extraction not done within seconds usually takes minutes,
+        and every poll counts against the key's rate limit. Raises TimeoutError after ``timeout``.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        delay = min(max_interval, initial_delay)
+        while True:
+            if deadline is not None and time.monotonic() + delay > deadline:
+                raise TimeoutError(f"extraction {extraction_id} is not final after {timeout} s")
+            time.sleep(delay)
+            record = self.extractions.get(extraction_id)
+            if record["status"] in _FINAL:
+                return record
+            delay = min(max_interval, max(0.25, delay * 1.5))
+
+    def extract(
+        self,
+        schema_id: str,
+        type: SourceType,
+        source: Optional[str] = None,
+        *,
+        timeout: Optional[float] = None,
+        max_poll_interval: float = 10.0,
+        **options: Any,
+    ) -> ExtractionOutcome:
+        """
+        Submits an extraction (the options of ``create_extraction``) and returns it completed:
+        at once when the service answered 200, else by polling after the 202's Retry-After.
+        Raises ExtractionFailedError when it fails.
+        """
+        created = self.create_extraction(schema_id, type, source, **options)
+        outcome = created.extraction
+        if outcome["status"] == "completed":
+            return outcome
+        record = self.wait(
+            outcome["id"],
+            timeout=timeout,
+            initial_delay=created.retry_after if created.retry_after is not None else 1.0,
+            max_interval=max_poll_interval,
+        )
+        if record["status"] == "failed":
+            error = record["error"] or {"code": "INTERNAL", "message": "The extraction failed."}
+            raise ExtractionFailedError(record["id"], error["code"], error["message"])
+        done: ExtractionOutcome = {
+            "id": record["id"],
+            "status": "completed",
+            "output": record["result"],
+            "totalTokens": record["totalTokens"],
+        }
+        if "citations" in record:
+            done["citations"] = record["citations"]
+        if "warnings" in record:
+            done["warnings"] = record["warnings"]
+        return done
+
+
+def _read_file(file: FileInput, filename: Optional[str]) -> tuple[bytes, str]:
+    if isinstance(file, bytes):
+        return file, filename or "upload"
+    if isinstance(file, (str, os.PathLike)):
+        path = Path(file)
+        return path.read_bytes(), filename or path.name
+    data = file.read()
+    name = filename or os.path.basename(str(getattr(file, "name", "") or "upload"))
+    return data, name

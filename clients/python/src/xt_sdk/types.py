@@ -1,0 +1,181 @@
+"""The wire types of the API (docs/api.md) as TypedDicts: records are plain dicts, typed."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Optional, TypedDict
+
+ExtractionStatus = Literal["pending", "processing", "completed", "failed"]
+SourceType = Literal["text", "image", "pdf", "webpage"]
+PublicModel = Literal["gpt-4.1", "gpt-4.1-mini"]
+WebhookEventType = Literal["extraction.completed", "extraction.failed"]
+
+
+class FieldError(TypedDict):
+    field: str
+    message: str
+
+
+class PaginationMeta(TypedDict):
+    total: int
+    perPage: int
+    currentPage: int
+    lastPage: int
+    firstPage: int
+    firstPageUrl: str
+    lastPageUrl: str
+    nextPageUrl: Optional[str]
+    previousPageUrl: Optional[str]
+
+
+class Page(TypedDict):
+    data: list[Any]
+    meta: PaginationMeta
+
+
+class _StructureOptional(TypedDict, total=False):
+    describe: str
+    description: str
+    required: bool
+    enum: list[str]
+    properties: dict[str, Any]
+    items: Any
+
+
+class Structure(_StructureOptional):
+    """A schema's root: ``object`` with ``properties``, or ``array`` with ``items``."""
+
+    type: str
+
+
+class Schema(TypedDict):
+    id: str
+    name: str
+    description: Optional[str]
+    structure: Structure
+    createdAt: str
+    updatedAt: str
+
+
+class _UploadedFileOptional(TypedDict, total=False):
+    removedAt: str
+
+
+class UploadedFile(_UploadedFileOptional):
+    name: str
+    size: int
+    contentType: str
+    sha256: str
+
+
+class Citation(TypedDict):
+    """Where a leaf value was found in the source (docs/citations.md)."""
+
+    grounded: bool
+    quote: Optional[str]
+    page: Optional[int]
+    boxes: list[list[float]]
+    start: Optional[int]
+    end: Optional[int]
+    confidence: Optional[float]
+
+
+class ExtractionWarning(TypedDict):
+    code: str
+    path: str
+    message: str
+
+
+class ExtractionError(TypedDict):
+    code: str
+    message: str
+
+
+class _SourceOptional(TypedDict, total=False):
+    file: UploadedFile
+
+
+class ExtractionSource(_SourceOptional):
+    type: Literal["text", "image", "pdf", "url"]
+    content: str
+
+
+class _GroundedOptional(TypedDict, total=False):
+    #: only when created with ``citations=True``; keyed by JSON Pointer into the output
+    citations: Optional[dict[str, Citation]]
+    #: only when non-empty
+    warnings: list[ExtractionWarning]
+
+
+class Extraction(_GroundedOptional):
+    """``GET /extractions/{id}``: ``source`` and ``result``; ``totalTokens`` a number."""
+
+    id: str
+    schemaId: str
+    source: ExtractionSource
+    result: Any
+    status: ExtractionStatus
+    createdAt: str
+    totalTokens: int
+    charged: bool
+    error: Optional[ExtractionError]
+    metadata: dict[str, str]
+    updatedAt: str
+
+
+class ExtractionListItem(_GroundedOptional):
+    """``GET /extractions`` records: ``input`` and ``output``; ``totalTokens`` numeric text."""
+
+    id: str
+    createdAt: str
+    charged: bool
+    input: dict[str, Any]
+    output: Any
+    status: ExtractionStatus
+    totalTokens: str
+    error: Optional[ExtractionError]
+    metadata: dict[str, str]
+
+
+class ExtractionOutcome(_GroundedOptional):
+    """What ``POST /extractions`` answers: 200 when finished in time, 202 otherwise."""
+
+    id: str
+    status: ExtractionStatus
+    output: Any
+    totalTokens: int
+
+
+class WebhookEndpoint(TypedDict):
+    id: str
+    url: str
+    events: list[WebhookEventType]
+    description: Optional[str]
+    enabled: bool
+    createdAt: str
+
+
+class WebhookEndpointWithSecret(WebhookEndpoint):
+    """Only ``webhooks.create`` and ``rotate_secret`` show the secret; store it then."""
+
+    secret: str
+
+
+class WebhookDelivery(TypedDict):
+    id: str
+    eventId: str
+    type: WebhookEventType
+    attempt: int
+    status: Literal["pending", "delivered", "failed"]
+    responseStatus: Optional[int]
+    error: Optional[str]
+    createdAt: str
+
+
+class WebhookEvent(TypedDict):
+    """The body of a webhook request (docs/webhooks.md)."""
+
+    id: str
+    type: WebhookEventType
+    createdAt: str
+    data: Extraction
+    metadata: dict[str, str]
