@@ -20,32 +20,46 @@ export interface Normalised {
  */
 export function normalise(original: string): Normalised {
   const n = original.length;
-  const chars: string[] = [];
-  let starts = new Int32Array(Math.max(16, n));
-  let ends = new Int32Array(Math.max(16, n));
+  let out = new Uint16Array(Math.max(16, n));
+  let starts = new Int32Array(out.length);
+  let ends = new Int32Array(out.length);
   let size = 0;
-  let last = '';
+  // The last character written, as a code unit (0 before the first).
+  let last = 0;
   let spaceFrom = -1;
 
-  const emit = (ch: string, from: number, to: number) => {
-    if (size === starts.length) {
-      const grownStarts = new Int32Array(size * 2);
-      grownStarts.set(starts);
-      starts = grownStarts;
-      const grownEnds = new Int32Array(size * 2);
-      grownEnds.set(ends);
-      ends = grownEnds;
-    }
-    chars.push(ch);
+  const grow = () => {
+    const bigger = <T extends Uint16Array | Int32Array>(a: T, make: (n: number) => T): T => {
+      const b = make(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    out = bigger(out, (k) => new Uint16Array(k));
+    starts = bigger(starts, (k) => new Int32Array(k));
+    ends = bigger(ends, (k) => new Int32Array(k));
+  };
+  const emit = (code: number, from: number, to: number) => {
+    if (size === out.length) grow();
+    out[size] = code;
     starts[size] = from;
     ends[size] = to;
     size++;
-    last = ch;
+    last = code;
   };
 
   let i = 0;
   while (i < n) {
     const code = original.charCodeAt(i);
+    // Plain ASCII letters, digits and punctuation: the common case, written without folding.
+    if (code > 0x20 && code < 0x7f && code !== 0x2d) {
+      if (spaceFrom >= 0) {
+        if (size > 0) emit(0x20, spaceFrom, i);
+        spaceFrom = -1;
+      }
+      emit(code >= 0x41 && code <= 0x5a ? code + 32 : code, i, i + 1);
+      i++;
+      continue;
+    }
     if (isWhitespace(code)) {
       if (spaceFrom < 0) spaceFrom = i;
       i++;
@@ -59,7 +73,7 @@ export function normalise(original: string): Normalised {
         if (isLineBreak(original.charCodeAt(j))) lineBreak = true;
         j++;
       }
-      const afterLetter = spaceFrom < 0 && last !== '' && isLetter(last);
+      const afterLetter = spaceFrom < 0 && last !== 0 && isLetter(String.fromCharCode(last));
       const beforeLetter = j < n && isLetter(codePointAt(original, j));
       if (afterLetter && beforeLetter && (j === i + 1 || lineBreak)) {
         i = j;
@@ -71,16 +85,30 @@ export function normalise(original: string): Normalised {
       }
     }
     if (spaceFrom >= 0) {
-      if (size > 0) emit(' ', spaceFrom, i);
+      if (size > 0) emit(0x20, spaceFrom, i);
       spaceFrom = -1;
     }
     const ch = codePointAt(original, i);
     const folded = fold(ch);
-    // Per code unit, so that indices into the joined text and into the maps agree.
-    for (let k = 0; k < folded.length; k++) emit(folded[k]!, i, i + ch.length);
+    // Per code unit, so that indices into the text and into the maps agree.
+    for (let k = 0; k < folded.length; k++) emit(folded.charCodeAt(k), i, i + ch.length);
     i += ch.length;
   }
-  return { text: chars.join(''), starts: starts.subarray(0, size), ends: ends.subarray(0, size) };
+  return {
+    text: decode(out.subarray(0, size)),
+    starts: starts.subarray(0, size),
+    ends: ends.subarray(0, size),
+  };
+}
+
+function decode(units: Uint16Array): string {
+  // TextDecoder would replace lone surrogates; a source may hold them, and indices must not shift.
+  let text = '';
+  const CHUNK = 8192;
+  for (let k = 0; k < units.length; k += CHUNK) {
+    text += String.fromCharCode(...units.subarray(k, k + CHUNK));
+  }
+  return text;
 }
 
 function codePointAt(text: string, i: number): string {
