@@ -41,6 +41,13 @@ export function leafSpans(text: string): LeafSpan[] {
     return -1;
   };
   class Stop extends Error {}
+  const parseKey = (raw: string): string => {
+    try {
+      return JSON.parse(raw) as string;
+    } catch {
+      throw new Stop();
+    }
+  };
   const expect = (ch: string) => {
     skipWhitespace();
     if (text[pos] !== ch) throw new Stop();
@@ -63,7 +70,7 @@ export function leafSpans(text: string): LeafSpan[] {
         if (text[pos] !== '"') throw new Stop();
         const end = skipString();
         if (end < 0) throw new Stop();
-        const key = JSON.parse(text.slice(pos, end)) as string;
+        const key = parseKey(text.slice(pos, end));
         pos = end;
         expect(':');
         value(`${pointer}/${escapeToken(key)}`, depth + 1);

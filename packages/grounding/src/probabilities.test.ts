@@ -133,6 +133,9 @@ describe('leafProbabilities', () => {
     const result = leafProbabilities(cut, tokensWith(() => 0.9).slice(0, 19));
     expect([...result.keys()]).toEqual(['/invoice_number', '/total']);
     expect(leafProbabilities(content, []).size).toBe(0);
+    const badKey = '{"a":"x","b\\q":"y"}';
+    const tokens = [...badKey].map((token) => ({ token, logprob: 0 }));
+    expect([...leafProbabilities(badKey, tokens).keys()]).toEqual(['/a']);
   });
 
   it('escapes keys as JSON Pointer tokens', () => {
