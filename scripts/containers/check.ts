@@ -16,7 +16,16 @@ function dockerignorePatterns(root: string): string[] {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('#') && !l.startsWith('!'))
-    .map((l) => l.replace(/^\/+/, '').replace(/\/+$/, ''));
+    .map(withoutSlashesAround);
+}
+
+/** The pattern without leading and trailing slashes (a scan: `/\/+$/` is quadratic in a run). */
+function withoutSlashesAround(pattern: string): string {
+  let start = 0;
+  let end = pattern.length;
+  while (start < end && pattern[start] === '/') start++;
+  while (end > start && pattern[end - 1] === '/') end--;
+  return pattern.slice(start, end);
 }
 
 function ignored(relative: string, patterns: string[]): string | undefined {

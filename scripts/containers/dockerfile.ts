@@ -49,7 +49,7 @@ export function parseDockerfile(text: string): ParsedDockerfile {
   const copies: CopyInstruction[] = [];
   let cmd: string[] | undefined;
   for (const { line, text: instructionText } of logicalLines(text)) {
-    const match = /^(\w+)\s+(.*)$/s.exec(instructionText);
+    const match = /^(\w+)(\s[\s\S]*)$/.exec(instructionText);
     if (!match) continue;
     const keyword = (match[1] ?? '').toUpperCase();
     const rest = (match[2] ?? '').trim();

@@ -53,7 +53,7 @@ function sniffBmp(bytes: Buffer): boolean {
 function skipXmlProlog(text: string): string {
   let rest = text.replace(/^\uFEFF/, '').trimStart();
   for (;;) {
-    const prolog = /^(<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>)/i.exec(
+    const prolog = /^(<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[^\]]*\]\s*)?>)/i.exec(
       rest,
     );
     if (!prolog) return rest;

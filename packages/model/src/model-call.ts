@@ -144,14 +144,28 @@ function formatError(error: FieldError): string {
   return `${error.field} ${error.message}`;
 }
 
-// Some OpenAI-compatible servers ignore response_format and wrap the JSON in a Markdown fence.
-const FENCED = /^\s*```(?:json)?\s*\n([\s\S]*?)\n\s*```\s*$/i;
+/**
+ * The inside of a Markdown fence around the whole answer: some OpenAI-compatible servers ignore
+ * response_format and wrap the JSON in one. Cut by position rather than a pattern, whose
+ * `\s*` runs around the lazy body backtrack super-linearly on a hostile answer.
+ */
+function fencedBody(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('```') || !trimmed.endsWith('```') || trimmed.length < 6) return;
+  const firstLine = trimmed.indexOf('\n');
+  const lastLine = trimmed.lastIndexOf('\n');
+  if (firstLine === -1 || lastLine <= firstLine) return;
+  const info = trimmed.slice(3, firstLine).trim().toLowerCase();
+  if (info !== '' && info !== 'json') return;
+  if (trimmed.slice(lastLine + 1).trim() !== '```') return;
+  return trimmed.slice(firstLine + 1, lastLine);
+}
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    const fenced = FENCED.exec(text)?.[1];
+    const fenced = fencedBody(text);
     if (fenced !== undefined) return parseJson(fenced);
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }

@@ -51,7 +51,9 @@ export class Transport {
   private readonly fetchFn: typeof fetch;
 
   constructor(options: TransportOptions) {
-    const trimmed = options.baseUrl.replace(/\/+$/, '');
+    let end = options.baseUrl.length;
+    while (end > 0 && options.baseUrl[end - 1] === '/') end--;
+    const trimmed = options.baseUrl.slice(0, end);
     this.base = trimmed.endsWith('/v1') ? trimmed : `${trimmed}/v1`;
     this.apiKey = options.apiKey;
     this.maxRetries = options.maxRetries ?? 3;

@@ -5,7 +5,7 @@ import { sameSecret } from './same-secret.ts';
 /** True when no token is configured or the request carries it as `Authorization: Bearer`. */
 export function bearerAllowed(authorization: string | undefined, token: string | undefined) {
   if (!token) return true;
-  const presented = /^Bearer\s+(.+)$/i.exec(authorization ?? '')?.[1] ?? '';
+  const presented = /^Bearer\s+(\S.*)$/i.exec(authorization ?? '')?.[1] ?? '';
   return sameSecret(presented, token);
 }
 

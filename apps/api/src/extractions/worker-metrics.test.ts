@@ -59,7 +59,7 @@ function sample(
     const match = /^([a-z_:][a-z0-9_:]*)(?:\{(.*)\})? (\S+)$/i.exec(line);
     if (!match || match[1] !== name) continue;
     const found = Object.fromEntries(
-      [...(match[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/gi)].map((m) => [m[1], m[2]]),
+      [...(match[2] ?? '').matchAll(/(?<![a-z_])([a-z_]+)="([^"]*)"/gi)].map((m) => [m[1], m[2]]),
     );
     if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[3]);
   }

@@ -62,7 +62,7 @@ export function createResponseChecker(): (res: CheckedResponse) => string[] {
     item,
     // Resource routes answer under /v1 and without it; operational routes only outside it.
     versioned: item.servers === undefined,
-    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    pattern: new RegExp(`^${template.replace(/\{[^{}]+\}/g, '[^/]+')}$`),
   }));
 
   const checkBody = (body: unknown, fn: ValidateFunction, where: string): string[] =>

@@ -8,7 +8,7 @@ import { sameSecret } from '@xt/telemetry';
 function basicAuth(user: string, password: string): RequestHandler {
   const expected = Buffer.from(`${user}:${password}`);
   return (req, res, next) => {
-    const given = /^Basic\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1];
+    const given = /^Basic\s+(\S.*)$/i.exec(req.get('authorization') ?? '')?.[1];
     const decoded = given ? Buffer.from(given, 'base64') : Buffer.alloc(0);
     if (sameSecret(decoded, expected)) {
       next();

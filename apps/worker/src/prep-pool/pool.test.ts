@@ -171,3 +171,46 @@ describe('prep pool', () => {
     ).toBe(true);
   });
 });
+
+describe('text on the prep threads', () => {
+  const text = (source: string, contentType: string | null = null) => ({
+    kind: 'text' as const,
+    bytes: Buffer.from(source, 'utf8'),
+    contentType,
+  });
+
+  it('reads typed text and uploaded HTML', async () => {
+    pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
+    const typed = await pool.runPrep(text('Total: 12 EUR\n\nDue: today'));
+    expect(typed.parts).toEqual([{ kind: 'text', text: 'Total: 12 EUR\n\nDue: today', unit: 1 }]);
+    const html = await pool.runPrep(text('<h1>Invoice</h1><p>Total <b>12</b></p>', 'text/html'));
+    expect(html.parts[0]).toMatchObject({ kind: 'text', text: '# Invoice\n\nTotal **12**' });
+  });
+
+  it('fails HTML nested deeper than the parser reaches as unreadable, unretried', async () => {
+    pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
+    const deep = `${'<div>'.repeat(60_000)}x${'</div>'.repeat(60_000)}`;
+    const err = await failureOf(pool.runPrep(text(deep, 'text/html')));
+    expect(err.code).toBe('SOURCE_UNREADABLE');
+    expect(err.retryable).toBe(false);
+    // The thread survived it.
+    expect((await pool.runPrep(text('still here'))).parts).toHaveLength(1);
+  });
+
+  it('fails a text task past its deadline as a timeout that is not retried', async () => {
+    pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
+    const big = `<p>${'word '.repeat(400_000)}</p>`;
+    const err = await failureOf(pool.runPrep(text(big, 'text/html'), { timeoutMs: 1 }));
+    expect(err.code).toBe('TIMEOUT');
+    expect(err.retryable).toBe(false);
+  });
+
+  it('reads a <pre> of 200,000 spaces as a file with no text', async () => {
+    pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
+    const err = await failureOf(
+      pool.runPrep(text(`<pre>${' '.repeat(200_000)}</pre>`, 'text/html'), { timeoutMs: 20_000 }),
+    );
+    expect(err.code).toBe('SOURCE_UNREADABLE');
+    expect(err.message).toMatch(/no text/);
+  });
+});

@@ -3,7 +3,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ExtractionFailure, isFailureCode, type PreparedSource } from '@xt/contract';
 import type { PreparedPdf } from '../sources/pdf/prepare-pdf.ts';
-import type { ImageTask, PdfTask, PrepRequest, PrepResponse, PrepTask } from './tasks.ts';
+import type { ImageTask, PdfTask, PrepRequest, PrepResponse, PrepTask, TextTask } from './tasks.ts';
 
 /*
  * Why worker threads: rasterising a page or resampling a photo is tens to hundreds of
@@ -48,6 +48,7 @@ export interface PrepPool {
    */
   runPrep(task: ImageTask, opts?: RunOptions): Promise<PreparedSource>;
   runPrep(task: PdfTask, opts?: RunOptions): Promise<PreparedPdf>;
+  runPrep(task: TextTask, opts?: RunOptions): Promise<PreparedSource>;
   readonly stats: { threads: number; busy: number; queued: number };
   /**
    * Starts every thread (each loads its modules, about a second under tsx, so the first jobs
@@ -95,27 +96,39 @@ function failureFrom(error: {
   });
 }
 
-/** What a rejection from piscina means for the extraction. */
-function threadFailure(err: unknown, timedOut: number | undefined): ExtractionFailure {
+/**
+ * What a rejection from piscina means for the extraction. Text is read in time linear in its
+ * length, so a text task that overruns its deadline or the heap holds something a parser
+ * cannot cope with (nesting, say): trying again would only end the same way.
+ */
+function threadFailure(
+  err: unknown,
+  timedOut: number | undefined,
+  kind: PrepTask['kind'] | 'warm',
+): ExtractionFailure {
   if (err instanceof ExtractionFailure) return err;
   if (timedOut !== undefined) {
     return new ExtractionFailure(
       'TIMEOUT',
       `Preparing the source took longer than ${timedOut} ms.`,
-      {
-        retryable: true,
-      },
+      { retryable: kind !== 'text' },
     );
   }
   const error = err as Error & { code?: string };
   // piscina only hands a task to a thread that has loaded its modules, so running out of
   // memory here is the source's doing, not the thread's.
   if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return new ExtractionFailure(
-      'SOURCE_TOO_LARGE',
-      'The source needs more memory to prepare than allowed.',
-      { cause: err },
-    );
+    return kind === 'text'
+      ? new ExtractionFailure(
+          'SOURCE_UNREADABLE',
+          'The source needs more memory to read than allowed (it nests too deeply?).',
+          { cause: err },
+        )
+      : new ExtractionFailure(
+          'SOURCE_TOO_LARGE',
+          'The source needs more memory to prepare than allowed.',
+          { cause: err },
+        );
   }
   return new ExtractionFailure('INTERNAL', `Preparation thread failed: ${error.message}`, {
     retryable: true,
@@ -202,7 +215,11 @@ class PrepThreads {
       // Memory owned by native code (sharp's output, for one) cannot be moved: runPrep copies it.
       if (err instanceof Error && err.name === 'DataCloneError') throw err;
       const reason: unknown = entry.abort.signal.reason;
-      throw threadFailure(reason instanceof ExtractionFailure ? reason : err, timedOut);
+      throw threadFailure(
+        reason instanceof ExtractionFailure ? reason : err,
+        timedOut,
+        task === 'warm' ? 'warm' : task.kind,
+      );
     } finally {
       clearTimeout(timer);
       port1.close();

@@ -1,7 +1,11 @@
 import { ExtractionFailure, type PreparedSource } from '@xt/contract';
 import { prepareImage } from '../sources/image/prepare-image.ts';
 import { preparePdf, type PreparedPdf } from '../sources/pdf/prepare-pdf.ts';
+import { prepareTextBytes } from '../sources/text.ts';
+import { htmlToMarkdown } from '../sources/webpage/markdown/html.ts';
 import type { PrepResponse, PrepTask } from './tasks.ts';
+
+const staticMarkdown = (html: string): string => htmlToMarkdown(html).markdown;
 
 export async function runTask(task: PrepTask): Promise<PreparedSource | PreparedPdf> {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
@@ -10,7 +14,17 @@ export async function runTask(task: PrepTask): Promise<PreparedSource | Prepared
       return prepareImage(bytes, task.opts);
     case 'pdf':
       return preparePdf(bytes, task.opts);
+    case 'text':
+      return prepareTextBytes(bytes, task.contentType ?? 'text/plain', staticMarkdown);
   }
+}
+
+/**
+ * A parser that recursed as deep as the source nests (HTML, JSON, a PDF's objects) ran out of
+ * stack: the source is unreadable, and trying it again would end the same way.
+ */
+function isStackOverflow(err: unknown): boolean {
+  return err instanceof RangeError && /call stack/i.test(err.message);
 }
 
 /** Runs one request and answers it; never throws, so the thread survives a bad source. */
@@ -23,6 +37,17 @@ export async function answer(id: number, task: PrepTask): Promise<PrepResponse> 
         id,
         ok: false,
         error: { code: err.code, message: err.message, retryable: err.retryable },
+      };
+    }
+    if (isStackOverflow(err)) {
+      return {
+        id,
+        ok: false,
+        error: {
+          code: 'SOURCE_UNREADABLE',
+          message: 'The source nests too deeply to be read.',
+          retryable: false,
+        },
       };
     }
     const message = err instanceof Error ? err.message : String(err);

@@ -5,7 +5,12 @@ import type { PdfOptions, PreparedPdf } from '../sources/pdf/prepare-pdf.ts';
 /** CPU-heavy preparation work the pool runs off the main event loop. */
 export type ImageTask = { kind: 'image'; bytes: Uint8Array; opts: ImageOptions };
 export type PdfTask = { kind: 'pdf'; bytes: Uint8Array; opts: PdfOptions };
-export type PrepTask = ImageTask | PdfTask;
+/**
+ * A text source, as UTF-8 bytes (typed in or uploaded): decoded, HTML read as Markdown, cut into
+ * paragraphs. `contentType` is the upload's (`text/html` is converted), null for typed text.
+ */
+export type TextTask = { kind: 'text'; bytes: Uint8Array; contentType: string | null };
+export type PrepTask = ImageTask | PdfTask | TextTask;
 
 export type PrepResult<T extends PrepTask> = T extends PdfTask ? PreparedPdf : PreparedSource;
 

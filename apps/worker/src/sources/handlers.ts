@@ -7,7 +7,7 @@ import { createPrepPool } from '../prep-pool/index.ts';
 import { chromiumExecutable, type StartupCheck } from '../startup-checks.ts';
 import { untimed, type StageTimer } from '../ops/stages.ts';
 import type { SourceHandlers } from './index.ts';
-import { createWebpageRenderer, htmlToMarkdown, type WebpageRenderer } from './webpage/index.ts';
+import { createWebpageRenderer, type WebpageRenderer } from './webpage/index.ts';
 
 /**
  * The URL source types, wired to the worker's limits (docs/api.md#limits). Fetching and model calls
@@ -84,8 +84,13 @@ export function createSourceHandlers(
     },
     imageBytes: (bytes, { model }) =>
       time('rasterise', 'image', () => prepareImageBytes(bytes, model)),
-    // An uploaded HTML file is read as a webpage's text would be, statically: nothing in it runs.
-    htmlToMarkdown: (html) => htmlToMarkdown(html).markdown,
+    // Text is read on a prep thread too: an uploaded HTML file is parsed there (statically,
+    // nothing in it runs), and a source that defeats a parser costs a thread, not the loop.
+    text: (bytes, contentType) =>
+      pool.runPrep(
+        { kind: 'text', bytes, contentType },
+        { timeoutMs: config.PREP_TEXT_TIMEOUT_MS },
+      ),
     async webpage(url, { model, signal }) {
       if (chromium && !(await chromium).ok)
         throw new ExtractionFailure(

@@ -6,8 +6,7 @@ import {
 } from '@xt/contract';
 import type { BlobStore } from '@xt/blob-store';
 import { untimed, type StageTimer } from '../ops/stages.ts';
-import { prepareText } from './text.ts';
-import { prepareUploadedText, readUpload, type UploadedSource } from './upload.ts';
+import { readUpload, type UploadedSource } from './upload.ts';
 
 export type { UploadedSource } from './upload.ts';
 
@@ -36,8 +35,11 @@ export interface SourceHandlers {
   ) => Promise<PreparedSource>;
   pdfBytes?: (bytes: Buffer, opts: PrepareOptions) => Promise<PreparedSource>;
   imageBytes?: (bytes: Buffer, opts: PrepareOptions) => Promise<PreparedSource>;
-  /** Static HTML (an uploaded file) to Markdown, nothing in it run. */
-  htmlToMarkdown?: (html: string) => string;
+  /**
+   * A text source as UTF-8 bytes: typed in (`contentType` null) or uploaded (`text/html` read
+   * statically as Markdown, nothing in it run).
+   */
+  text?: (bytes: Buffer, contentType: string | null) => Promise<PreparedSource>;
   webpage?: (
     url: string,
     opts: { model: PublicModel; signal: AbortSignal },
@@ -71,10 +73,9 @@ export function createSourcePreparer(
     async prepareUpload(type, file, opts) {
       if (!uploads) throw notEnabled(type);
       if (type === 'text') {
-        const toMarkdown = handlers.htmlToMarkdown;
-        if (file.contentType === 'text/html' && !toMarkdown) throw notEnabled(type);
-        const bytes = await read(type, file, uploads.store, uploads.maxBytes);
-        return prepareUploadedText(bytes, file.contentType, toMarkdown);
+        const readText = handlers.text;
+        if (!readText) throw notEnabled(type);
+        return readText(await read(type, file, uploads.store, uploads.maxBytes), file.contentType);
       }
       const prepareBytes =
         type === 'pdf' ? handlers.pdfBytes : type === 'image' ? handlers.imageBytes : undefined;
@@ -82,7 +83,10 @@ export function createSourcePreparer(
       return prepareBytes(await read(type, file, uploads.store, uploads.maxBytes), opts);
     },
     async prepare(type, source, opts) {
-      if (type === 'text') return prepareText(source);
+      if (type === 'text') {
+        if (!handlers.text) throw notEnabled(type);
+        return handlers.text(Buffer.from(source, 'utf8'), null);
+      }
       const handler = handlers[type];
       if (!handler) throw notEnabled(type);
       return handler(source, opts);

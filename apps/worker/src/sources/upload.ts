@@ -1,7 +1,5 @@
-import { TextDecoder } from 'node:util';
-import { ExtractionFailure, type PreparedSource } from '@xt/contract';
+import { ExtractionFailure } from '@xt/contract';
 import { BlobNotFoundError, readAll, type BlobStore } from '@xt/blob-store';
-import { prepareText } from './text.ts';
 
 /** An uploaded source as the extraction row describes it. */
 export interface UploadedSource {
@@ -31,26 +29,4 @@ export async function readUpload(
       );
     throw err;
   }
-}
-
-/**
- * An uploaded text file as model input. The API checked it is UTF-8; HTML is read as a
- * webpage's text would be, by `htmlToMarkdown`, without running anything in it.
- */
-export function prepareUploadedText(
-  bytes: Buffer,
-  contentType: string,
-  htmlToMarkdown?: (html: string) => string,
-): PreparedSource {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new ExtractionFailure('SOURCE_UNREADABLE', 'The uploaded file is not UTF-8 text.');
-  }
-  if (contentType !== 'text/html' || !htmlToMarkdown) return prepareText(text);
-  const markdown = htmlToMarkdown(text);
-  if (markdown.trim() === '')
-    throw new ExtractionFailure('SOURCE_UNREADABLE', 'The uploaded HTML file has no text.');
-  return prepareText(markdown);
 }

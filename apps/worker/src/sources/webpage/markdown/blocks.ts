@@ -124,7 +124,7 @@ export function createWalk(env: ExtractEnv, body: PElement | null, maxChars: num
         table(el, out, walk);
         return;
       case 'pre': {
-        const code = env.text(el).replace(/\s+$/, '');
+        const code = env.text(el).trimEnd();
         if (code) push(out, `\`\`\`\n${code}\n\`\`\``);
         return;
       }

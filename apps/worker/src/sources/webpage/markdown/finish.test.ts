@@ -39,7 +39,14 @@ describe('markdown finishing', () => {
 
   it('splits on blank lines and trims trailing spaces', () => {
     expect(splitBlocks('a  \nb\n\n\n\nc\n\n   \n\nd')).toEqual(['a\nb', 'c', 'd']);
+    expect(splitBlocks('a \t \nb\t')).toEqual(['a\nb']);
   });
+
+  it('trims a line of 200,000 spaces and tabs in linear time', () => {
+    // The old `/[ \t]+$/gm` took seconds on a tenth of this: a regression times this test out.
+    const run = ' \t'.repeat(100_000);
+    expect(splitBlocks(`${run}x${run}\n\nend`)).toEqual([`${run}x`, 'end']);
+  }, 5_000);
 
   it('writes the title and final URL header', () => {
     expect(documentHeader('Report', 'https://e.example/r')).toBe(

@@ -9,10 +9,17 @@ export interface SectionOptions {
 
 export const DEFAULT_SECTIONS: SectionOptions = { minSectionChars: 600, maxSectionChars: 12_000 };
 
+/** The line without its trailing spaces and tabs (a scan: `/[ \t]+$/gm` is quadratic in a run). */
+function trimLineEnd(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  return line.slice(0, end);
+}
+
 export function splitBlocks(markdown: string): string[] {
   return markdown
     .split(/\n{2,}/)
-    .map((b) => b.replace(/[ \t]+$/gm, ''))
+    .map((b) => b.split('\n').map(trimLineEnd).join('\n'))
     .filter((b) => b.trim() !== '');
 }
 

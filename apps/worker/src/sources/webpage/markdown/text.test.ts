@@ -18,6 +18,14 @@ describe('markdown text helpers', () => {
     );
   });
 
+  it('wraps text padded with 100,000 spaces in linear time', () => {
+    const pad = ' '.repeat(100_000);
+    expect(wrap(`${pad}x${pad}y`, '_')).toBe(`${pad}_x${pad}y_`);
+    expect(wrapLink(`${pad}x${pad}`, 'https://e.example/')).toBe(
+      `${pad}[x](https://e.example/)${pad}`,
+    );
+  }, 5_000);
+
   it('keeps web, mail and phone links only, escaping parentheses and spaces', () => {
     expect(safeUrl('https://e.example/a (b)')).toBe('https://e.example/a%20%28b%29');
     expect(safeUrl('mailto:x@e.example')).toBe('mailto:x@e.example');

@@ -14,17 +14,26 @@ export function tidy(s: string): string {
     .join('\n');
 }
 
+/**
+ * Leading whitespace, the rest, trailing whitespace. trimStart/trimEnd strip exactly `\s`, in
+ * linear time; the pattern `/^(\s*)([\s\S]*?)(\s*)$/` was quadratic in a run of spaces.
+ */
+function padding(s: string): [string, string, string] {
+  const lead = s.length - s.trimStart().length;
+  const core = s.trim();
+  return [s.slice(0, lead), core, s.slice(lead + core.length)];
+}
+
 /** Puts `mark` around the text but outside its leading and trailing spaces (`**a** b`, not `** a**`). */
 export function wrap(inner: string, mark: string): string {
-  const m = /^(\s*)([\s\S]*?)(\s*)$/.exec(inner);
-  if (!m || m[2] === '') return inner;
-  return `${m[1]}${mark}${m[2]}${mark}${m[3]}`;
+  const [lead, core, trail] = padding(inner);
+  if (core === '') return inner;
+  return `${lead}${mark}${core}${mark}${trail}`;
 }
 
 export function wrapLink(inner: string, href: string): string {
-  const m = /^(\s*)([\s\S]*?)(\s*)$/.exec(inner);
-  if (!m) return inner;
-  return `${m[1]}[${collapse(m[2] ?? '')}](${href})${m[3]}`;
+  const [lead, core, trail] = padding(inner);
+  return `${lead}[${collapse(core)}](${href})${trail}`;
 }
 
 /** Only web, mail and phone links are kept; parentheses and spaces are escaped for Markdown. */
