@@ -88,6 +88,9 @@ const schema = z.object({
   // locks mean a blocked event loop (longer than the lock) gets its job run twice (never
   // charged twice), so the lock stays well above any synchronous stretch of work.
   LOCK_DURATION_MS: int(20_000, 1_000),
+  // The event loop counts as blocked (the worker's /healthz and /readyz fail) once it has gone
+  // this long without turning: well under the lock, so the health check sees it first.
+  EVENT_LOOP_BLOCKED_MS: int(5_000, 50),
   // How often a worker looks for jobs whose worker died (their lock lapsed) to run them again.
   STALLED_INTERVAL_MS: int(10_000, 500),
   RECONCILE_INTERVAL_MS: int(15_000, 500),

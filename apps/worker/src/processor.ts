@@ -1,7 +1,7 @@
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { ExtractionFailure, type PublicModel, type Structure } from '@xt/contract';
+import { ExtractionFailure, type PublicModel, type SourceType, type Structure } from '@xt/contract';
 import { isDatabaseUnavailable, type Db } from '@xt/db';
 import { extract, type ModelClient } from '@xt/model';
 import { extractJobPayload, forJobFailure, publishCompletion } from '@xt/queue';
@@ -25,6 +25,11 @@ export interface ProcessorDeps {
   sources: SourcePreparer;
   logger: Logger;
   jobTimeoutMs: number;
+  /**
+   * Claims of one extraction at most (JOB_ATTEMPTS). Counted on the row, so a job that stalls
+   * its worker and is handed on (stalled-job handling, the reconciler) uses them up too.
+   */
+  maxAttempts: number;
   /** False when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set: fail fast, do not retry. */
   modelConfigured: boolean;
   /** Stage durations, outcomes, retries (docs/observability.md); none recorded when absent. */
@@ -144,6 +149,8 @@ export function createProcessor(deps: ProcessorDeps) {
       return { status: claimed.row.status };
     }
     const row = claimed.row;
+    if (row.attempts > deps.maxAttempts)
+      return failExhausted(row.id, row.attempts, row.sourceType, log);
 
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('job timeout')), deps.jobTimeoutMs);
@@ -200,7 +207,10 @@ export function createProcessor(deps: ProcessorDeps) {
       // Handed back or put back by the caller: nothing is recorded as a failure.
       if (stop?.aborted || isDatabaseUnavailable(err)) throw err;
       const failure = asFailure(err);
-      const attemptsLeft = (job.opts.attempts ?? 1) - (job.attemptsMade + 1);
+      const attemptsLeft = Math.min(
+        (job.opts.attempts ?? 1) - (job.attemptsMade + 1),
+        deps.maxAttempts - row.attempts,
+      );
       if (failure.retryable && attemptsLeft > 0) {
         await time('store', row.sourceType, () =>
           recordFailure(deps.db, extractionId, failure, 'pending'),
@@ -227,6 +237,35 @@ export function createProcessor(deps: ProcessorDeps) {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * A row claimed more often than attempts allow was started and never finished each time: its
+   * worker died or stalled on it (a source that freezes whatever reads it, say). It fails now,
+   * uncharged, instead of being handed from worker to worker for ever.
+   */
+  async function failExhausted(
+    extractionId: string,
+    claims: number,
+    type: SourceType,
+    log: Logger,
+  ): Promise<never> {
+    const failure = new ExtractionFailure(
+      'TIMEOUT',
+      `The extraction was started ${claims - 1} times and never finished (its worker stopped or stalled each time); it is not tried again.`,
+    );
+    const written = await time('store', type, () =>
+      recordFailure(
+        deps.db,
+        extractionId,
+        { code: failure.code, message: failure.message, tokens: 0 },
+        'failed',
+      ),
+    );
+    metrics?.finished('failed', failure.code);
+    log.warn({ code: failure.code, claims, written }, 'extraction failed: attempts used up');
+    if (written) await notify(extractionId, log);
+    throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
   }
 
   /** Wakes waiting API requests; when Redis cannot take it, they find out by polling. */

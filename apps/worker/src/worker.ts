@@ -13,6 +13,7 @@ import { startUploadSweep } from './upload-sweep.ts';
 import { startWebhookDelivery } from './webhooks.ts';
 import { startWorkerOps } from './ops/start-ops.ts';
 import { createWorkerMetrics } from './ops/worker-metrics.ts';
+import { startLoopWatchdog } from './ops/loop-watchdog.ts';
 import pLimit from 'p-limit';
 import {
   checkChromium,
@@ -67,6 +68,7 @@ export async function startWorker(
 
   // Up before the queue consumer, so /readyz can say what a worker stuck starting waits for.
   const metrics = createWorkerMetrics();
+  const watchdog = startLoopWatchdog({ thresholdMs: config.EVENT_LOOP_BLOCKED_MS });
   let stopping = false;
   const ops = await startWorkerOps({
     config,
@@ -76,6 +78,7 @@ export async function startWorker(
     pool: db.pool,
     chromium,
     stopping: () => stopping,
+    loopHealthy: () => watchdog.healthy(),
   });
 
   if (!config.OPENAI_API_KEY)
@@ -112,6 +115,7 @@ export async function startWorker(
     sources,
     logger,
     jobTimeoutMs: config.JOB_TIMEOUT_MS,
+    maxAttempts: config.JOB_ATTEMPTS,
     modelConfigured: Boolean(config.OPENAI_API_KEY || config.OPENAI_BASE_URL),
     metrics,
   });
@@ -184,6 +188,7 @@ export async function startWorker(
         redis.disconnect();
         await db.close();
         await ops?.close();
+        watchdog.stop();
       })()),
   };
 }

@@ -128,12 +128,16 @@ export function recordFailure(
 
 /**
  * processing → pending without an outcome: the job was handed back (worker shutting down) and
- * another delivery will claim it again.
+ * another delivery will claim it again. The claim is given back too: it was no attempt.
  */
 export async function release(db: Db, id: string): Promise<boolean> {
   const rows = await db
     .update(extractions)
-    .set({ status: 'pending', updatedAt: sql`now()` })
+    .set({
+      status: 'pending',
+      attempts: sql`greatest(${extractions.attempts} - 1, 0)`,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
     .returning({ id: extractions.id });
   return rows.length > 0;

@@ -41,6 +41,25 @@ export function jsonBody(limit: string): RequestHandler[] {
 }
 
 /**
+ * Deepest nesting a body may have. The deepest structure a schema may declare is far shallower;
+ * a body of 100,000 nested arrays parses fine but would exhaust the stack of every check that
+ * walks it (a 500), so it is refused before any of them runs.
+ */
+export const MAX_BODY_DEPTH = 100;
+
+/** True when `value` nests deeper than `limit` levels; an explicit stack, so it cannot overflow. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
  * A JSON body must be an object; arrays and scalars are a validation error on the body.
  * `checkedByRoute` names fields whose own validation also refuses unstorable text: when only they
  * hold some, the route reports it together with every other problem in them (metadata).
@@ -53,6 +72,16 @@ export function bodyObject(
     throw new HttpError(422, 'VALIDATION_FAILED', 'The request is invalid.', {
       fields: [{ field: 'body', message: 'the request body must be a JSON object' }],
     });
+  const tooDeep = Object.entries(body).filter(([, value]) =>
+    nestsDeeperThan(value, MAX_BODY_DEPTH - 1),
+  );
+  if (tooDeep.length > 0)
+    throw validationError(
+      tooDeep.map(([field]) => ({
+        field,
+        message: `${field} nests deeper than ${MAX_BODY_DEPTH} levels`,
+      })),
+    );
   // Refused before any route-specific check: PostgreSQL cannot store U+0000, and a lone
   // surrogate has no UTF-8 form (docs/input-normalisation.md).
   const unstorable = unstorableText(body);

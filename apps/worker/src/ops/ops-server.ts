@@ -12,6 +12,8 @@ export interface OpsServerOptions {
   probes: { redis: Probe; postgres: Probe; browser: Probe };
   /** True once the worker is draining: it takes no new jobs, so it is not ready. */
   stopping: () => boolean;
+  /** False while the event loop is blocked past its threshold: neither alive nor ready then. */
+  loopHealthy: () => boolean;
 }
 
 export interface OpsServer {
@@ -24,6 +26,13 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.end(JSON.stringify(body));
 }
+
+const blocked = {
+  status: false,
+  message: 'The event loop is blocked.',
+  code: 'NOT_READY',
+  data: { eventLoop: false },
+};
 
 /**
  * The worker's operational endpoints, on a port of its own (the worker serves no other HTTP):
@@ -40,12 +49,20 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       return;
     }
     if (path === '/healthz') {
-      json(res, 200, { status: true, message: 'alive', data: {} });
+      if (options.loopHealthy()) json(res, 200, { status: true, message: 'alive', data: {} });
+      else json(res, 503, blocked);
     } else if (path === '/readyz') {
+      // Read before any await: the first request served after a blocked stretch tells of it.
+      const loop = options.loopHealthy();
       const probed = await probeAll(options.probes);
       const stopping = options.stopping();
-      const checks = { ...probed.checks, ...(stopping ? { stopping: true } : {}) };
-      if (probed.ok && !stopping) json(res, 200, { status: true, message: 'ready', data: checks });
+      const checks = {
+        ...probed.checks,
+        eventLoop: loop,
+        ...(stopping ? { stopping: true } : {}),
+      };
+      if (probed.ok && loop && !stopping)
+        json(res, 200, { status: true, message: 'ready', data: checks });
       else json(res, 503, { status: false, message: 'not ready', code: 'NOT_READY', data: checks });
     } else if (path === '/metrics') {
       await serveMetrics(options.registry, options.token, req, res);

@@ -19,6 +19,7 @@ export async function startWorkerOps(deps: {
   pool: DbHandle['pool'];
   chromium: Promise<StartupCheck>;
   stopping: () => boolean;
+  loopHealthy: () => boolean;
 }): Promise<OpsServer | undefined> {
   const port = opsPort(deps.config);
   if (port === undefined) return undefined;
@@ -36,6 +37,7 @@ export async function startWorkerOps(deps: {
       },
     },
     stopping: deps.stopping,
+    loopHealthy: deps.loopHealthy,
   });
   deps.logger.info({ url: ops.url }, 'worker ops endpoints listening');
   return ops;

@@ -2,10 +2,18 @@ import { ExtractionFailure, type PreparedSource } from '@xt/contract';
 import { prepareImage } from '../sources/image/prepare-image.ts';
 import { preparePdf, type PreparedPdf } from '../sources/pdf/prepare-pdf.ts';
 import { prepareTextBytes } from '../sources/text.ts';
-import { htmlToMarkdown } from '../sources/webpage/markdown/html.ts';
+import { HtmlTooDeepError, htmlToMarkdown } from '../sources/webpage/markdown/html.ts';
 import type { PrepResponse, PrepTask } from './tasks.ts';
 
-const staticMarkdown = (html: string): string => htmlToMarkdown(html).markdown;
+function staticMarkdown(html: string): string {
+  try {
+    return htmlToMarkdown(html).markdown;
+  } catch (err) {
+    if (err instanceof HtmlTooDeepError)
+      throw new ExtractionFailure('SOURCE_UNREADABLE', err.message);
+    throw err;
+  }
+}
 
 export async function runTask(task: PrepTask): Promise<PreparedSource | PreparedPdf> {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);

@@ -1,3 +1,4 @@
+import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 import type { ExtractEnv, PDocument, PElement, PNode, PStyle } from './dom.ts';
 import { ELEMENT_NODE, TEXT_NODE } from './dom.ts';
@@ -76,7 +77,37 @@ interface ParsedDocument extends PDocument {
   querySelector(selector: string): PElement | null;
 }
 
+/**
+ * Deepest element nesting read. Chromium's own parser stops nesting at 512, so no page a browser
+ * shows needs more; linkedom's tree building slows with the square of the depth (60,000 levels
+ * took seconds) and the walk recurses once per level.
+ */
+export const MAX_HTML_DEPTH = 2_000;
+
+/** HTML nested deeper than MAX_HTML_DEPTH: refused before it is parsed into a tree. */
+export class HtmlTooDeepError extends Error {
+  constructor() {
+    super(`The HTML nests elements more than ${MAX_HTML_DEPTH} deep.`);
+    this.name = 'HtmlTooDeepError';
+  }
+}
+
+/** One linear pass of the tokenizer linkedom itself uses, counting open elements. */
+function checkDepth(html: string): void {
+  let depth = 0;
+  const parser = new Parser({
+    onopentag() {
+      if (++depth > MAX_HTML_DEPTH) throw new HtmlTooDeepError();
+    },
+    onclosetag() {
+      depth--;
+    },
+  });
+  parser.end(html);
+}
+
 function parse(html: string): ParsedDocument {
+  checkDepth(html);
   // linkedom builds no <body> around a fragment, as a browser would: give it one.
   const whole = /<(html|body)[\s>]/i.test(html)
     ? html
@@ -91,6 +122,7 @@ function parse(html: string): ParsedDocument {
  * stylesheet applies (only inline styles and the `hidden` attribute hide things), so it suits
  * HTML that is itself the content (an uploaded file), not pages that build themselves in script.
  * Repeated boilerplate blocks are dropped as for webpages; no title/URL header is added.
+ * Throws HtmlTooDeepError for HTML nested past MAX_HTML_DEPTH.
  */
 export function htmlToMarkdown(html: string, opts: HtmlToMarkdownOptions = {}): ExtractedMarkdown {
   const doc = parse(html);

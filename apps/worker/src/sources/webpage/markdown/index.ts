@@ -3,7 +3,12 @@
  * bundled by page-script.ts, and over HTML text parsed in Node by html.ts; finish.ts then drops
  * boilerplate and cuts the Markdown into sections.
  */
-export { htmlToMarkdown, type HtmlToMarkdownOptions } from './html.ts';
+export {
+  HtmlTooDeepError,
+  htmlToMarkdown,
+  MAX_HTML_DEPTH,
+  type HtmlToMarkdownOptions,
+} from './html.ts';
 export type { ExtractedMarkdown } from './extract.ts';
 export type { PageSnapshot } from './page-entry.ts';
 export { loadPageScript, snapshotExpression } from './page-script.ts';

@@ -1,0 +1,109 @@
+/**
+ * While the worker's event loop is blocked, its /healthz and /readyz do not say it is fine: the
+ * request a blocked loop finally serves answers 503 naming the event loop, and the container
+ * health check, which waits only so long, gets no answer at all.
+ */
+import { createServer, type Server } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Registry } from '@xt/telemetry';
+import { loopAnswers } from '../healthcheck.ts';
+import { startLoopWatchdog, type LoopWatchdog } from './loop-watchdog.ts';
+import { startOpsServer, type OpsServer } from './ops-server.ts';
+
+let ops: OpsServer | undefined;
+let watchdog: LoopWatchdog | undefined;
+let silent: Server | undefined;
+afterEach(async () => {
+  await ops?.close();
+  watchdog?.stop();
+  silent?.close();
+  ops = watchdog = silent = undefined;
+});
+
+const fine = () => Promise.resolve();
+
+async function start(thresholdMs: number): Promise<OpsServer> {
+  const dog = startLoopWatchdog({ thresholdMs });
+  watchdog = dog;
+  ops = await startOpsServer({
+    port: 0,
+    host: '127.0.0.1',
+    registry: new Registry(),
+    token: undefined,
+    probes: { redis: fine, postgres: fine, browser: fine },
+    stopping: () => false,
+    loopHealthy: () => dog.healthy(),
+  });
+  return ops;
+}
+
+/**
+ * Sends `GET path` from a thread of its own (this thread is about to block), raises `sent` once
+ * the request is in the kernel's hands, and resolves with the raw answer.
+ */
+function requestFromThread(url: string, path: string, sent: Int32Array) {
+  const { port } = new URL(url);
+  const thread = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     const net = require('node:net');
+     const socket = net.connect(Number(workerData.port), '127.0.0.1', () => {
+       socket.write('GET ${path} HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n', () =>
+         { Atomics.store(workerData.sent, 0, 1); });
+     });
+     let answer = '';
+     socket.on('data', (d) => { answer += d; });
+     socket.on('end', () => parentPort.postMessage(answer));`,
+    { eval: true, workerData: { port, sent } },
+  );
+  return new Promise<string>((resolve, reject) => {
+    thread.once('message', (answer: string) => {
+      resolve(answer);
+      void thread.terminate();
+    });
+    thread.once('error', reject);
+  });
+}
+
+function blockFor(ms: number, after: Int32Array): void {
+  while (Atomics.load(after, 0) === 0) {
+    // Spin until the other thread's request is on its way.
+  }
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // A job's synchronous work, hogging the loop.
+  }
+}
+
+describe('event loop watchdog', () => {
+  it('fails /readyz and /healthz for a request served after the loop was blocked, then recovers', async () => {
+    const server = await start(300);
+    const before = await fetch(`${server.url}/readyz`);
+    expect(before.status).toBe(200);
+    expect(((await before.json()) as { data: { eventLoop: boolean } }).data.eventLoop).toBe(true);
+
+    const sent = new Int32Array(new SharedArrayBuffer(8));
+    const answered = requestFromThread(server.url, '/readyz', sent);
+    // Give the thread time to start, without blocking yet.
+    await new Promise((r) => setTimeout(r, 50));
+    blockFor(1_000, sent);
+    const raw = await answered;
+    expect(raw).toMatch(/^HTTP\/1\.1 503/);
+    expect(raw).toMatch(/"eventLoop":false/);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(503);
+
+    await new Promise((r) => setTimeout(r, 700));
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  });
+
+  it('has the container health check fail when /healthz does not answer in time', async () => {
+    const server = await start(5_000);
+    expect(await loopAnswers(server.url, 2_000)).toBe(true);
+    // A port that accepts and never answers is what a frozen loop looks like from outside.
+    silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent!.listen(0, '127.0.0.1', r));
+    const { port } = silent.address() as { port: number };
+    expect(await loopAnswers(`http://127.0.0.1:${port}`, 500)).toBe(false);
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * Watches the worker's event loop. A job whose synchronous work runs long starves BullMQ's lock
+ * renewals and every other job in the process; while that lasts the worker must not look
+ * healthy. A timer beats every `intervalMs`; the loop counts as blocked while the last beat is
+ * older than `thresholdMs`, and for `thresholdMs` after such a gap was seen, so the answer given
+ * by the first request served after the loop frees up still tells of it.
+ *
+ * While the loop is blocked nothing on it can answer at all: the container health check asks
+ * with a timeout (healthcheck.ts), so no answer counts as unhealthy too.
+ */
+export interface LoopWatchdog {
+  /** How long the loop has gone without a beat now, past the interval. */
+  lagMs(): number;
+  /** False while the loop is (or just was) blocked past the threshold. */
+  healthy(): boolean;
+  stop(): void;
+}
+
+export function startLoopWatchdog(opts: {
+  thresholdMs: number;
+  intervalMs?: number;
+}): LoopWatchdog {
+  const intervalMs = opts.intervalMs ?? Math.max(10, Math.min(250, opts.thresholdMs / 4));
+  let last = performance.now();
+  let blockedUntil = 0;
+  const lagMs = () => Math.max(0, performance.now() - last - intervalMs);
+  const beat = setInterval(() => {
+    const lag = lagMs();
+    last = performance.now();
+    if (lag > opts.thresholdMs) blockedUntil = last + opts.thresholdMs;
+  }, intervalMs);
+  // The watchdog alone never keeps a stopping process alive.
+  beat.unref();
+  return {
+    lagMs,
+    healthy: () => lagMs() <= opts.thresholdMs && performance.now() >= blockedUntil,
+    stop: () => clearInterval(beat),
+  };
+}
