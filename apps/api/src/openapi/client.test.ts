@@ -179,6 +179,6 @@ it('generates a client that compiles and uses every route of the real API', asyn
 
 /** `/schemas/{id}` → matches `/v1/schemas/<id>`; operational routes live outside /v1. */
 function templatePattern(template: string): RegExp {
-  const body = template.replace(/\{[^}]+\}/g, '[^/]+').replaceAll('.', '\\.');
+  const body = template.replace(/\{[^{}]+\}/g, '[^/]+').replaceAll('.', '\\.');
   return new RegExp(`^(/v1)?${body}$`);
 }
