@@ -60,6 +60,7 @@ export function createApp(deps: AppDeps): Express {
   if (queueBoard) app.use(queueBoard);
 
   const keys = new IdempotencyKeys(config.IDEMPOTENCY_KEY_TTL_HOURS);
+  const store = createPostgresBlobStore(db.db);
   const extractions = new ExtractionService({
     db: db.db,
     queue,
@@ -67,7 +68,7 @@ export function createApp(deps: AppDeps): Express {
     config,
     keys,
     logger,
-    store: createPostgresBlobStore(db.db),
+    store,
   });
   const rateLimit = rateLimiter({
     redis,
@@ -88,7 +89,15 @@ export function createApp(deps: AppDeps): Express {
   // People: the dashboard, signed in with a session, over the same resource routers.
   app.use(
     '/dashboard',
-    dashboardRouter({ config, db: db.db, redis, logger, resources: resourceRouters, rateLimit }),
+    dashboardRouter({
+      config,
+      db: db.db,
+      store,
+      redis,
+      logger,
+      resources: resourceRouters,
+      rateLimit,
+    }),
   );
 
   const api = Router();

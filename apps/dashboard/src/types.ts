@@ -38,6 +38,12 @@ export type {
 } from '@xt/sdk';
 import type { ExtractionStatus, WebhookEndpoint as SdkWebhookEndpoint } from '@xt/sdk';
 
+/** Dashboard-only reads beside the record (apps/api/src/dashboard/review-routes.ts). */
+export interface ExtractionReview {
+  schemaName: string;
+  previewPages: number[];
+}
+
 export const STATUSES: ExtractionStatus[] = ['pending', 'processing', 'completed', 'failed'];
 
 export interface UsageDay {

@@ -3,12 +3,14 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { SessionLifetime } from '@xt/accounts';
 import { dashboardAssetsDir } from '@xt/dashboard';
+import type { BlobStore } from '@xt/blob-store';
 import type { Db } from '@xt/db';
 import type { ApiConfig } from '../config.ts';
 import { notFoundHandler } from '../http/error-handler.ts';
 import { keyRoutes } from './key-routes.ts';
 import { dashboardHeaders, dashboardPages } from './pages.ts';
 import { requireSession } from './require-session.ts';
+import { reviewRoutes } from './review-routes.ts';
 import { sameOriginOnly } from './same-origin.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { signInThrottle } from './signin-throttle.ts';
@@ -17,6 +19,8 @@ import { usageRoutes } from './usage.ts';
 export interface DashboardDeps {
   config: ApiConfig;
   db: Db;
+  /** Where uploads and page previews are stored. */
+  store: BlobStore;
   redis: Redis;
   logger: Logger;
   /** The API's own resource routers (schemas, extractions, …), served to signed-in people. */
@@ -57,6 +61,7 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   api.use(signedIn, deps.rateLimit);
   api.use(keyRoutes(db));
   api.use(usageRoutes(db));
+  api.use(reviewRoutes(db, deps.store));
   for (const resource of deps.resources) api.use(resource);
   api.use(notFoundHandler);
 

@@ -5,7 +5,8 @@ import { api } from '../api.ts';
 import { ErrorNotice, JsonBlock, PageHeader, Spinner, StatusBadge } from '../components/ui.tsx';
 import { formatBytes, formatDateTime, formatNumber } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
-import type { ExtractionRecord } from '../types.ts';
+import { ReviewSection } from '../review/review-section.tsx';
+import type { ExtractionRecord, ExtractionReview } from '../types.ts';
 
 const POLL_MS = 1000;
 
@@ -16,6 +17,11 @@ export function ExtractionDetailPage() {
   const record = useLoad(() => api.get<ExtractionRecord>(`/extractions/${id}`), [id]);
   const r = record.data;
   const running = r?.status === 'pending' || r?.status === 'processing';
+  // Read again once final: the page previews are stored with the completion.
+  const review = useLoad(
+    () => api.get<ExtractionReview>(`/extractions/${id}/review`),
+    [id, running],
+  );
 
   // Watch it finish: poll while it is pending or processing.
   useEffect(() => {
@@ -53,9 +59,15 @@ export function ExtractionDetailPage() {
           </dd>
           <dt>Schema</dt>
           <dd>
-            <a href={`/dashboard/schemas/${r.schemaId}`} class="mono">
-              {r.schemaId}
-            </a>
+            {review.data ? (
+              <a href={`/dashboard/schemas/${r.schemaId}`} data-testid="schema-name">
+                {review.data.schemaName}
+              </a>
+            ) : (
+              <a href={`/dashboard/schemas/${r.schemaId}`} class="mono">
+                {r.schemaId}
+              </a>
+            )}
           </dd>
           <dt>Source</dt>
           <dd>
@@ -94,6 +106,14 @@ export function ExtractionDetailPage() {
           </span>
         </div>
       )}
+      {r.warnings?.map((w) => (
+        <div class="notice notice--warn" role="status" key={`${w.code}${w.path}`}>
+          <span>
+            <strong>{w.code}</strong>
+            {w.path && <span class="mono"> {w.path}</span>}: {w.message}
+          </span>
+        </div>
+      ))}
       <div class="grid-2 section-gap">
         <section aria-labelledby="output-title">
           <h2 id="output-title" class="section-title">
@@ -123,6 +143,9 @@ export function ExtractionDetailPage() {
           )}
         </section>
       </div>
+      {r.status === 'completed' && r.citations && (
+        <ReviewSection record={r} previewPages={review.data?.previewPages ?? []} />
+      )}
     </>
   );
 }

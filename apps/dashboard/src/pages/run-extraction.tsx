@@ -37,6 +37,7 @@ export function RunExtractionPage() {
   const [url, setUrl] = useState('');
   const [file, setFile] = useState<File>();
   const [instruction, setInstruction] = useState('');
+  const [citations, setCitations] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError>();
   const fields = error?.fields ?? [];
@@ -57,6 +58,7 @@ export function RunExtractionPage() {
       if (file) form.append('source', file, file.name);
     } else form.append('source', mode === 'text' ? text : url);
     if (instruction.trim()) form.append('instruction', instruction);
+    if (citations) form.append('citations', 'true');
     try {
       // Answer at once (202) and watch it finish on the detail page.
       const created = await api.post<ExtractionRecord>('/extractions', form, {
@@ -200,8 +202,28 @@ export function RunExtractionPage() {
             />
           )}
         </Field>
+        <div class="field">
+          <label class="checkbox">
+            <input
+              type="checkbox"
+              name="citations"
+              checked={citations}
+              aria-describedby="citations-hint"
+              onChange={(e) => setCitations(e.currentTarget.checked)}
+            />
+            Cite the source for every value
+          </label>
+          <p class="field__hint" id="citations-hint">
+            Shows where each value was found (quote, page, boxes) and flags values found nowhere.
+          </p>
+          {errorsFor(fields, 'citations').map((m) => (
+            <ErrorNotice key={m} error={m} />
+          ))}
+        </div>
         {fields
-          .filter((x) => !['schema_id', 'type', 'source', 'instruction'].includes(x.field))
+          .filter(
+            (x) => !['schema_id', 'type', 'source', 'instruction', 'citations'].includes(x.field),
+          )
           .map((x) => (
             <ErrorNotice key={x.field} error={`${x.field}: ${x.message}`} />
           ))}

@@ -1,0 +1,170 @@
+import { useState } from 'preact/hooks';
+import { DataTable, type Column } from '../components/data-table.tsx';
+import type { ExtractionRecord } from '../types.ts';
+import { isUngrounded, readablePath, reviewFields, type ReviewField } from './fields.ts';
+import { PageSource } from './page-source.tsx';
+import { TextSource } from './text-source.tsx';
+
+const percent = (c: number | null | undefined) =>
+  c === null || c === undefined ? '—' : `${Math.round(c * 100)}%`;
+
+function Found(props: { field: ReviewField }) {
+  const c = props.field.citation;
+  // The service cites every value that is there: a null has nothing to find.
+  if (!c)
+    return <span class="muted">{props.field.value === null ? 'no value' : 'not checked'}</span>;
+  return c.grounded ? (
+    <span class="badge badge--grounded">found</span>
+  ) : (
+    <span class="badge badge--ungrounded">not found</span>
+  );
+}
+
+function columns(
+  select: (pointer: string) => void,
+  selected: string | undefined,
+  paged: boolean,
+): Column<ReviewField>[] {
+  const all: (Column<ReviewField> | false)[] = [
+    {
+      label: 'Field',
+      cell: (f) => (
+        <button
+          type="button"
+          class="link-button mono"
+          aria-pressed={f.pointer === selected}
+          title={f.pointer}
+          onClick={() => select(f.pointer)}
+        >
+          {readablePath(f.pointer)}
+        </button>
+      ),
+    },
+    {
+      label: 'Value',
+      kind: 'wrap',
+      cell: (f) => <span class="mono">{f.value === null ? 'null' : String(f.value)}</span>,
+    },
+    { label: 'In source', cell: (f) => <Found field={f} /> },
+    {
+      label: 'Quote',
+      kind: 'wrap',
+      cell: (f) => (f.citation?.quote ? <q>{f.citation.quote}</q> : <span class="muted">—</span>),
+    },
+    // Only PDFs and images have pages; elsewhere the column would be all dashes.
+    paged && { label: 'Page', cell: (f) => f.citation?.page ?? '—' },
+    { label: 'Confidence', cell: (f) => percent(f.citation?.confidence) },
+  ];
+  return all.filter((c) => c !== false);
+}
+
+/**
+ * The review view of a completed extraction with citations: every field of the output with its
+ * evidence, values found nowhere marked and countable, and the source beside them with the
+ * selected value's quote highlighted (text) or its boxes drawn over the page (PDFs, images).
+ */
+export function ReviewSection(props: { record: ExtractionRecord; previewPages: number[] }) {
+  const r = props.record;
+  const fields = reviewFields(r.result, r.citations ?? {});
+  const ungrounded = fields.filter(isUngrounded);
+  const [onlyUngrounded, setOnlyUngrounded] = useState(false);
+  const [selected, setSelected] = useState<string>();
+  const shown = onlyUngrounded ? ungrounded : fields;
+  const cited = fields.filter((f) => f.citation).length;
+
+  return (
+    <section aria-labelledby="review-title" class="review">
+      <h2 id="review-title" class="section-title">
+        Review
+      </h2>
+      <div class="review__summary">
+        <p data-testid="review-summary">
+          {cited} value{cited === 1 ? '' : 's'} checked against the source:{' '}
+          <strong class="text-ok">{cited - ungrounded.length} found</strong>
+          {', '}
+          <strong class={ungrounded.length ? 'text-danger' : undefined}>
+            {ungrounded.length} not found
+          </strong>
+          .
+        </p>
+        <label class="checkbox">
+          <input
+            type="checkbox"
+            checked={onlyUngrounded}
+            disabled={ungrounded.length === 0}
+            onChange={(e) => setOnlyUngrounded(e.currentTarget.checked)}
+          />
+          Only values not found ({ungrounded.length})
+        </label>
+      </div>
+      <div class="review__body">
+        <div class="review__fields">
+          {shown.length === 0 ? (
+            <p class="muted">No values.</p>
+          ) : (
+            <DataTable
+              columns={columns(
+                setSelected,
+                selected,
+                r.source.type === 'pdf' || r.source.type === 'image',
+              )}
+              rows={shown}
+              rowKey={(f) => f.pointer}
+              rowClass={(f) =>
+                [
+                  isUngrounded(f) ? 'row--ungrounded' : undefined,
+                  f.pointer === selected ? 'row--selected' : undefined,
+                ]
+                  .filter(Boolean)
+                  .join(' ') || undefined
+              }
+            />
+          )}
+        </div>
+        <div class="review__source card">
+          <SourcePane
+            record={r}
+            fields={fields}
+            previewPages={props.previewPages}
+            selected={selected}
+            onSelect={setSelected}
+          />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function SourcePane(props: {
+  record: ExtractionRecord;
+  fields: ReviewField[];
+  previewPages: number[];
+  selected: string | undefined;
+  onSelect: (pointer: string) => void;
+}) {
+  const { record: r, fields } = props;
+  if (r.source.type === 'pdf' || r.source.type === 'image')
+    return (
+      <PageSource
+        extractionId={r.id}
+        fields={fields}
+        previewPages={props.previewPages}
+        selected={props.selected}
+      />
+    );
+  if (r.source.type === 'text' && !r.source.file)
+    return (
+      <TextSource
+        content={r.source.content}
+        fields={fields}
+        selected={props.selected}
+        onSelect={props.onSelect}
+      />
+    );
+  return (
+    <p class="muted">
+      Quotes are from the text the service read from {r.source.file ? 'the file' : 'the page'};
+      there are no positions to show.
+    </p>
+  );
+}
