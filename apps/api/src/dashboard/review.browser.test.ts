@@ -5,6 +5,7 @@
  * nowhere marked, counted and filterable, at desktop and phone width. Real API, worker,
  * PostgreSQL, Redis and Chromium; the model stand-in answers.
  */
+import { Readable } from 'node:stream';
 import type pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -244,12 +245,7 @@ it('reviews a PDF: boxes over the stored page preview, a blank page without one'
     .join('')}</svg>`;
   const jpeg = await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
   const store = createPostgresBlobStore(handle.db);
-  const stored = await store.put(
-    handle.db,
-    (async function* () {
-      yield jpeg;
-    })(),
-  );
+  const stored = await store.put(handle.db, Readable.from([jpeg]));
   const id = await completeWith(
     { type: 'pdf', source: `data:application/pdf;base64,${pdf.toString('base64')}` },
     citations,
