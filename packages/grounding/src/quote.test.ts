@@ -64,6 +64,16 @@ describe('locateValue: OCR noise and the model’s quote', () => {
     expect(locateValue('paid', scanned, 'Payment received with thanks')?.how).toBe('quote');
   });
 
+  it('grounds words OCR garbled through the quote, within the same allowance', () => {
+    const source = text('Seller: Acrne Corporation, Berlin');
+    expect(locateValue('Acme Corporation', source)).toBeNull();
+    expect(locateValue('Acme Corporation', source, 'Seller: Acme Corporation')).toMatchObject({
+      how: 'quote',
+      quote: 'Seller: Acrne Corporation',
+    });
+    expect(locateValue('Globex Corporation', source, 'Seller: Globex Corporation')).toBeNull();
+  });
+
   it('does not ground an invented figure inside a real-looking quote', () => {
     expect(locateValue(4471, scanned, 'Invoice No. 4471')).toMatchObject({
       how: 'exact',

@@ -1,4 +1,4 @@
-import { findApproximately } from './approximate.ts';
+import { allowedEdits, findApproximately, sellers } from './approximate.ts';
 import { readDateValue, scanDates } from './dates.ts';
 import { magnitudeOf, readNumberValue, scanNumbers } from './numbers.ts';
 import type { SourceIndex } from './source-index.ts';
@@ -47,7 +47,8 @@ const HAS_DIGIT = /\d/;
  * stands (`[start, end)` into the normalised text), or `true` when it supports it without a
  * place. The quote is only the model's pointer to evidence, so a number, a date, or a string
  * holding digits (an identifier, an amount) must itself be read there, OCR confusions allowed:
- * a real quote around an invented figure grounds nothing. A string without digits that is not
+ * a real quote around an invented figure grounds nothing. A string without digits that is part
+ * of the quote must be read there within the quote's edit allowance. One that is not
  * part of the model's quote (a category or a paraphrase: `paid` for "Paid in full") and a
  * boolean are supported by the quote being found.
  */
@@ -67,9 +68,14 @@ export function supports(
   const date = readDateValue(value);
   if (date) return at(dateIn(plain, date) ?? dateIn(folded, date));
   const wanted = normalise(value).text;
-  if (HAS_DIGIT.test(wanted) || span.needle.includes(wanted)) {
+  if (HAS_DIGIT.test(wanted)) {
     const found = folded.indexOf(ocrFold(wanted));
     return found < 0 ? false : [span.start + found, span.start + found + wanted.length];
+  }
+  if (span.needle.includes(wanted)) {
+    // Words may carry OCR noise of their own (`Acrne` for `Acme`): the same allowance as quotes.
+    const near = sellers(wanted, plain, 0, plain.length, allowedEdits(wanted.length));
+    return near ? [span.start + near.start, span.start + near.end] : false;
   }
   return true;
 }
