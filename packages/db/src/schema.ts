@@ -17,6 +17,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   json,
@@ -225,6 +226,47 @@ export const extractions = pgTable(
     // `charged` is true exactly when completed (docs/api.md#states); the database holds the line too.
     check('extractions_charged_check', sql`${t.charged} = (${t.status} = 'completed')`),
   ],
+);
+
+/**
+ * How many extractions each account has, by schema (and its name as snapshotted), status and
+ * shard, so a list page's `meta.total` is a sum of a few rows instead of a count of every
+ * matching extraction (docs/scaling.md). Kept by a trigger on `extractions` (migration
+ * 0009), so every insert, delete and status change updates it in its own transaction: the
+ * totals are exact, not estimates.
+ * - `shard` (0–15, from the extraction id) spreads one account's updates over 16 rows per
+ *   key: each row is locked until its transaction commits, and without shards every create
+ *   and transition of a busy account would queue behind the last one's commit.
+ * - No foreign key to `accounts`: deleting an account deletes its extractions, whose trigger
+ *   writes here in the same statement, after the account row is already gone.
+ */
+export const extractionCounts = pgTable(
+  'extraction_counts',
+  {
+    accountId: uuid('account_id').notNull(),
+    status: text('status').notNull(),
+    schemaId: uuid('schema_id').notNull(),
+    schemaName: text('schema_name').notNull(),
+    shard: integer('shard').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.status, t.schemaId, t.schemaName, t.shard] })],
+);
+
+/**
+ * How many extractions each account made on each UTC day, for the totals of date-filtered
+ * lists (whole UTC days, docs/api.md#list-filters): the same trigger keeps it, on inserts and
+ * deletes only, sharded the same way.
+ */
+export const extractionDayCounts = pgTable(
+  'extraction_day_counts',
+  {
+    accountId: uuid('account_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    shard: integer('shard').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.day, t.shard] })],
 );
 
 /**

@@ -14,17 +14,9 @@ import { enqueueExtraction } from '@xt/extractions';
 import type { CompletionWaiter, ExtractJobPayload } from '@xt/queue';
 import { createOutageReporter, errorSummary, type OutageReporter } from '@xt/runtime';
 import type { ApiConfig } from '../config.ts';
-import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
+import { listExtractions } from './list.ts';
 import type { ExtractionInput } from './body.ts';
 import type { IdempotencyKeys, IdempotencyRequest, Tx } from '../idempotency/store.ts';
-
-const COLUMNS: ListColumns = {
-  accountId: extractions.accountId,
-  createdAt: extractions.createdAt,
-  id: extractions.id,
-  // The schema's name when the extraction was made, so deleted schemas still match (docs/api.md#list-filters).
-  searchOn: extractions.schemaName,
-};
 
 /** Between two looks at the database while waiting: covers a lost pub/sub wake-up. */
 const RECHECK_MS = 5_000;
@@ -300,11 +292,7 @@ export class ExtractionService {
   }
 
   list(accountId: string, q: ListQuery) {
-    const where = listConditions(COLUMNS, accountId, q, [
-      q.status ? eq(extractions.status, q.status) : undefined,
-      q.schemaId ? eq(extractions.schemaId, q.schemaId) : undefined,
-    ]);
-    return listPage(this.db, extractions, COLUMNS, where, q);
+    return listExtractions(this.db, accountId, q);
   }
 
   /**

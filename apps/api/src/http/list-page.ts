@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { containsPattern, type ListQuery } from './list-query.ts';
 import { offsetFor, paginationMeta } from './pagination.ts';
@@ -29,8 +29,13 @@ export function listConditions(
   );
 }
 
-/** One page, newest first with ties broken by id (stable across pages), and its meta. */
-export async function listPage<T extends PgTable>(
+/**
+ * The page's rows, newest first with ties broken by id (stable across pages). `nulls last`
+ * because that is how the list indexes are built (drizzle-kit writes `DESC NULLS LAST`):
+ * PostgreSQL's plain `DESC` means `NULLS FIRST`, which those indexes cannot serve even though
+ * the columns are never null, and every page then sorted all of the account's rows.
+ */
+export function pageRowsQuery<T extends PgTable>(
   db: Db,
   table: T,
   cols: ListColumns,
@@ -39,13 +44,35 @@ export async function listPage<T extends PgTable>(
 ) {
   // Widened to the base table type: drizzle's select cannot be typed over a generic table.
   const source: PgTable = table;
-  const [totalRow] = await db.select({ n: count() }).from(source).where(where);
-  const rows = (await db
+  return db
     .select()
     .from(source)
     .where(where)
-    .orderBy(desc(cols.createdAt), desc(cols.id))
+    .orderBy(sql`${cols.createdAt} desc nulls last`, sql`${cols.id} desc nulls last`)
     .limit(q.limit)
-    .offset(offsetFor(q.page, q.limit))) as T['$inferSelect'][];
-  return { rows, meta: paginationMeta(totalRow?.n ?? 0, q.page, q.limit) };
+    .offset(offsetFor(q.page, q.limit));
+}
+
+/** How many rows match `where`, by counting them: for tables that keep no counters. */
+export function countQuery(db: Db, table: PgTable, where: SQL | undefined) {
+  return db.select({ n: count() }).from(table).where(where);
+}
+
+/**
+ * One page and its meta. `total` answers how many rows match when the table keeps counters
+ * (extractions); without it they are counted.
+ */
+export async function listPage<T extends PgTable>(
+  db: Db,
+  table: T,
+  cols: ListColumns,
+  where: SQL | undefined,
+  q: ListQuery,
+  total?: () => Promise<number>,
+) {
+  // One after the other, not at once: two pooled connections per list request would halve
+  // how many requests a process's pool serves before they wait for connections.
+  const n = total ? await total() : ((await countQuery(db, table, where))[0]?.n ?? 0);
+  const rows = (await pageRowsQuery(db, table, cols, where, q)) as T['$inferSelect'][];
+  return { rows, meta: paginationMeta(n, q.page, q.limit) };
 }

@@ -1,0 +1,240 @@
+/**
+ * The extraction list at size: a table seeded in bulk (as the benchmark's million-row account
+ * is, but smaller so the test stays quick) beside a small account. Checks that every list
+ * statement reads a bounded number of pages whatever the account's size (EXPLAIN ANALYZE,
+ * BUFFERS), and that the counters the totals come from stay exact through inserts, status
+ * changes and deletes.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type DbHandle } from '@xt/db';
+import { createTestDatabase, openTestPool, type TestDatabase } from '@xt/testkit';
+import { parseListQuery, type ListQuery } from '../http/list-query.ts';
+import { listExtractions, listStatements } from './list.ts';
+
+const BIG = '00000000-0000-4000-8000-0000000000b1';
+const SMALL = '00000000-0000-4000-8000-0000000000b2';
+const BIG_ROWS = 60_000;
+const SMALL_ROWS = 300;
+const schemaIdOf = (i: number) => `00000000-0000-4000-8000-00000000000${i}`;
+
+let database: TestDatabase;
+let pool: pg.Pool;
+let handle: DbHandle;
+
+/** `rows` extractions spread over the last 30 days: 97% completed, 2% failed, 1% pending. */
+async function seed(accountId: string, rows: number): Promise<void> {
+  await pool.query(
+    `insert into extractions (id, account_id, schema_id, schema_name, schema_structure,
+       source_type, source, model, status, output, total_tokens, charged, created_at)
+     select gen_random_uuid(), $1, ('00000000-0000-4000-8000-00000000000' || (g % 5))::uuid,
+       'Invoice schema ' || (g % 5), '{"type":"object","properties":{}}'::json, 'text',
+       'Total due: ' || g || ' EUR', 'gpt-4.1-mini',
+       case when g % 100 < 97 then 'completed' when g % 100 < 99 then 'failed' else 'pending' end,
+       case when g % 100 < 97 then '{"total":1}'::json end, 0, g % 100 < 97,
+       now() - g * interval '30 days' / $2::int
+     from generate_series(1, $2::int) g`,
+    [accountId, rows],
+  );
+}
+
+function query(params: Record<string, string>): ListQuery {
+  const parsed = parseListQuery(params, { extraction: true });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+  return parsed.value;
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Relation Name'?: string;
+  'Shared Hit Blocks': number;
+  'Shared Read Blocks': number;
+  'Heap Fetches'?: number;
+  Plans?: PlanNode[];
+}
+
+async function explain(statement: { toSQL(): { sql: string; params: unknown[] } }) {
+  const { sql, params } = statement.toSQL();
+  const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+    `explain (analyze, buffers, format json) ${sql}`,
+    params,
+  );
+  return rows[0]!['QUERY PLAN'][0].Plan;
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+const pagesRead = (plan: PlanNode) => plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  pool = openTestPool(database.url);
+  handle = createDb(database.url, { max: 2 });
+  await pool.query(`insert into accounts (id, name) values ($1, 'big'), ($2, 'small')`, [
+    BIG,
+    SMALL,
+  ]);
+  await seed(BIG, BIG_ROWS);
+  await seed(SMALL, SMALL_ROWS);
+  // The seed wrote each counter row tens of thousands of times in one transaction, which no
+  // page pruning can reclaim until it ends; the service's one-row transactions never do that.
+  await pool.query('vacuum full extraction_counts, extraction_day_counts');
+  // What autovacuum does on its own (the table's settings make it prompt): statistics for the
+  // planner, and the visibility map that lets a count read the index alone.
+  await pool.query('vacuum analyze extractions, extraction_counts');
+});
+
+afterAll(async () => {
+  await handle?.close();
+  await pool?.end();
+  await database?.drop();
+});
+
+const FILTERS: Record<string, Record<string, string>> = {
+  'first page': {},
+  'page 20': { page: '20' },
+  'status=completed': { status: 'completed' },
+  'status=failed, page 5': { status: 'failed', page: '5' },
+  'schema_id': { schema_id: schemaIdOf(3) },
+  'search': { search: 'schema 3' },
+  'one day': { startDate: dayAgo(2), endDate: dayAgo(2) },
+  'a week': { startDate: dayAgo(8) },
+};
+
+function dayAgo(days: number): string {
+  return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+describe.each(Object.entries(FILTERS))('the list, %s', (_name, params) => {
+  it('reads about as many pages for the big account as for the small one', async () => {
+    const q = query(params);
+    const pages = async (accountId: string) => {
+      const { total, rows } = listStatements(handle.db, accountId, q);
+      const [totalPlan, rowsPlan] = [await explain(total), await explain(rows)];
+      // The page is an index walk in list order: no sequential or bitmap scan of the account,
+      // no sort of every matching row.
+      expect(nodes(rowsPlan).map((n) => n['Node Type'])).not.toContainEqual(
+        expect.stringMatching(/Seq Scan|Bitmap|^Sort$/),
+      );
+      return { total: pagesRead(totalPlan), rows: pagesRead(rowsPlan), totalPlan };
+    };
+    const big = await pages(BIG);
+    const small = await pages(SMALL);
+    // 200 times the rows, a bounded number of pages: an index walk to the page asked for.
+    expect(big.rows).toBeLessThanOrEqual(Math.max(4 * small.rows, 60));
+    // Every total is a sum over the account's counter rows, never its extractions.
+    const read = nodes(big.totalPlan).flatMap((n) => n['Relation Name'] ?? []);
+    expect(new Set(read)).toEqual(
+      new Set([params.startDate ? 'extraction_day_counts' : 'extraction_counts']),
+    );
+    // A few pages: the counter rows of a few schemas and statuses, or of the days asked for.
+    expect(big.total).toBeLessThanOrEqual(32);
+  });
+
+  it('answers the exact total', async () => {
+    const q = query(params);
+    for (const accountId of [BIG, SMALL]) {
+      const { meta } = await listExtractions(handle.db, accountId, q);
+      const counted = await pool.query<{ n: string }>(
+        `select count(*) n from extractions where account_id = $1
+           and ($2::text is null or status = $2) and ($3::uuid is null or schema_id = $3)
+           and ($4::text is null or schema_name ilike '%' || $4 || '%')
+           and ($5::timestamptz is null or created_at >= $5)
+           and ($6::timestamptz is null or created_at < $6)`,
+        [
+          accountId,
+          q.status ?? null,
+          q.schemaId ?? null,
+          q.search ?? null,
+          q.startDate ?? null,
+          q.endDateExclusive ?? null,
+        ],
+      );
+      expect(meta.total).toBe(Number(counted.rows[0]!.n));
+      expect(meta.total).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('the counters', () => {
+  const differences = async () => {
+    const { rows } = await pool.query(
+      `select coalesce(e.account_id, c.account_id) account, coalesce(e.status, c.status) status,
+              coalesce(e.schema_id, c.schema_id) schema, e.n counted, c.n kept
+       from (select account_id, status, schema_id, schema_name, count(*) n from extractions
+             group by 1, 2, 3, 4) e
+       full join (select account_id, status, schema_id, schema_name, sum(n) n
+                  from extraction_counts group by 1, 2, 3, 4 having sum(n) <> 0) c
+         using (account_id, status, schema_id, schema_name)
+       where e.n is distinct from c.n`,
+    );
+    return rows;
+  };
+
+  it('match the rows after inserts, every status change, deletes and a cascade', async () => {
+    expect(await differences()).toEqual([]);
+    const account = '00000000-0000-4000-8000-0000000000c1';
+    await pool.query(`insert into accounts (id, name) values ($1, 'counted')`, [account]);
+    await seed(account, 500);
+    await pool.query(
+      `update extractions set status = 'processing' where account_id = $1 and status = 'pending'`,
+      [account],
+    );
+    await pool.query(
+      `update extractions set status = 'failed', charged = false, output = null
+       where account_id = $1 and status = 'completed' and source like '%7 EUR'`,
+      [account],
+    );
+    await pool.query(
+      `update extractions set status = 'pending' where account_id = $1 and status = 'processing'`,
+      [account],
+    );
+    // Updates that leave the status alone change nothing.
+    await pool.query(`update extractions set attempts = attempts + 1 where account_id = $1`, [
+      account,
+    ]);
+    await pool.query(`delete from extractions where account_id = $1 and source like '%3 EUR'`, [
+      account,
+    ]);
+    expect(await differences()).toEqual([]);
+    const { meta } = await listExtractions(handle.db, account, query({ status: 'pending' }));
+    expect(meta.total).toBe(5);
+
+    await pool.query(`delete from accounts where id = $1`, [account]);
+    expect(await differences()).toEqual([]);
+    const after = await listExtractions(handle.db, account, query({}));
+    expect(after.meta.total).toBe(0);
+  });
+
+  it("stay exact while one account's rows change status from many connections at once", async () => {
+    const account = '00000000-0000-4000-8000-0000000000c2';
+    await pool.query(`insert into accounts (id, name) values ($1, 'busy')`, [account]);
+    await seed(account, 1000);
+    // One schema's rows: their transitions share the fewest counter rows.
+    const { rows } = await pool.query<{ id: string }>(
+      `select id from extractions where account_id = $1 and schema_id = $2`,
+      [account, schemaIdOf(0)],
+    );
+    const workers = new pg.Pool({ connectionString: database.url, max: 8 });
+    workers.on('error', () => undefined);
+    // As the service moves one row per transaction: claimed, then finished or handed back.
+    const move = (id: string, to: string) =>
+      workers.query(
+        `update extractions set status = $2, charged = ($2 = 'completed') where id = $1`,
+        [id, to],
+      );
+    try {
+      await Promise.all(rows.map((r) => move(r.id, 'processing')));
+      await Promise.all(rows.map((r, i) => move(r.id, ['pending', 'completed', 'failed'][i % 3]!)));
+      await Promise.all(rows.map((r, i) => (i % 3 ? undefined : move(r.id, 'processing'))));
+    } finally {
+      await workers.end();
+    }
+    expect(await differences()).toEqual([]);
+    const { meta } = await listExtractions(handle.db, account, query({ status: 'processing' }));
+    expect(meta.total).toBe(Math.ceil(rows.length / 3));
+  });
+});
