@@ -19,13 +19,14 @@ import { runWritePath } from './sections/write-path.ts';
 import { renderPage } from './lib/page.ts';
 import { measureUploads } from './sections/uploads.ts';
 import { runWorkerCode } from './sections/worker-code.ts';
+import { measureSize } from './sections/size.ts';
 
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     servers: { type: 'string', default: 'own' },
     out: { type: 'string' },
-    sections: { type: 'string', default: '1,2,3,4,5,6,7,8' },
+    sections: { type: 'string', default: '1,2,3,4,5,6,7,8,9' },
     reps: { type: 'string' },
     note: { type: 'string', multiple: true, default: [] },
     profile: { type: 'string' },
@@ -59,6 +60,8 @@ try {
   if ([1, 2, 3, 4].some((s) => sections.has(s))) {
     await runWritePath(stack, plan, sections, results, log, memory);
   }
+  // After the write path: its million rows would otherwise sit in the tables §1–§4 measure.
+  if (sections.has(9)) await measureSize(stack, plan, results, log);
   await runWorkerCode(plan, sections, results, log, memory, () =>
     measureUploads(stack, plan, results, log),
   );

@@ -92,6 +92,11 @@ change it: [performance.md](performance.md).
   send to the last answer, and the API's peak RSS (VmHWM, reset first). Baseline: a bare Express
   + multer route holding the file in memory and inserting it as one \`bytea\`.
 - **§5 Documents, §6 Webpages, §7 Tokens**: see the notes printed with those rows.
+- **§9 Data size**: one account with 1,000,000 extractions (100,000 with \`--quick\`) and one
+  with 1,000 in the same database, written in bulk with \`generate_series\` (30 days, 97%
+  completed, five schemas) and vacuumed; 200 sequential requests per query and account (one
+  client, so each figure is a request's own latency), the two accounts alternating. The
+  baseline column is the 1,000-row account; the ratio is the growth.
 
 ## Reproduce
 

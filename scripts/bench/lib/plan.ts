@@ -15,6 +15,8 @@ export interface Plan {
   reads: { seconds: number; connections: number };
   documents: { rounds: number; pdfPages: number; images: number };
   webpages: { rounds: number; perRound: number };
+  /** §9: the large account's extractions, and sequential requests per query and account. */
+  size: { rows: number; requests: number };
 }
 
 export function makePlan(quick: boolean, reps?: number): Plan {
@@ -51,5 +53,6 @@ export function makePlan(quick: boolean, reps?: number): Plan {
       ? { rounds: 1, pdfPages: 10, images: 4 }
       : { rounds: 3, pdfPages: 20, images: 10 },
     webpages: { rounds: quick ? 1 : 2, perRound: quick ? 1 : 2 },
+    size: quick ? { rows: 100_000, requests: 50 } : { rows: 1_000_000, requests: 200 },
   };
 }

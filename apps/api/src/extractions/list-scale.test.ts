@@ -8,7 +8,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '@xt/db';
-import { createTestDatabase, openTestPool, type TestDatabase } from '@xt/testkit';
+import {
+  createTestDatabase,
+  openTestPool,
+  seedExtractions,
+  seededSchemaId,
+  type TestDatabase,
+} from '@xt/testkit';
 import { parseListQuery, type ListQuery } from '../http/list-query.ts';
 import { listExtractions, listStatements } from './list.ts';
 
@@ -16,27 +22,12 @@ const BIG = '00000000-0000-4000-8000-0000000000b1';
 const SMALL = '00000000-0000-4000-8000-0000000000b2';
 const BIG_ROWS = 60_000;
 const SMALL_ROWS = 300;
-const schemaIdOf = (i: number) => `00000000-0000-4000-8000-00000000000${i}`;
 
 let database: TestDatabase;
 let pool: pg.Pool;
 let handle: DbHandle;
 
-/** `rows` extractions spread over the last 30 days: 97% completed, 2% failed, 1% pending. */
-async function seed(accountId: string, rows: number): Promise<void> {
-  await pool.query(
-    `insert into extractions (id, account_id, schema_id, schema_name, schema_structure,
-       source_type, source, model, status, output, total_tokens, charged, created_at)
-     select gen_random_uuid(), $1, ('00000000-0000-4000-8000-00000000000' || (g % 5))::uuid,
-       'Invoice schema ' || (g % 5), '{"type":"object","properties":{}}'::json, 'text',
-       'Total due: ' || g || ' EUR', 'gpt-4.1-mini',
-       case when g % 100 < 97 then 'completed' when g % 100 < 99 then 'failed' else 'pending' end,
-       case when g % 100 < 97 then '{"total":1}'::json end, 0, g % 100 < 97,
-       now() - g * interval '30 days' / $2::int
-     from generate_series(1, $2::int) g`,
-    [accountId, rows],
-  );
-}
+const seed = (accountId: string, rows: number) => seedExtractions(pool, accountId, rows);
 
 function query(params: Record<string, string>): ListQuery {
   const parsed = parseListQuery(params, { extraction: true });
@@ -98,8 +89,8 @@ const FILTERS: Record<string, Record<string, string>> = {
   'page 20': { page: '20' },
   'status=completed': { status: 'completed' },
   'status=failed, page 5': { status: 'failed', page: '5' },
-  'schema_id': { schema_id: schemaIdOf(3) },
-  'search': { search: 'schema 3' },
+  schema_id: { schema_id: seededSchemaId(3) },
+  search: { search: 'schema 3' },
   'one day': { startDate: dayAgo(2), endDate: dayAgo(2) },
   'a week': { startDate: dayAgo(8) },
 };
@@ -216,7 +207,7 @@ describe('the counters', () => {
     // One schema's rows: their transitions share the fewest counter rows.
     const { rows } = await pool.query<{ id: string }>(
       `select id from extractions where account_id = $1 and schema_id = $2`,
-      [account, schemaIdOf(0)],
+      [account, seededSchemaId(0)],
     );
     const workers = new pg.Pool({ connectionString: database.url, max: 8 });
     workers.on('error', () => undefined);

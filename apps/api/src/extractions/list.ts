@@ -43,8 +43,7 @@ export function totalQuery(db: Db, accountId: string, q: ListQuery) {
   const dated = q.startDate || q.endDateExclusive;
   const filtered = q.status || q.schemaId || q.search;
   if (dated && filtered) return countQuery(db, extractions, whereOf(accountId, q));
-  const sum = (n: PgColumn) =>
-    sql<number>`coalesce(sum(${n}), 0)::bigint`.mapWith(Number);
+  const sum = (n: PgColumn) => sql<number>`coalesce(sum(${n}), 0)::bigint`.mapWith(Number);
   if (dated) {
     const d = extractionDayCounts;
     return db

@@ -3,3 +3,4 @@ export * from './processes.ts';
 export * from './prefix.ts';
 export * from './wait.ts';
 export * from './failure.ts';
+export * from './seed-extractions.ts';
