@@ -17,6 +17,7 @@ import { queueBoardRoute } from './ops/queue-board.ts';
 import { healthRoutes } from './ops/health.ts';
 import { createMetrics, metricsRoute } from './ops/metrics.ts';
 import { docsRoutes } from './ops/openapi.ts';
+import type { KeyCache } from '@xt/accounts';
 import { SchemaService } from './schemas/service.ts';
 import { schemaRoutes } from './schemas/routes.ts';
 import { ExtractionService } from './extractions/service.ts';
@@ -33,6 +34,8 @@ export interface AppDeps {
   redis: Redis;
   queue: Queue;
   waiter: CompletionWaiter;
+  /** API keys this process has authenticated (see key-revocations.ts). */
+  keys: KeyCache;
   logger: Logger;
   /** True once the process is shutting down (readiness then answers 503). */
   stopping?: () => boolean;
@@ -103,7 +106,7 @@ export function createApp(deps: AppDeps): Express {
   const api = Router();
   // Only resource paths are authenticated, so an unknown path is a 404 with or without a key.
   const resources = ['/schemas', '/extractions', '/webhooks'];
-  api.use(resources, authenticate(db.db));
+  api.use(resources, authenticate(deps.keys));
   api.use(resources, rateLimit);
   for (const resource of resourceRouters) api.use(resource);
 

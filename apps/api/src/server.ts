@@ -5,6 +5,7 @@ import { createDb, runMigrations } from '@xt/db';
 import { createCompletionWaiter, createRedis, EXTRACTION_QUEUE } from '@xt/queue';
 import { createApp } from './app.ts';
 import { startKeySweep } from './idempotency/sweep.ts';
+import { createKeyCache } from './auth/key-revocations.ts';
 import { UploadTempDir } from './uploads/temp-files.ts';
 import type { ApiConfig } from './config.ts';
 import { createAppLogger, createDependencyOutages, type Logger } from '@xt/runtime';
@@ -33,6 +34,11 @@ export async function startApi(
   const queue = new Queue(EXTRACTION_QUEUE, { connection: redis, prefix: config.QUEUE_PREFIX });
   queue.on('error', (err) => outages.redis.failed(err));
   const waiter = await createCompletionWaiter(subscriber, config.QUEUE_PREFIX);
+  const keyCache = createKeyCache(db.db, {
+    listenUrl: config.DATABASE_LISTEN_URL ?? config.DATABASE_URL,
+    ttlSeconds: config.KEY_CACHE_TTL_SECONDS,
+    logger,
+  });
   // Temp files of uploads a crashed process was receiving.
   await new UploadTempDir(config.UPLOAD_TMP_DIR).prepare();
   let closing: Promise<void> | undefined;
@@ -42,6 +48,7 @@ export async function startApi(
     redis,
     queue,
     waiter,
+    keys: keyCache.keys,
     logger,
     stopping: () => closing !== undefined,
   });
@@ -73,6 +80,7 @@ export async function startApi(
       await stopped;
       clearTimeout(grace);
       await queue.close().catch(() => undefined);
+      await keyCache.close();
       subscriber.disconnect();
       redis.disconnect();
       await db.close();

@@ -3,3 +3,4 @@ export * from './keys.ts';
 export * from './passwords.ts';
 export * from './sessions.ts';
 export * from './users.ts';
+export * from './key-cache.ts';

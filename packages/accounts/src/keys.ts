@@ -157,20 +157,43 @@ export async function revokeKey(
 /** How stale `last_used_at` may get: writing it on every request would cost a write per read. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/**
- * Resolves a presented bearer credential; null when unknown, malformed or revoked. Records when
- * the key was last used, to the minute, for `keys list`.
- */
-export async function authenticateKey(db: Db, presented: string): Promise<Principal | null> {
+/** A live key as authentication needs it, with when it was last recorded as used. */
+export interface LiveKey {
+  principal: Principal;
+  lastUsedAt: Date | null;
+}
+
+/** The live key a presented bearer credential names; null when unknown, malformed or revoked. */
+export async function findLiveKey(db: Db, presented: string): Promise<LiveKey | null> {
   if (!looksLikeKey(presented)) return null;
   const [row] = await liveKeyByHash(db).execute({ hash: hashKey(presented) });
   if (!row) return null;
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS)
-    await db
-      .update(apiKeys)
-      .set({ lastUsedAt: sql`now()` })
-      .where(eq(apiKeys.id, row.id));
-  return { keyId: row.id, accountId: row.accountId, scope: row.scope };
+  return {
+    principal: { keyId: row.id, accountId: row.accountId, scope: row.scope },
+    lastUsedAt: row.lastUsedAt,
+  };
+}
+
+/**
+ * Records that the key was used, to the minute (for `keys list`): true when it wrote, false
+ * when the last record is recent enough.
+ */
+export async function touchKey(db: Db, live: LiveKey): Promise<boolean> {
+  if (live.lastUsedAt && Date.now() - live.lastUsedAt.getTime() <= LAST_USED_RESOLUTION_MS)
+    return false;
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: sql`now()` })
+    .where(eq(apiKeys.id, live.principal.keyId!));
+  return true;
+}
+
+/** Resolves a presented bearer credential; null when unknown, malformed or revoked. */
+export async function authenticateKey(db: Db, presented: string): Promise<Principal | null> {
+  const live = await findLiveKey(db, presented);
+  if (!live) return null;
+  await touchKey(db, live);
+  return live.principal;
 }
 
 /** Runs on every API request, so it is built once (see preparedPerDb). */

@@ -26,6 +26,8 @@ export async function runService<C, S extends { close(): Promise<void> }>(option
   });
   const service = await options.start(config, logger);
   options.started(config, logger, service);
+  // Log lines are buffered (logger.ts): whoever waits for "listening" should not wait for more.
+  logger.flush();
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     // `on`, not `once`: a repeated signal (Ctrl-C relayed by npm) must not kill a draining process.

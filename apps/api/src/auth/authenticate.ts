@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
-import { authenticateKey } from '@xt/accounts';
-import type { Db } from '@xt/db';
+import type { KeyCache } from '@xt/accounts';
 import { HttpError } from '../http/errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -18,7 +17,7 @@ function unauthorized(message: string, error?: string): HttpError {
  * a mutating route is 403. Accounts are never told apart by error: the principal only scopes
  * the queries that follow.
  */
-export function authenticate(db: Db): RequestHandler {
+export function authenticate(keys: KeyCache): RequestHandler {
   return async (req, _res, next) => {
     const header = req.get('authorization');
     if (!header) throw unauthorized('Missing credential: send Authorization: Bearer <API key>.');
@@ -28,7 +27,7 @@ export function authenticate(db: Db): RequestHandler {
         'Malformed Authorization header: expected Bearer <API key>.',
         'invalid_request',
       );
-    const principal = await authenticateKey(db, match[1]);
+    const principal = await keys.authenticate(match[1]);
     if (!principal) throw unauthorized('Invalid or revoked API key.', 'invalid_token');
     if (principal.scope === 'read' && !SAFE_METHODS.has(req.method))
       throw new HttpError(403, 'FORBIDDEN', 'This API key is read-only; a write key is required.');

@@ -9,7 +9,14 @@ import { failureHttpStatus } from '../http/failure-status.ts';
 import { HttpError, notFound, validationError } from '../http/errors.ts';
 import type { ListQuery } from '../http/list-query.ts';
 import type { BlobStore, DbExecutor } from '@xt/blob-store';
-import { extractions, preparedPerDb, schemas, type Db, type ExtractionRow } from '@xt/db';
+import {
+  extractions,
+  isNotNullViolation,
+  preparedPerDb,
+  schemas,
+  type Db,
+  type ExtractionRow,
+} from '@xt/db';
 import { enqueueExtraction } from '@xt/extractions';
 import type { CompletionWaiter, ExtractJobPayload } from '@xt/queue';
 import { createOutageReporter, errorSummary, type OutageReporter } from '@xt/runtime';
@@ -40,20 +47,6 @@ const extractionById = preparedPerDb((db) =>
       ),
     )
     .prepare('extraction_by_id'),
-);
-
-/** What a create copies from its schema (see preparedPerDb). */
-const schemaSnapshot = preparedPerDb((db) =>
-  db
-    .select({ name: schemas.name, structure: schemas.structure })
-    .from(schemas)
-    .where(
-      and(
-        eq(schemas.accountId, sql.placeholder('accountId')),
-        eq(schemas.id, sql.placeholder('schemaId')),
-      ),
-    )
-    .prepare('schema_snapshot'),
 );
 
 /** `replayed`: the answer is for an extraction an earlier request with the same key created. */
@@ -137,29 +130,21 @@ export class ExtractionService {
         );
         if (claim.kind === 'replay') return { created: false as const, id: claim.resourceId };
       }
-      // In a transaction the statement must run on its connection, so only the plain path
-      // uses the prepared one.
-      const [schema] = inTransaction
-        ? await tx
-            .select({ name: schemas.name, structure: schemas.structure })
-            .from(schemas)
-            .where(and(eq(schemas.accountId, accountId), eq(schemas.id, input.schemaId)))
-        : await schemaSnapshot(this.db).execute({ accountId, schemaId: input.schemaId });
-      if (!schema)
-        throw validationError([
-          { field: 'schema_id', message: 'schema_id does not name a schema of this account' },
-        ]);
       const stored = input.upload ? await this.store.put(tx, input.upload.open()) : undefined;
       if (stored && stored.size !== input.upload?.file.size)
         throw new Error('the stored upload differs in size from the one received');
+      // One statement: the schema's snapshot is read by the insert itself (a missing schema
+      // leaves the name null, which the column refuses), saving a round trip per create.
+      const snapshot = (column: typeof schemas.name | typeof schemas.structure) =>
+        sql`(select ${column} from ${schemas} where ${schemas.accountId} = ${accountId} and ${schemas.id} = ${input.schemaId})`;
       const [inserted] = await tx
         .insert(extractions)
         .values({
           id,
           accountId,
           schemaId: input.schemaId,
-          schemaName: schema.name,
-          schemaStructure: schema.structure,
+          schemaName: snapshot(schemas.name),
+          schemaStructure: snapshot(schemas.structure),
           sourceType: input.type,
           source: input.source,
           instruction: input.instruction ?? null,
@@ -170,14 +155,20 @@ export class ExtractionService {
           citationsRequested: input.citations,
           requestId: ctx.requestId,
         })
-        .returning();
+        .returning()
+        .catch((err: unknown) => {
+          throw isNotNullViolation(err, 'schema_name')
+            ? validationError([
+                { field: 'schema_id', message: 'schema_id does not name a schema of this account' },
+              ])
+            : err;
+        });
       if (!inserted) throw new Error('insert returned no row');
       return { created: true as const, row: inserted };
     };
-    // Without a key to claim or bytes to store there is nothing to commit together: the schema
-    // read and the insert run on their own, saving BEGIN and COMMIT round trips on the hottest
-    // path (docs/performance.md). The read gains nothing from a transaction at READ COMMITTED,
-    // and the row keeps its own snapshot of the schema, so a schema deleted in between is fine.
+    // Without a key to claim or bytes to store there is nothing to commit together: the insert
+    // runs on its own, saving BEGIN and COMMIT round trips on the hottest path
+    // (docs/performance.md).
     // An upload's copy holds a connection for as long as it takes, so uploads take turns
     // (storeSlots) and the other requests keep their connections.
     const inTransaction = () => this.db.transaction((tx) => write(tx, tx));
