@@ -2,7 +2,7 @@
 function driverError(err: unknown): { code?: unknown; column?: unknown } | undefined {
   let current: unknown = err;
   for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
-    if (typeof (current as { code?: unknown }).code === 'string') return current as never;
+    if (typeof (current as { code?: unknown }).code === 'string') return current;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;

@@ -15,7 +15,7 @@ export function createKeyCache(
   options: { listenUrl: string; ttlSeconds: number; logger: Logger },
 ) {
   const keys = new KeyCache(db, { ttlMs: options.ttlSeconds * 1000, max: 10_000 });
-  if (options.ttlSeconds === 0) return { keys, close: async () => undefined };
+  if (options.ttlSeconds === 0) return { keys, close: () => Promise.resolve() };
   let warned = false;
   const listener = listen({
     url: options.listenUrl,
