@@ -15,6 +15,7 @@ import {
 import type { SourcePreparer } from './sources/index.ts';
 import { untimed } from './ops/stages.ts';
 import type { WorkerMetrics } from './ops/worker-metrics.ts';
+import { groundOutput } from './grounded-output.ts';
 import { claim, complete, exists, recordFailure, release } from '@xt/extractions';
 
 export interface ProcessorDeps {
@@ -162,7 +163,8 @@ export function createProcessor(deps: ProcessorDeps) {
           'MODEL_UNAVAILABLE',
           'No model provider is configured on the worker: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible server).',
         );
-      const prepareOpts = { model: row.model as PublicModel, signal };
+      const citations = row.citationsRequested;
+      const prepareOpts = { model: row.model as PublicModel, signal, citations };
       const source = await withTimeout(
         row.file
           ? deps.sources.prepareUpload(
@@ -188,13 +190,15 @@ export function createProcessor(deps: ProcessorDeps) {
             source,
             instruction: row.instruction ?? undefined,
             signal,
+            citations,
           }),
         ),
         signal,
       );
       providerOutage.recovered();
+      const grounded = groundOutput(result, source, citations);
       const written = await time('store', type, () =>
-        complete(deps.db, extractionId, result.output, result.totalTokens),
+        complete(deps.db, extractionId, result.output, result.totalTokens, grounded),
       );
       metrics?.finished(written ? 'completed' : 'discarded');
       log.info(

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import type { FailureCode } from '@xt/contract';
+import type { Citations, ExtractionWarning, FailureCode } from '@xt/contract';
 import { extractions, preparedPerDb, type Db, type ExtractionRow } from '@xt/db';
 import { scrubText } from '@xt/runtime';
 import { noEndpointSubscribes, recordFinalEvent } from '@xt/webhooks';
@@ -97,10 +97,21 @@ async function leaveProcessing(
   });
 }
 
-/** processing → completed, charged. */
-export function complete(db: Db, id: string, output: unknown, tokens: number): Promise<boolean> {
+/** processing → completed, charged; citations and warnings are stored with the output. */
+export function complete(
+  db: Db,
+  id: string,
+  output: unknown,
+  tokens: number,
+  grounded: { citations: Citations | null; warnings: ExtractionWarning[] | null } = {
+    citations: null,
+    warnings: null,
+  },
+): Promise<boolean> {
   return leaveProcessing(db, id, tokens, 'completed', {
     output,
+    citations: grounded.citations,
+    warnings: grounded.warnings,
     charged: true,
     errorCode: null,
     errorMessage: null,

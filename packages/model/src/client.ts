@@ -20,6 +20,11 @@ export interface ModelClientOptions {
   concurrency?: number | undefined;
   /** repair calls after an invalid answer, per chunk; default 2 */
   maxRepairs?: number | undefined;
+  /**
+   * Continuation calls per answer when the output limit cuts it off inside a list; default 8.
+   * A list still unfinished then is reported (OUTPUT_TRUNCATED), never silently shortened.
+   */
+  maxContinuations?: number | undefined;
   /** cap on the model's answer (`max_completion_tokens`); the provider's default when absent */
   maxOutputTokens?: number | undefined;
   /**
@@ -64,6 +69,7 @@ export interface ModelClient {
   readonly maxInputTokens: number;
   readonly concurrency: number;
   readonly maxRepairs: number;
+  readonly maxContinuations: number;
   readonly maxOutputTokens: number | undefined;
   readonly temperature: number | null;
   readonly promptCacheKey: boolean;
@@ -77,6 +83,7 @@ export interface ModelClient {
 export const DEFAULT_MAX_INPUT_TOKENS = 120_000;
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_MAX_REPAIRS = 2;
+export const DEFAULT_MAX_CONTINUATIONS = 8;
 
 export function createModelClient(options: ModelClientOptions): ModelClient {
   const openai = new OpenAI({
@@ -93,6 +100,10 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     maxInputTokens: positive(options.maxInputTokens, DEFAULT_MAX_INPUT_TOKENS),
     concurrency: positive(options.concurrency, DEFAULT_CONCURRENCY),
     maxRepairs: Math.max(0, Math.floor(options.maxRepairs ?? DEFAULT_MAX_REPAIRS)),
+    maxContinuations: Math.max(
+      0,
+      Math.floor(options.maxContinuations ?? DEFAULT_MAX_CONTINUATIONS),
+    ),
     maxOutputTokens: options.maxOutputTokens,
     temperature: options.temperature === undefined ? 0 : options.temperature,
     promptCacheKey: options.promptCacheKey ?? isOpenAi(options.baseURL),

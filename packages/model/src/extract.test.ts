@@ -75,6 +75,8 @@ describe('extract against the stand-in', () => {
     });
     expect(result).toEqual({
       output: { number: 'INV-7', currency: null, lines: [{ sku: 'SKU-A' }] },
+      annotations: { quotes: new Map(), probabilities: undefined },
+      truncated: [],
       totalTokens: 120,
       calls: 1,
     });

@@ -4,9 +4,11 @@ import { mapBounded } from './bounded.ts';
 import { chunkParts } from './chunking.ts';
 import type { ModelClient } from './client.ts';
 import { toJsonSchema } from './json-schema.ts';
-import { mergeOutputs } from './merge.ts';
+import { carry, type Annotations } from './annotations.ts';
+import { toCitedJsonSchema } from './cited-schema.ts';
+import { mergeTracked } from './merge.ts';
 import { fillAbsentFields } from './normalize.ts';
-import { callWithRepairs, type Spend } from './model-call.ts';
+import { callWithRepairs, type CallResult, type Spend } from './model-call.ts';
 import { buildMessages } from './prompt.ts';
 import { relaxStructure } from './relax.ts';
 import { estimatePartTokens, estimateTextTokens } from './tokens.ts';
@@ -23,11 +25,17 @@ export interface ExtractInput {
   maxInputTokens?: number | undefined;
   /** overrides the client's chunk concurrency */
   concurrency?: number | undefined;
+  /** ask for the model's quote beside each value and for token log-probabilities */
+  citations?: boolean | undefined;
 }
 
 export interface ExtractResult {
   /** shaped by the structure: an object, or an array for an array root */
   output: unknown;
+  /** the model's quotes and per-value probabilities, by pointer into `output` */
+  annotations: Annotations;
+  /** lists the output limit left unfinished after every continuation (pointers) */
+  truncated: string[];
   /** every token of every call, repairs and chunks included */
   totalTokens: number;
   calls: number;
@@ -45,8 +53,8 @@ const MIN_CHUNK_TOKENS = 1_000;
 export async function extract(input: ExtractInput): Promise<ExtractResult> {
   const spend: Spend = { tokens: 0, calls: 0 };
   try {
-    const output = await run(input, spend);
-    return { output, totalTokens: spend.tokens, calls: spend.calls };
+    const result = await run(input, spend);
+    return { ...result, totalTokens: spend.tokens, calls: spend.calls };
   } catch (error) {
     const failure =
       error instanceof ExtractionFailure
@@ -60,10 +68,11 @@ export async function extract(input: ExtractInput): Promise<ExtractResult> {
   }
 }
 
-async function run(input: ExtractInput, spend: Spend): Promise<unknown> {
+async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
   const { client, structure, source } = input;
   const providerModel = client.providerModel(input.model);
-  const base = { structure, instruction: input.instruction, meta: source.meta };
+  const citations = input.citations === true;
+  const base = { structure, instruction: input.instruction, meta: source.meta, citations };
 
   const budget = input.maxInputTokens ?? client.maxInputTokens;
   const chunkBudget = Math.max(MIN_CHUNK_TOKENS, budget - fixedPromptTokens(input));
@@ -72,19 +81,20 @@ async function run(input: ExtractInput, spend: Spend): Promise<unknown> {
   );
 
   if (chunks.length <= 1) {
-    const output = await callWithRepairs({
+    const answer = await callWithRepairs({
       client,
       providerModel,
       structure,
       messages: buildMessages({ ...base, parts: source.parts }),
       spend,
       signal: input.signal,
+      citations,
     });
-    return fillAbsentFields(structure, output);
+    return { ...answer, output: fillAbsentFields(structure, answer.output) };
   }
 
   const relaxed = relaxStructure(structure);
-  const outputs = await mapBounded(chunks, input.concurrency ?? client.concurrency, (parts, i) =>
+  const answers = await mapBounded(chunks, input.concurrency ?? client.concurrency, (parts, i) =>
     callWithRepairs({
       client,
       providerModel,
@@ -98,10 +108,17 @@ async function run(input: ExtractInput, spend: Spend): Promise<unknown> {
       }),
       spend,
       signal: input.signal,
+      citations,
     }),
   );
-  const merged = mergeOutputs(structure, outputs);
-  const errors = validateOutput(structure, merged);
+  const { merged, moves } = mergeTracked(
+    structure,
+    answers.map((a) => a.output),
+  );
+  // Lists are merged by key path, so a list's pointer is the same in the merged output.
+  const truncated = [...new Set(answers.flatMap((a) => a.truncated))];
+  // A list left unfinished may also have left the fields after it unwritten: it is reported.
+  const errors = validateOutput(truncated.length > 0 ? relaxed : structure, merged);
   if (errors.length > 0) {
     throw new ExtractionFailure(
       'OUTPUT_INVALID',
@@ -111,7 +128,14 @@ async function run(input: ExtractInput, spend: Spend): Promise<unknown> {
         .join('; ')}`,
     );
   }
-  return merged;
+  return {
+    output: merged,
+    annotations: carry(
+      answers.map((a) => a.annotations),
+      moves,
+    ),
+    truncated,
+  };
 }
 
 /** The part of every call's prompt that is not source content: rules, guidance, schema. */
@@ -122,8 +146,11 @@ function fixedPromptTokens(input: ExtractInput): number {
     instruction: input.instruction,
     meta: input.source.meta,
     chunk: { index: 1, count: 2 },
+    citations: input.citations,
   });
-  const schema = JSON.stringify(toJsonSchema(input.structure).schema);
+  const schema = JSON.stringify(
+    input.citations ? toCitedJsonSchema(input.structure) : toJsonSchema(input.structure).schema,
+  );
   // ~4 tokens of framing per message
   return estimateTextTokens(JSON.stringify(messages) + schema) + messages.length * 4;
 }

@@ -11,6 +11,7 @@ export {
   createModelClient,
   DEFAULT_CONCURRENCY,
   DEFAULT_MAX_INPUT_TOKENS,
+  DEFAULT_MAX_CONTINUATIONS,
   DEFAULT_MAX_REPAIRS,
   type ModelCallOutcome,
   type ModelCallRecord,
@@ -24,3 +25,4 @@ export { mergeOutputs } from './merge.ts';
 export { fillAbsentFields } from './normalize.ts';
 export { relaxStructure } from './relax.ts';
 export { providerFailure } from './provider-errors.ts';
+export type { Annotations } from './annotations.ts';

@@ -37,7 +37,8 @@ export function unwrapOutput(value: unknown, wrapped: boolean): unknown {
     : value;
 }
 
-function fieldSchema(field: FieldDefinition, nullable: boolean): JsonSchema {
+/** One field's strict schema; `nullable` answers null for an absent optional value. */
+export function fieldSchema(field: FieldDefinition, nullable: boolean): JsonSchema {
   const description = [fieldDescription(field), lengthHint(field)].filter(Boolean).join(' ');
   const described = (schema: JsonSchema): JsonSchema =>
     description ? { ...schema, description } : schema;

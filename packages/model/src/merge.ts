@@ -1,4 +1,6 @@
 import type { FieldDefinition, Structure } from '@xt/contract';
+import type { PointerMove } from './annotations.ts';
+import { childPointer } from './pointers.ts';
 
 /**
  * Merges the outputs of the chunks of one document, given in document order, without another
@@ -15,20 +17,50 @@ import type { FieldDefinition, Structure } from '@xt/contract';
  * drop or rewrite items while merging, and adds a failure mode; this merge is deterministic.
  */
 export function mergeOutputs(structure: Structure, outputs: unknown[]): unknown {
-  return mergeValues(structure, outputs);
+  return mergeTracked(structure, outputs).merged;
 }
 
-function mergeValues(field: FieldDefinition, values: unknown[]): unknown {
-  const present = values.filter((v) => v !== null && v !== undefined);
+/**
+ * The same merge, also saying where each chunk's values went (array elements are renumbered),
+ * so that what the model said about a value (its quote, its probability) follows it.
+ */
+export function mergeTracked(
+  structure: Structure,
+  outputs: unknown[],
+): { merged: unknown; moves: PointerMove[] } {
+  const moves: PointerMove[] = [];
+  const merged = mergeValues(
+    structure,
+    outputs.map((value, source) => ({ value, source })),
+    '',
+    moves,
+  );
+  return { merged, moves };
+}
+
+interface Sourced {
+  value: unknown;
+  source: number;
+}
+
+function mergeValues(
+  field: FieldDefinition,
+  values: Sourced[],
+  at: string,
+  moves: PointerMove[],
+): unknown {
+  const present = values.filter((v) => v.value !== null && v.value !== undefined);
   if (present.length === 0) return null;
   if (field.type === 'array') {
     const out: unknown[] = [];
     const earlier = new Set<string>();
-    for (const value of present) {
+    for (const { value, source } of present) {
       if (!Array.isArray(value)) continue;
       const keys = value.map(canonicalJson);
       value.forEach((element, i) => {
-        if (!earlier.has(keys[i] as string)) out.push(element);
+        if (earlier.has(keys[i] as string)) return;
+        moves.push({ source, from: childPointer(at, i), to: childPointer(at, out.length) });
+        out.push(element);
       });
       for (const key of keys) earlier.add(key);
     }
@@ -36,22 +68,27 @@ function mergeValues(field: FieldDefinition, values: unknown[]): unknown {
   }
   if (field.type === 'object') {
     const records = present.filter(
-      (v): v is Record<string, unknown> => typeof v === 'object' && !Array.isArray(v),
+      (v): v is { value: Record<string, unknown>; source: number } =>
+        typeof v.value === 'object' && !Array.isArray(v.value),
     );
     const out: Record<string, unknown> = {};
     for (const [name, child] of Object.entries(field.properties ?? {})) {
       out[name] = mergeValues(
         child,
-        records.map((r) => r[name]),
+        records.map((r) => ({ value: r.value[name], source: r.source })),
+        childPointer(at, name),
+        moves,
       );
     }
     return out;
   }
-  return present[0];
+  const first = present[0] as Sourced;
+  moves.push({ source: first.source, from: at, to: at });
+  return first.value;
 }
 
 /** JSON with object keys sorted, so deep-equal values give equal strings whatever the key order. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     typeof v === 'object' && v !== null && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

@@ -3,6 +3,7 @@ import type {
   ChatCompletionContentPart,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import { QUOTE_RULES } from './cited-schema.ts';
 import { describeStructure } from './describe-structure.ts';
 
 /**
@@ -32,6 +33,8 @@ export interface BuildMessagesInput {
   meta?: Record<string, string> | undefined;
   /** set when the parts are one chunk of a longer document */
   chunk?: ChunkPosition | undefined;
+  /** the answer carries quotes beside the output (docs/citations.md) */
+  citations?: boolean | undefined;
 }
 
 export function buildMessages(input: BuildMessagesInput): ChatCompletionMessageParam[] {
@@ -39,6 +42,7 @@ export function buildMessages(input: BuildMessagesInput): ChatCompletionMessageP
     { role: 'system', content: SYSTEM_PROMPT },
     { role: 'system', content: describeStructure(input.structure) },
   ];
+  if (input.citations) messages.push({ role: 'system', content: QUOTE_RULES });
   const instruction = input.instruction?.trim();
   if (instruction) {
     messages.push({

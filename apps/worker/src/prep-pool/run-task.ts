@@ -23,7 +23,7 @@ export async function runTask(task: PrepTask): Promise<PreparedSource | Prepared
     case 'pdf':
       return preparePdf(bytes, task.opts);
     case 'text':
-      return prepareTextBytes(bytes, task.contentType ?? 'text/plain', staticMarkdown);
+      return prepareTextBytes(bytes, task.contentType, staticMarkdown, task.citations);
   }
 }
 

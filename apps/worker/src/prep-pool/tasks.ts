@@ -9,7 +9,13 @@ export type PdfTask = { kind: 'pdf'; bytes: Uint8Array; opts: PdfOptions };
  * A text source, as UTF-8 bytes (typed in or uploaded): decoded, HTML read as Markdown, cut into
  * paragraphs. `contentType` is the upload's (`text/html` is converted), null for typed text.
  */
-export type TextTask = { kind: 'text'; bytes: Uint8Array; contentType: string | null };
+export type TextTask = {
+  kind: 'text';
+  bytes: Uint8Array;
+  contentType: string | null;
+  /** keep the text to locate values in (docs/citations.md) */
+  citations?: boolean | undefined;
+};
 export type PrepTask = ImageTask | PdfTask | TextTask;
 
 export type PrepResult<T extends PrepTask> = T extends PdfTask ? PreparedPdf : PreparedSource;

@@ -1,12 +1,13 @@
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
-import { ExtractionFailure, type PublicModel } from '@xt/contract';
+import { ExtractionFailure } from '@xt/contract';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { WorkerConfig } from '../config.ts';
 import { createPrepPool } from '../prep-pool/index.ts';
 import { chromiumExecutable, type StartupCheck } from '../startup-checks.ts';
 import { untimed, type StageTimer } from '../ops/stages.ts';
-import type { SourceHandlers } from './index.ts';
+import type { PrepareOptions, SourceHandlers } from './index.ts';
+import { withSentText } from './sent-text.ts';
 import { createWebpageRenderer, type WebpageRenderer } from './webpage/index.ts';
 
 /**
@@ -47,7 +48,7 @@ export function createSourceHandlers(
   });
 
   // Fetched and uploaded files take the same path from their bytes on.
-  async function preparePdfBytes(bytes: Buffer, model: PublicModel) {
+  async function preparePdfBytes(bytes: Buffer, { model, citations }: PrepareOptions) {
     const pdf = await pool.runPrep({
       kind: 'pdf',
       bytes,
@@ -57,6 +58,7 @@ export function createSourceHandlers(
         maxPages: config.MAX_PDF_PAGES,
         maxImagePages: config.MAX_PDF_IMAGE_PAGES,
         maxImagePixels: config.MAX_IMAGE_PIXELS,
+        grounding: citations === true,
       },
     });
     logger.debug(
@@ -65,33 +67,32 @@ export function createSourceHandlers(
     );
     return pdf;
   }
-  const prepareImageBytes = (bytes: Buffer, model: PublicModel) =>
+  const prepareImageBytes = (bytes: Buffer, { model }: PrepareOptions) =>
     pool.runPrep({ kind: 'image', bytes, opts: { model, maxPixels: config.MAX_IMAGE_PIXELS } });
 
   return {
-    async pdf(url, { model, signal }) {
+    async pdf(url, opts) {
       const fetched = await time('fetch', 'pdf', () =>
-        fetchSource(url, 'pdf', fetchOptions(config.MAX_PDF_BYTES, signal)),
+        fetchSource(url, 'pdf', fetchOptions(config.MAX_PDF_BYTES, opts.signal)),
       );
-      return time('rasterise', 'pdf', () => preparePdfBytes(fetched.bytes, model));
+      return time('rasterise', 'pdf', () => preparePdfBytes(fetched.bytes, opts));
     },
-    pdfBytes: (bytes, { model }) => time('rasterise', 'pdf', () => preparePdfBytes(bytes, model)),
-    async image(url, { model, signal }) {
+    pdfBytes: (bytes, opts) => time('rasterise', 'pdf', () => preparePdfBytes(bytes, opts)),
+    async image(url, opts) {
       const fetched = await time('fetch', 'image', () =>
-        fetchSource(url, 'image', fetchOptions(config.MAX_IMAGE_BYTES, signal)),
+        fetchSource(url, 'image', fetchOptions(config.MAX_IMAGE_BYTES, opts.signal)),
       );
-      return time('rasterise', 'image', () => prepareImageBytes(fetched.bytes, model));
+      return time('rasterise', 'image', () => prepareImageBytes(fetched.bytes, opts));
     },
-    imageBytes: (bytes, { model }) =>
-      time('rasterise', 'image', () => prepareImageBytes(bytes, model)),
+    imageBytes: (bytes, opts) => time('rasterise', 'image', () => prepareImageBytes(bytes, opts)),
     // Text is read on a prep thread too: an uploaded HTML file is parsed there (statically,
     // nothing in it runs), and a source that defeats a parser costs a thread, not the loop.
-    text: (bytes, contentType) =>
+    text: (bytes, contentType, { citations }) =>
       pool.runPrep(
-        { kind: 'text', bytes, contentType },
+        { kind: 'text', bytes, contentType, citations },
         { timeoutMs: config.PREP_TEXT_TIMEOUT_MS },
       ),
-    async webpage(url, { model, signal }) {
+    async webpage(url, { model, signal, citations }) {
       if (chromium && !(await chromium).ok)
         throw new ExtractionFailure(
           'SOURCE_UNSUPPORTED',
@@ -109,7 +110,10 @@ export function createSourceHandlers(
         logger,
       });
       const r = renderer;
-      return renderSlot(() => time('render', 'webpage', () => r.render(url, { signal, model })));
+      const rendered = await renderSlot(() =>
+        time('render', 'webpage', () => r.render(url, { signal, model })),
+      );
+      return citations ? withSentText(rendered) : rendered;
     },
     // The pool's own stats accessor, so a change of pool implementation changes only this line.
     stats: () => ({

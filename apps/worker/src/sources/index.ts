@@ -10,14 +10,18 @@ import { readUpload, type UploadedSource } from './upload.ts';
 
 export type { UploadedSource } from './upload.ts';
 
-type PrepareOptions = { model: PublicModel; signal: AbortSignal };
+export interface PrepareOptions {
+  model: PublicModel;
+  signal: AbortSignal;
+  /**
+   * Citations were asked for: keep the source as read (`grounding`) beside the parts, and
+   * read scanned pages with OCR, so that values can be located in it (docs/citations.md).
+   */
+  citations?: boolean | undefined;
+}
 
 export interface SourcePreparer {
-  prepare(
-    type: SourceType,
-    source: string,
-    opts: { model: PublicModel; signal: AbortSignal },
-  ): Promise<PreparedSource>;
+  prepare(type: SourceType, source: string, opts: PrepareOptions): Promise<PreparedSource>;
   /** An uploaded file: its bytes come from the blob store instead of a fetch. */
   prepareUpload(
     type: SourceType,
@@ -28,22 +32,20 @@ export interface SourcePreparer {
 }
 
 export interface SourceHandlers {
-  pdf?: (url: string, opts: { model: PublicModel; signal: AbortSignal }) => Promise<PreparedSource>;
-  image?: (
-    url: string,
-    opts: { model: PublicModel; signal: AbortSignal },
-  ) => Promise<PreparedSource>;
+  pdf?: (url: string, opts: PrepareOptions) => Promise<PreparedSource>;
+  image?: (url: string, opts: PrepareOptions) => Promise<PreparedSource>;
   pdfBytes?: (bytes: Buffer, opts: PrepareOptions) => Promise<PreparedSource>;
   imageBytes?: (bytes: Buffer, opts: PrepareOptions) => Promise<PreparedSource>;
   /**
    * A text source as UTF-8 bytes: typed in (`contentType` null) or uploaded (`text/html` read
    * statically as Markdown, nothing in it run).
    */
-  text?: (bytes: Buffer, contentType: string | null) => Promise<PreparedSource>;
-  webpage?: (
-    url: string,
-    opts: { model: PublicModel; signal: AbortSignal },
+  text?: (
+    bytes: Buffer,
+    contentType: string | null,
+    opts: { citations?: boolean | undefined },
   ) => Promise<PreparedSource>;
+  webpage?: (url: string, opts: PrepareOptions) => Promise<PreparedSource>;
   close?: () => Promise<void>;
   /** The state of the prep threads and the browser, read when metrics are scraped. */
   stats?: () => SourceStats;
@@ -75,7 +77,11 @@ export function createSourcePreparer(
       if (type === 'text') {
         const readText = handlers.text;
         if (!readText) throw notEnabled(type);
-        return readText(await read(type, file, uploads.store, uploads.maxBytes), file.contentType);
+        return readText(
+          await read(type, file, uploads.store, uploads.maxBytes),
+          file.contentType,
+          opts,
+        );
       }
       const prepareBytes =
         type === 'pdf' ? handlers.pdfBytes : type === 'image' ? handlers.imageBytes : undefined;
@@ -85,7 +91,7 @@ export function createSourcePreparer(
     async prepare(type, source, opts) {
       if (type === 'text') {
         if (!handlers.text) throw notEnabled(type);
-        return handlers.text(Buffer.from(source, 'utf8'), null);
+        return handlers.text(Buffer.from(source, 'utf8'), null, opts);
       }
       const handler = handlers[type];
       if (!handler) throw notEnabled(type);

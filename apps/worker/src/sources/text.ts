@@ -54,14 +54,17 @@ export function prepareText(text: string): PreparedSource {
 }
 
 /**
- * A text source's bytes as model input (the prep threads run this). The API checked they are
- * UTF-8; HTML is read as a webpage's text would be, by `htmlToMarkdown`, without running
- * anything in it.
+ * A text source's bytes as model input (the prep threads run this): typed in (`contentType`
+ * null) or uploaded. The API checked they are UTF-8; HTML is read as a webpage's text would be,
+ * by `htmlToMarkdown`, without running anything in it. With `citations` the text is kept to
+ * locate values in: typed text by offsets into it (it is the record's `source`), an uploaded
+ * file's by quote only, since the record has no content for offsets to index into.
  */
 export function prepareTextBytes(
   bytes: Buffer,
-  contentType: string,
+  contentType: string | null,
   htmlToMarkdown: (html: string) => string,
+  citations = false,
 ): PreparedSource {
   let text: string;
   try {
@@ -69,9 +72,17 @@ export function prepareTextBytes(
   } catch {
     throw new ExtractionFailure('SOURCE_UNREADABLE', 'The uploaded file is not UTF-8 text.');
   }
-  if (contentType !== 'text/html') return prepareText(text);
+  if (contentType !== 'text/html') {
+    const prepared = prepareText(text);
+    if (!citations) return prepared;
+    return {
+      ...prepared,
+      grounding: contentType === null ? { kind: 'text', content: text } : { kind: 'plain', text },
+    };
+  }
   const markdown = htmlToMarkdown(text);
   if (markdown.trim() === '')
     throw new ExtractionFailure('SOURCE_UNREADABLE', 'The uploaded HTML file has no text.');
-  return prepareText(markdown);
+  const prepared = prepareText(markdown);
+  return citations ? { ...prepared, grounding: { kind: 'plain', text: markdown } } : prepared;
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { asksForQuotes, shapeAnswer } from './cited-answer.ts';
 import { oracleAnswer } from './oracle/index.ts';
 import { recordRequest } from './record.ts';
 import { sampleValue } from './sample-value.ts';
@@ -143,15 +144,16 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
 const ORACLE_OUTPUT_CAP = 32_768;
 
 async function oracleBehaviour(request: RecordedRequest, behaviour: Behaviour): Promise<Behaviour> {
-  const output = await oracleAnswer(request.body, request.schema);
+  // With citations the oracle fills the output part; quotes, continuations and the output
+  // limit are then applied to its answer as to any other (see completion()).
+  const schema = request.schema as { properties?: { output?: unknown } } | undefined;
+  const target = asksForQuotes(schema) ? schema?.properties?.output : schema;
+  const output = await oracleAnswer(request.body, target);
   const body = (request.body ?? {}) as { max_completion_tokens?: unknown; max_tokens?: unknown };
   const requested = body.max_completion_tokens ?? body.max_tokens;
   const cap =
     typeof requested === 'number' ? Math.min(requested, ORACLE_OUTPUT_CAP) : ORACLE_OUTPUT_CAP;
-  const content = JSON.stringify(output);
-  // The same four characters a token the usage estimate counts.
-  if (Math.ceil(content.length / 4) <= cap) return { ...behaviour, content };
-  return { ...behaviour, content: content.slice(0, cap * 4), finishReason: 'length' };
+  return { ...behaviour, output, outputLimit: Math.min(behaviour.outputLimit ?? cap, cap) };
 }
 
 function completion(request: RecordedRequest, behaviour: Behaviour, id: string, bodySize: number) {
@@ -159,9 +161,21 @@ function completion(request: RecordedRequest, behaviour: Behaviour, id: string, 
   let refusal: string | null = null;
   if (behaviour.refuse !== undefined) refusal = behaviour.refuse;
   else if (behaviour.content !== undefined) content = behaviour.content;
-  else if ('output' in behaviour) content = JSON.stringify(behaviour.output);
-  else if (behaviour.respond) content = JSON.stringify(behaviour.respond(request));
-  else content = JSON.stringify(sampleValue(request.schema));
+  else content = JSON.stringify(shapeAnswer(fullOutput(request, behaviour), request, behaviour));
+
+  let finishReason = behaviour.finishReason ?? 'stop';
+  // A model stops writing at its output limit, wherever it is in the JSON.
+  if (content !== null && behaviour.outputLimit !== undefined) {
+    if (Math.ceil(content.length / CHARS_PER_TOKEN) > behaviour.outputLimit) {
+      content = content.slice(0, behaviour.outputLimit * CHARS_PER_TOKEN);
+      finishReason = 'length';
+    }
+  }
+  const wantsLogprobs = (request.body as { logprobs?: unknown } | undefined)?.logprobs === true;
+  const logprobs =
+    wantsLogprobs && behaviour.logprobs !== false && content !== null
+      ? { content: tokenLogprobs(content, behaviour.tokenLogprob ?? -0.01), refusal: null }
+      : null;
 
   const usage = estimateUsage(request, bodySize, content ?? refusal ?? '');
   Object.assign(usage, behaviour.usage);
@@ -177,14 +191,34 @@ function completion(request: RecordedRequest, behaviour: Behaviour, id: string, 
       {
         index: 0,
         message: { role: 'assistant', content, refusal, annotations: [] },
-        logprobs: null,
-        finish_reason: behaviour.finishReason ?? 'stop',
+        logprobs,
+        finish_reason: finishReason,
       },
     ],
     usage,
     system_fingerprint: 'fp_stand_in',
   };
 }
+
+/** The whole answer the behaviour gives, before it is shaped for the request. */
+function fullOutput(request: RecordedRequest, behaviour: Behaviour): unknown {
+  if ('output' in behaviour) return behaviour.output;
+  if (behaviour.respond) return behaviour.respond(request);
+  const schema = request.schema as { properties?: { output?: unknown } } | undefined;
+  return sampleValue(asksForQuotes(schema) ? schema?.properties?.output : schema, schema);
+}
+
+/** The stand-in's tokens: short runs of letters or digits, whitespace runs, single symbols. */
+function tokenLogprobs(content: string, logprob: number) {
+  return (content.match(/[A-Za-z]{1,6}|\d{1,3}|\s+|[^A-Za-z\d\s]/gu) ?? []).map((token) => ({
+    token,
+    logprob,
+    bytes: [...Buffer.from(token, 'utf8')],
+    top_logprobs: [],
+  }));
+}
+
+const CHARS_PER_TOKEN = 4;
 
 /**
  * Roughly what OpenAI would bill: 4 characters of request text per token, and for images the
@@ -197,7 +231,7 @@ function estimateUsage(request: RecordedRequest, bodySize: number, answer: strin
   );
   const imageTokens = request.images.reduce((sum, image) => sum + imageTokenCost(image), 0);
   const prompt = Math.ceil(Math.max(0, bodySize - imageChars) / 4) + imageTokens;
-  const completionTokens = Math.max(1, Math.ceil(answer.length / 4));
+  const completionTokens = Math.max(1, Math.ceil(answer.length / CHARS_PER_TOKEN));
   return {
     prompt_tokens: prompt,
     completion_tokens: completionTokens,

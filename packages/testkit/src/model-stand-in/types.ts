@@ -45,6 +45,11 @@ export interface Usage {
  * How the stand-in answers one request. Fields combine: `{ delayMs: 50, output: {...} }`
  * waits, then answers with that output. Without `status`, `refuse`, `content`, `output`,
  * `respond` or `hang`, the answer is generated from the request's schema.
+ *
+ * Like a model, it follows what the service asks for with citations (docs/citations.md): when
+ * the schema asks for `{ output, quotes }` the output is wrapped so, with each value's quote
+ * copied from the source where it is written; when a request asks for a list's items after
+ * the first N, it answers only those. Log-probabilities come when the request asks for them.
  */
 export interface Behaviour {
   delayMs?: number;
@@ -71,4 +76,18 @@ export interface Behaviour {
   /** override parts of the reported usage */
   usage?: Partial<Usage>;
   finishReason?: 'stop' | 'length' | 'content_filter';
+  /**
+   * The model's output limit in tokens (4 characters each): a longer answer comes back cut
+   * there with finish_reason `length`, as a real model's would.
+   */
+  outputLimit?: number;
+  /** `false` leaves out token log-probabilities even when the request asks for them */
+  logprobs?: boolean;
+  /** the log-probability of every token when they are sent; default -0.01 */
+  tokenLogprob?: number;
+  /**
+   * Values the model makes up: set at these pointers into the output (they appear nowhere in
+   * the source), with the quote the model claims for each (default null).
+   */
+  invent?: { pointer: string; value: unknown; quote?: string }[];
 }

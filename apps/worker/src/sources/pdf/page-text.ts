@@ -1,6 +1,6 @@
-import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PageViewport, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { formFieldRuns, type UserSpaceRun } from './form-fields.ts';
-import { linesInReadingOrder, type PlacedText } from './text-layer.ts';
+import { placedLines, type PlacedLine, type PlacedText } from './text-layer.ts';
 
 function isTextItem(item: unknown): item is UserSpaceRun {
   return typeof item === 'object' && item !== null && 'str' in item && 'transform' in item;
@@ -18,6 +18,15 @@ function quarterTurns([a = 1, b = 0]: number[]): number {
  * their lines.
  */
 export async function pageText(page: PDFPageProxy): Promise<string[]> {
+  return (await pageLines(page, false)).map((line) => line.text);
+}
+
+/**
+ * The page's lines as pageText reads them; with `boxes`, each line also carries where it is
+ * drawn, as fractions of the page seen upright (docs/citations.md).
+ */
+export async function pageLines(page: PDFPageProxy, boxes: boolean): Promise<PlacedLine[]> {
+  const viewport = boxes ? page.getViewport({ scale: 1 }) : undefined;
   const content = await page.getTextContent();
   const items: UserSpaceRun[] = [];
   for (const item of content.items) if (isTextItem(item)) items.push(item);
@@ -36,7 +45,40 @@ export async function pageText(page: PDFPageProxy): Promise<string[]> {
       width: item.width,
       size: Math.hypot(c, d),
       rtl: item.dir === 'rtl',
+      ...(viewport ? { box: runBox(item, viewport) } : {}),
     };
   });
-  return linesInReadingOrder(placed);
+  return placedLines(placed);
+}
+
+/** Above and below the baseline, in font sizes: typical Latin ascent and descent. */
+const ASCENT = 0.8;
+const DESCENT = 0.2;
+
+/**
+ * A run's box: its baseline extended by the font's ascent and descent along the run's own up
+ * direction, in PDF user space (origin bottom left), taken through the viewport (which applies
+ * /Rotate and the crop box and puts the origin top left) and divided by the page's size.
+ */
+function runBox(item: UserSpaceRun, viewport: PageViewport): [number, number, number, number] {
+  const [a = 1, b = 0, c = 0, d = 0, e = 0, f = 0] = item.transform;
+  const along = Math.hypot(a, b) || 1;
+  const dx = (a / along) * item.width;
+  const dy = (b / along) * item.width;
+  const corners: [number, number][] = [
+    [e - DESCENT * c, f - DESCENT * d],
+    [e + dx - DESCENT * c, f + dy - DESCENT * d],
+    [e + ASCENT * c, f + ASCENT * d],
+    [e + dx + ASCENT * c, f + dy + ASCENT * d],
+  ];
+  const points = corners.map(([x, y]) => viewport.convertToViewportPoint(x, y) as [number, number]);
+  const xs = points.map(([x]) => x / viewport.width);
+  const ys = points.map(([, y]) => y / viewport.height);
+  const clamp = (v: number) => Math.min(1, Math.max(0, v));
+  return [
+    clamp(Math.min(...xs)),
+    clamp(Math.min(...ys)),
+    clamp(Math.max(...xs)),
+    clamp(Math.max(...ys)),
+  ];
 }

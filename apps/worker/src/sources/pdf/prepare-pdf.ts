@@ -2,14 +2,16 @@ import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import {
   ExtractionFailure,
   type ContentPart,
+  type GroundingPage,
   type PreparedSource,
   type PublicModel,
 } from '@xt/contract';
 import { encodeForModel } from '../image/encode.ts';
 import { openPdf } from './open-pdf.ts';
 import { imageCoverage } from './image-coverage.ts';
-import { pageText } from './page-text.ts';
+import { pageLines } from './page-text.ts';
 import { renderPage } from './render-page.ts';
+import type { PlacedLine } from './text-layer.ts';
 import { assessText } from './usable-text.ts';
 
 export type PdfMode = 'auto' | 'text' | 'images';
@@ -28,6 +30,8 @@ export interface PdfOptions {
   maxImagePages: number;
   /** Embedded images with more pixels are skipped by the parser instead of decoded. */
   maxImagePixels: number;
+  /** Keep each text page's lines with their boxes, to locate values in (citations asked for). */
+  grounding?: boolean;
 }
 
 export type PreparedPdf = PreparedSource & {
@@ -58,16 +62,19 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
     if (opts.mode === 'images' && pageCount > opts.maxImagePages)
       throw tooManyImagePages(opts.maxImagePages);
     const parts: ContentPart[] = [];
+    const grounding: GroundingPage[] = [];
     let textPages = 0;
     let imagePages = 0;
     for (let n = 1; n <= pageCount; n++) {
       const page = await doc.getPage(n);
       try {
-        const text = opts.mode === 'images' ? '' : (await pageText(page)).join('\n');
+        const lines = opts.mode === 'images' ? [] : await pageLines(page, opts.grounding === true);
+        const text = lines.map((line) => line.text).join('\n');
         const treatment = await choose(page, opts.mode, text);
         if (treatment === 'skip') continue;
         if (treatment === 'text' || treatment === 'both') {
           parts.push({ kind: 'text', text: `${marker(n)}\n${text}`, unit: n });
+          if (opts.grounding) grounding.push({ page: n, lines: groundingLines(lines) });
           textPages++;
           if (treatment === 'text') continue;
         }
@@ -90,7 +97,13 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
       }
     }
     if (parts.length === 0) throw nothingReadable(pageCount, opts.mode);
-    return { parts, pageCount, textPages, imagePages };
+    return {
+      parts,
+      pageCount,
+      textPages,
+      imagePages,
+      ...(opts.grounding ? { grounding: { kind: 'pages', pages: grounding } } : {}),
+    };
   } catch (err) {
     if (err instanceof ExtractionFailure) throw err;
     throw new ExtractionFailure('SOURCE_UNREADABLE', `The PDF could not be read: ${String(err)}`, {
@@ -99,6 +112,10 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
   } finally {
     await close();
   }
+}
+
+function groundingLines(lines: PlacedLine[]): GroundingPage['lines'] {
+  return lines.flatMap((line) => (line.box ? [{ text: line.text, box: line.box }] : []));
 }
 
 function tooManyImagePages(max: number): ExtractionFailure {

@@ -8,6 +8,14 @@ export interface PlacedText {
   /** Font size in the same units. */
   size: number;
   rtl: boolean;
+  /** Where the run is drawn, as fractions of the page (top-left origin), when asked for. */
+  box?: [number, number, number, number];
+}
+
+/** A line as read, with the union of its runs' boxes when they have one. */
+export interface PlacedLine {
+  text: string;
+  box?: [number, number, number, number];
 }
 
 /** Gap (in font sizes) above which two runs on a line are separate words. */
@@ -40,6 +48,11 @@ function joinLine(items: PlacedText[]): string {
  * emit text in any order (headers last, table cells column by column).
  */
 export function linesInReadingOrder(items: PlacedText[]): string[] {
+  return placedLines(items).map((line) => line.text);
+}
+
+/** The same lines as linesInReadingOrder, each with its box (docs/citations.md). */
+export function placedLines(items: PlacedText[]): PlacedLine[] {
   const runs = items.filter((i) => i.str.trim() !== '').sort((a, b) => a.y - b.y || a.x - b.x);
   const lines: PlacedText[][] = [];
   let current: PlacedText[] = [];
@@ -54,5 +67,22 @@ export function linesInReadingOrder(items: PlacedText[]): string[] {
     baseline = run.y;
   }
   if (current.length > 0) lines.push(current);
-  return lines.map(joinLine).filter((l) => l !== '');
+  return lines
+    .map((runs) => {
+      const text = joinLine(runs);
+      const box = unionBox(runs);
+      return box ? { text, box } : { text };
+    })
+    .filter((l) => l.text !== '');
+}
+
+function unionBox(runs: PlacedText[]): PlacedLine['box'] {
+  const boxes = runs.flatMap((r) => (r.box ? [r.box] : []));
+  if (boxes.length === 0) return undefined;
+  return [
+    Math.min(...boxes.map((b) => b[0])),
+    Math.min(...boxes.map((b) => b[1])),
+    Math.max(...boxes.map((b) => b[2])),
+    Math.max(...boxes.map((b) => b[3])),
+  ];
 }

@@ -230,7 +230,22 @@ async function renderInContext(
     { url: target.href, finalUrl, htmlBytes, markdownChars, parts: parts.length, ...timings },
     'webpage rendered',
   );
-  return { parts, meta: { title, url: finalUrl }, finalUrl, title, htmlBytes, markdownChars };
+  return {
+    parts,
+    meta: { title, url: finalUrl },
+    finalUrl,
+    title,
+    htmlBytes,
+    markdownChars,
+    // The page's text stops where the Markdown limit was reached (SOURCE_TRUNCATED).
+    ...(markdownChars > MAX_MARKDOWN_CHARS
+      ? {
+          truncated: {
+            message: `Only the first ${MAX_MARKDOWN_CHARS} characters of the page's text were read.`,
+          },
+        }
+      : {}),
+  };
 }
 
 function chromeUserAgent(version: string): string {

@@ -1,0 +1,55 @@
+import type { Citations, ExtractionWarning, PreparedSource } from '@xt/contract';
+import { buildCitations } from '@xt/grounding';
+import type { ExtractResult } from '@xt/model';
+
+/** Ungrounded pointers named in the warning's message; the citations list every one. */
+const POINTERS_NAMED = 10;
+
+export interface GroundedOutput {
+  /** null when citations were not asked for */
+  citations: Citations | null;
+  /** null when there is nothing to warn about */
+  warnings: ExtractionWarning[] | null;
+}
+
+/**
+ * What is stored beside an output (docs/citations.md): the service's own check of every value
+ * against the source as read, when asked for, and what it knows it left undone.
+ */
+export function groundOutput(
+  result: ExtractResult,
+  source: PreparedSource,
+  citationsRequested: boolean,
+): GroundedOutput {
+  const warnings: ExtractionWarning[] = result.truncated.map((path) => ({
+    code: 'OUTPUT_TRUNCATED',
+    path,
+    message: `The answer reached the model's output limit again after every continuation; the list at "${path}" may be missing items at its end.`,
+  }));
+  if (source.truncated)
+    warnings.push({ code: 'SOURCE_TRUNCATED', path: '', message: source.truncated.message });
+  let citations: Citations | null = null;
+  if (citationsRequested) {
+    const built = buildCitations({
+      output: result.output,
+      // A source read without anything to locate in (an image before OCR) grounds nothing.
+      source: source.grounding ?? { kind: 'plain', text: '' },
+      quotes: result.annotations.quotes,
+      probabilities: result.annotations.probabilities ?? null,
+    });
+    citations = built.citations;
+    if (built.ungrounded.length > 0) warnings.push(ungroundedWarning(built.ungrounded));
+  }
+  return { citations, warnings: warnings.length > 0 ? warnings : null };
+}
+
+function ungroundedWarning(pointers: string[]): ExtractionWarning {
+  const named = pointers.slice(0, POINTERS_NAMED).join(', ');
+  const more =
+    pointers.length > POINTERS_NAMED ? ` and ${pointers.length - POINTERS_NAMED} more` : '';
+  return {
+    code: 'UNGROUNDED_VALUES',
+    path: pointers.length === 1 ? (pointers[0] ?? '') : '',
+    message: `${pointers.length === 1 ? '1 value was' : `${pointers.length} values were`} found nowhere in the source: ${named}${more}.`,
+  };
+}
