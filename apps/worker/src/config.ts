@@ -67,6 +67,9 @@ const schema = z.object({
   // requests (and the sources they carry) pile up without bound.
   MODEL_MAX_IN_FLIGHT: int(32, 1),
   MODEL_MAX_REPAIRS: int(2),
+  // Calls that continue an answer the output limit cut off inside a list (docs/citations.md);
+  // past them the list is reported as OUTPUT_TRUNCATED.
+  MODEL_MAX_CONTINUATIONS: int(8),
   // `auto`: send prompt_cache_key only to api.openai.com (strict compatible servers may refuse it).
   MODEL_PROMPT_CACHE_KEY: z.enum(['auto', 'true', 'false']).default('auto'),
 

@@ -92,6 +92,7 @@ export async function startWorker(
     maxInputTokens: config.MODEL_MAX_INPUT_TOKENS,
     concurrency: config.MODEL_CHUNK_CONCURRENCY,
     maxRepairs: config.MODEL_MAX_REPAIRS,
+    maxContinuations: config.MODEL_MAX_CONTINUATIONS,
     promptCacheKey:
       config.MODEL_PROMPT_CACHE_KEY === 'auto'
         ? undefined
