@@ -1,4 +1,5 @@
-import { isWithin, scalarLeaves } from './pointers.ts';
+import { leaves } from '@xt/grounding';
+import { isWithin } from './pointers.ts';
 
 /**
  * What a model answer says about its own values, keyed by JSON Pointer into the output: the
@@ -45,7 +46,7 @@ export function carry(sources: Annotations[], moves: PointerMove[]): Annotations
 
 /** Only the entries that name a value `output` actually has (a cut answer loses its tail). */
 export function keepPresent(annotations: Annotations, output: unknown): Annotations {
-  const present = new Set(scalarLeaves(output).map(([pointer]) => pointer));
+  const present = new Set([...leaves(output)].map((leaf) => leaf.pointer));
   const filter = <V>(map: Map<string, V>) =>
     new Map([...map].filter(([pointer]) => present.has(pointer)));
   return {

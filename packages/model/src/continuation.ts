@@ -57,8 +57,8 @@ function overlay(
   moves: PointerMove[],
 ): unknown {
   if (at === cut) {
-    const before = Array.isArray(kept) ? kept : [];
-    const after = Array.isArray(next) ? next : [];
+    const before: unknown[] = Array.isArray(kept) ? kept : [];
+    const after: unknown[] = Array.isArray(next) ? next : [];
     const repeated = edgeOverlap(before, after);
     moves.push({ source: 0, from: at, to: at });
     const added = after.slice(repeated);

@@ -1,11 +1,8 @@
 /** RFC 6901 JSON Pointers into an output, as citations and warnings name values. */
-
-export function pointerToken(token: string | number): string {
-  return String(token).replaceAll('~', '~0').replaceAll('/', '~1');
-}
+import { jsonPointer } from '@xt/grounding';
 
 export function childPointer(parent: string, token: string | number): string {
-  return `${parent}/${pointerToken(token)}`;
+  return parent + jsonPointer([token]);
 }
 
 /** The value at `pointer`, or undefined when the path does not exist. */
@@ -20,15 +17,6 @@ export function valueAt(value: unknown, pointer: string): unknown {
     else return undefined;
   }
   return node;
-}
-
-/** Every non-null scalar of `value` with its pointer, in document order. */
-export function scalarLeaves(value: unknown, at = ''): [string, unknown][] {
-  if (value === null || value === undefined) return [];
-  if (Array.isArray(value)) return value.flatMap((v, i) => scalarLeaves(v, childPointer(at, i)));
-  if (typeof value === 'object')
-    return Object.entries(value).flatMap(([k, v]) => scalarLeaves(v, childPointer(at, k)));
-  return [[at, value]];
 }
 
 /** `pointer` is `prefix` or lies below it. */

@@ -82,7 +82,8 @@ beforeAll(async () => {
   api = await startTestApi({ SOURCE_ALLOWLIST: allow, EXTRACTION_WAIT_SECONDS: '60' });
   worker = await startTestWorker(api, model.url, { SOURCE_ALLOWLIST: allow, PREP_THREADS: '1' });
   const created = async (name: string, structure: unknown) =>
-    (await api.request('POST', '/v1/schemas', { json: { name, structure } })).body.data.id as string;
+    (await api.request('POST', '/v1/schemas', { json: { name, structure } })).body.data
+      .id as string;
   invoiceSchema = await created('Invoice', invoice);
   tableSchema = await created('Statement', table);
 }, 120_000);
@@ -99,8 +100,7 @@ beforeEach(() => {
   model.setDefaultBehaviour({});
 });
 
-const create = (json: Record<string, unknown>) =>
-  api.request('POST', '/v1/extractions', { json });
+const create = (json: Record<string, unknown>) => api.request('POST', '/v1/extractions', { json });
 
 function iou(a: number[], b: number[]): number {
   const [ax0 = 0, ay0 = 0, ax1 = 0, ay1 = 0] = a;
