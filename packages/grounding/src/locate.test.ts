@@ -89,6 +89,19 @@ describe('locateValue: numbers', () => {
     expect(locateValue(234.5, text('Total 1,234.50'))).toBeNull();
   });
 
+  it('finds a string that is a number where a number is written, or as written around it', () => {
+    expect(locateValue('12', text('Total 1,234.12'))).toBeNull();
+    expect(expectAt('Total 1,234.12 for 12 items', '12').start).toBe(19);
+    expect(expectAt('Total $1,234.50 due', '$1,234.50')).toMatchObject({
+      how: 'exact',
+      quote: '$1,234.50',
+    });
+    expect(expectAt('Total 1,234.50 due', '$1,234.50')).toMatchObject({
+      how: 'normalised',
+      quote: '1,234.50',
+    });
+  });
+
   it('accepts both readings of an ambiguous grouping', () => {
     expect(expectAt('Weight 1,234 kg', 1234).quote).toBe('1,234');
     expect(expectAt('Weight 1,234 kg', 1.234).quote).toBe('1,234');

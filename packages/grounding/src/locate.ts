@@ -7,6 +7,9 @@ import { findQuote, supports } from './quote.ts';
 import { findNormalised } from './text-search.ts';
 import { normalise } from './text/normalise.ts';
 
+/** Distinct values remembered per index; past this, values are searched afresh each time. */
+const MEMO_LIMIT = 50_000;
+
 interface Candidate {
   start: number;
   end: number;
@@ -50,19 +53,35 @@ export function locateValue(
   return locatedAt(index, starts[found.start]!, ends[found.end - 1]!, 'quote', focus);
 }
 
+/** The occurrences of a value, computed once per index: a table repeats values row after row. */
 function candidatesFor(index: SourceIndex, value: string | number | boolean): Candidate[] {
+  const key = `${typeof value}:${String(value)}`;
+  let found = index.memo.get(key) as Candidate[] | undefined;
+  if (!found) {
+    found = searchCandidates(index, value);
+    if (index.memo.size < MEMO_LIMIT) index.memo.set(key, found);
+  }
+  return found;
+}
+
+function searchCandidates(index: SourceIndex, value: string | number | boolean): Candidate[] {
   if (typeof value === 'boolean') return [];
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return [];
     return numberCandidates(index, [magnitudeOf(value)], value < 0, String(value));
   }
   const text = textCandidates(index, value);
+  const number = readNumberValue(value);
+  if (number) {
+    // A string that is one number is found where a number is written (`"12"` is not the cents
+    // of `1,234.12`), or as text wrapped around such a number (`"$1,234.50"` as written).
+    const numbers = numberCandidates(index, number.magnitudes, number.negative, value.trim());
+    const around = text.filter((t) => numbers.some((n) => n.start >= t.start && n.end <= t.end));
+    return around.length > 0 ? around : numbers;
+  }
   if (text.length > 0) return text;
   const date = readDateValue(value);
-  if (date) return dateCandidates(index, date);
-  const number = readNumberValue(value);
-  if (number) return numberCandidates(index, number.magnitudes, number.negative, value.trim());
-  return [];
+  return date ? dateCandidates(index, date) : [];
 }
 
 function textCandidates(index: SourceIndex, value: string): Candidate[] {

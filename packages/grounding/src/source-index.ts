@@ -30,6 +30,8 @@ export interface SourceIndex {
   dates: Map<string, DateOccurrence[]>;
   /** `pages` sources only, in flat order. */
   lines: IndexedLine[];
+  /** The locator's own cache of what it found for each distinct value. */
+  memo: Map<string, unknown>;
 }
 
 export function isSourceIndex(value: GroundingSource | SourceIndex): value is SourceIndex {
@@ -60,7 +62,8 @@ export function indexSource(source: GroundingSource): SourceIndex {
   scanNumbers(flat, (occurrence) => append(numbers, occurrence.magnitude, occurrence));
   const dates = new Map<string, DateOccurrence[]>();
   scanDates(flat, (occurrence) => append(dates, occurrence.iso, occurrence));
-  return { source, flat, norm, words: indexWords(norm.text), numbers, dates, lines };
+  const words = indexWords(norm.text);
+  return { source, flat, norm, words, numbers, dates, lines, memo: new Map() };
 }
 
 function append<T>(map: Map<string, T[]>, key: string, item: T): void {
