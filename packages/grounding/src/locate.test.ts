@@ -42,6 +42,14 @@ describe('locateValue: exact and normalised text', () => {
     expect(locateValue(99.99, text('Billed to: Acme GmbH, total 12.50'))).toBeNull();
   });
 
+  it('ignores punctuation the model added or dropped at a value’s ends', () => {
+    expect(expectAt('Sold by Acme GmbH, Berlin', 'Acme GmbH.').quote).toBe('Acme GmbH');
+    expect(expectAt('Note: Handle with care!', '"Handle with care."').quote).toBe(
+      'Handle with care',
+    );
+    expect(locateValue('Acme, GmbH', text('Sold by Acme GmbH'))).toBeNull();
+  });
+
   it('folds diacritics and typographic dashes', () => {
     const located = expectAt('Kunde: Müller – Café Zürich', 'Muller - Cafe Zurich');
     expect(located.how).toBe('normalised');

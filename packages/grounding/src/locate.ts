@@ -84,9 +84,26 @@ function searchCandidates(index: SourceIndex, value: string | number | boolean):
   return date ? dateCandidates(index, date) : [];
 }
 
+// Punctuation a model adds or drops at a value's ends (`Acme GmbH.` for `Acme GmbH,`).
+const EDGE_PUNCTUATION = new Set([...'.,;:!?\'"()[]{}*']);
+
+function trimPunctuation(text: string): string {
+  let a = 0;
+  let b = text.length;
+  while (a < b && (EDGE_PUNCTUATION.has(text[a]!) || text[a] === ' ')) a++;
+  while (b > a && (EDGE_PUNCTUATION.has(text[b - 1]!) || text[b - 1] === ' ')) b--;
+  return text.slice(a, b);
+}
+
 function textCandidates(index: SourceIndex, value: string): Candidate[] {
   const { starts, ends } = index.norm;
-  return findNormalised(index, normalise(value).text).map(([s, e]) => {
+  const needle = normalise(value).text;
+  let found = findNormalised(index, needle);
+  if (found.length === 0) {
+    const trimmed = trimPunctuation(needle);
+    if (trimmed.length > 0 && trimmed !== needle) found = findNormalised(index, trimmed);
+  }
+  return found.map(([s, e]) => {
     const start = starts[s]!;
     const end = ends[e - 1]!;
     const how = index.flat.slice(start, end) === value ? 'exact' : 'normalised';
