@@ -34,7 +34,8 @@ function fill(schema: unknown, lines: string[], path: string[], root: unknown): 
     const labelled = findLabelled(lines, path);
     if (!type || labelled === undefined) return nullable ? null : [];
     return labelled
-      .split(/\s*[,;]\s*/)
+      .split(/[,;]/)
+      .map((part) => part.trim())
       .map((part) => readScalar(part, type, item))
       .filter((v) => v !== undefined);
   }

@@ -34,7 +34,7 @@ export function findLabelled(lines: string[], path: string[]): string | undefine
 /** The first level-one Markdown heading: what a page calls its title. */
 export function firstHeading(lines: string[]): string | undefined {
   for (const line of lines) {
-    const match = /^#\s+(.+)$/.exec(line.trim());
+    const match = /^#\s+(\S.*)$/.exec(line.trim());
     if (match) return match[1]!.trim();
   }
   return undefined;
