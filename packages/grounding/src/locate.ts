@@ -48,9 +48,9 @@ export function locateValue(
   if (!found) return null;
   const support = supports(index, found, value);
   if (support === false) return null;
-  const focus: [number, number] | undefined =
-    support === true ? undefined : [starts[support[0]]!, ends[support[1] - 1]!];
-  return locatedAt(index, starts[found.start]!, ends[found.end - 1]!, 'quote', focus);
+  // The value where it stands inside the quote, when it is read there; else the whole quote.
+  const [from, to] = support === true ? [found.start, found.end] : support;
+  return locatedAt(index, starts[from]!, ends[to - 1]!, 'quote');
 }
 
 /** The occurrences of a value, computed once per index: a table repeats values row after row. */

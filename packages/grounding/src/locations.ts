@@ -16,28 +16,13 @@ export interface Located {
 
 /**
  * The citation of `flat.slice(start, end)`: the quote, and where it stands in the source. A quote
- * over MAX_QUOTE characters is cut to that length around `focus` (the value within it) when known,
- * else from its start.
+ * over MAX_QUOTE characters is cut to that length from its start.
  */
-export function locatedAt(
-  index: SourceIndex,
-  rawStart: number,
-  rawEnd: number,
-  how: How,
-  focus?: [number, number],
-): Located {
-  let start = rawStart;
-  if (rawEnd - rawStart > MAX_QUOTE && focus) {
-    // Trimmed around the value: half the room before it, the rest after.
-    const room = Math.max(0, MAX_QUOTE - (focus[1] - focus[0]));
-    start = Math.min(Math.max(rawStart, focus[0] - Math.floor(room / 2)), rawEnd - MAX_QUOTE);
-  }
+export function locatedAt(index: SourceIndex, start: number, rawEnd: number, how: How): Located {
   let end = Math.min(rawEnd, start + MAX_QUOTE);
   // Never cut a surrogate pair in two.
   const last = index.flat.charCodeAt(end - 1);
   if (end < rawEnd && last >= 0xd800 && last <= 0xdbff) end--;
-  const first = index.flat.charCodeAt(start);
-  if (start > rawStart && first >= 0xdc00 && first <= 0xdfff) start++;
   const quote = index.flat.slice(start, end);
   switch (index.source.kind) {
     case 'text':

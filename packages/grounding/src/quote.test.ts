@@ -52,8 +52,13 @@ describe('locateValue: OCR noise and the model’s quote', () => {
   it('grounds a garbled figure through the quote, found within the allowed edits', () => {
     expect(locateValue(1234.5, scanned)).toBeNull();
     const located = locateValue(1234.5, scanned, 'Total 1,234.50');
-    expect(located).toMatchObject({ how: 'quote', quote: 'Tota1 1,234.5O', page: 1 });
-    expect(located!.boxes).toEqual([box(0.3)]);
+    expect(located).toMatchObject({ how: 'quote', quote: '1,234.5O', page: 1 });
+    // The figure's own place in the line, not the whole line.
+    const [x0, y0, x1, y1] = located!.boxes[0]!;
+    expect(located!.boxes).toHaveLength(1);
+    expect(x0).toBeCloseTo(0.1 + (0.6 * 6) / 14);
+    expect(x1).toBeCloseTo(0.7);
+    expect([y0, y1]).toEqual([0.3, 0.32]);
   });
 
   it('grounds a boolean and a paraphrase through a garbled quote', () => {
@@ -69,7 +74,7 @@ describe('locateValue: OCR noise and the model’s quote', () => {
     expect(locateValue('Acme Corporation', source)).toBeNull();
     expect(locateValue('Acme Corporation', source, 'Seller: Acme Corporation')).toMatchObject({
       how: 'quote',
-      quote: 'Seller: Acrne Corporation',
+      quote: 'Acrne Corporation',
     });
     expect(locateValue('Globex Corporation', source, 'Seller: Globex Corporation')).toBeNull();
   });
@@ -98,19 +103,27 @@ describe('locateValue: OCR noise and the model’s quote', () => {
     lines[15_123] = 'Grand tota1 of a11 items: 98,765.4S EUR';
     const index = indexSource(text(lines.join('\n')));
     const located = locateValue(98765.45, index, 'Grand total of all items: 98,765.45 EUR');
-    expect(located?.quote).toBe('Grand tota1 of a11 items: 98,765.4S EUR');
-    expect(located?.start).toBe(index.flat.indexOf('Grand'));
+    expect(located?.quote).toBe('98,765.4S');
+    expect(located?.start).toBe(index.flat.indexOf('98,765.4S'));
   });
 
-  it('trims a long quote to 500 characters around the value', () => {
+  it('cites a figure grounded through a long quote where it stands in it', () => {
     const before = 'Lorem ipsum dolor sit amet. '.repeat(15);
     const after = ' Consectetur adipiscing elit.'.repeat(15);
     const content = `${before}Amount due 7,5OO.00${after}`;
-    const quote = `${before}Amount due 7,500.00${after}`;
-    const located = locateValue(7500, text(content), quote);
-    expect(located?.how).toBe('quote');
-    expect(located!.quote.length).toBe(500);
-    expect(located!.quote).toContain('Amount due 7,5OO.00');
-    expect(content.slice(located!.start!, located!.end!)).toBe(located!.quote);
+    const located = locateValue(7500, text(content), `${before}Amount due 7,500.00${after}`);
+    expect(located).toMatchObject({
+      how: 'quote',
+      quote: '7,5OO.00',
+      start: content.indexOf('7,5OO.00'),
+    });
+  });
+
+  it('cuts a quote over 500 characters', () => {
+    const content = `Terms. ${'The buyer accepts the goods as delivered. '.repeat(20)}End.`;
+    const quote = 'The buyer accepts the goods as delivered. '.repeat(20).trim();
+    const located = locateValue(true, text(content), quote);
+    expect(located).toMatchObject({ how: 'quote', start: 7, end: 507 });
+    expect(located!.quote).toBe(content.slice(7, 507));
   });
 });
