@@ -9,3 +9,4 @@ export * from './ids.ts';
 export * from './webhook-events.ts';
 export * from './citations.ts';
 export * from './records.ts';
+export * from './spelling.ts';

@@ -5,6 +5,7 @@
  */
 import { Buffer } from 'node:buffer';
 import type { FieldError } from './errors.ts';
+import { closestName } from './spelling.ts';
 import type { FieldType, Structure } from './structure-types.ts';
 
 export const FIELD_TYPES: readonly FieldType[] = [
@@ -95,24 +96,8 @@ export function countFields(structure: unknown): number {
   return count;
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
-
 function unknownAttributeMessage(key: string): string {
-  const lower = key.toLowerCase();
-  const guess = FIELD_ATTRIBUTES.find(
-    (a) => a.toLowerCase() === lower || editDistance(a.toLowerCase(), lower) <= 2,
-  );
+  const guess = closestName(key, FIELD_ATTRIBUTES);
   const hint = guess ? ` Did you mean "${guess}"?` : '';
   return `Unknown attribute "${key}".${hint} Allowed attributes: ${ALLOWED_LIST}.`;
 }

@@ -209,15 +209,28 @@ describe('parseListQuery: extraction filters', () => {
     ]);
   });
 
-  it('ignores the extraction filters for schema lists, and unknown parameters everywhere', () => {
-    expect(valueOf(parseListQuery({ status: 'bogus', schema_id: 'x', sort: 'name' }))).toEqual({
-      page: 1,
-      limit: 10,
+  it('refuses a parameter the route does not take, with the spelling it takes', () => {
+    expect(fieldsOf({ status: 'pending', schema_id: id, sort: 'name' })).toEqual([
+      'status',
+      'schema_id',
+      'sort',
+    ]);
+    const [near] = errorsOf(parseListQuery({ schemaId: id }, { extraction: true }));
+    expect(near).toEqual({
+      field: 'schemaId',
+      message: expect.stringMatching(
+        /^Unknown query parameter "schemaId"\. Did you mean "schema_id"\?/,
+      ),
     });
-    expect(valueOf(parseListQuery({ sort: 'name' }, { extraction: true }))).toEqual({
-      page: 1,
-      limit: 10,
-    });
+    expect(near!.message).toContain('Allowed parameters: page, limit, startDate, endDate, search');
+    const [cased] = errorsOf(parseListQuery({ Limit: '5' }));
+    expect(cased!.message).toContain('Did you mean "limit"?');
+    const [far] = errorsOf(parseListQuery({ sort: 'name' }, { extraction: true }));
+    expect(far!.message).not.toContain('Did you mean');
+  });
+
+  it('reports an unknown parameter beside every other problem', () => {
+    expect(fieldsOf({ page: '0', schemaId: id }, true)).toEqual(['page', 'schemaId']);
   });
 });
 

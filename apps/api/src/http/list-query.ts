@@ -7,7 +7,13 @@
  * a 422 on that parameter; an ambiguous repeated `page` must not silently pick one.
  */
 import { z } from 'zod';
-import { EXTRACTION_STATUSES, isUuid, type ExtractionStatus, type FieldError } from '@xt/contract';
+import {
+  closestName,
+  EXTRACTION_STATUSES,
+  isUuid,
+  type ExtractionStatus,
+  type FieldError,
+} from '@xt/contract';
 import { validationError } from './errors.ts';
 import { addUtcDays, parseCalendarDate } from './calendar-date.ts';
 import { zodIssuesToFieldErrors } from './zod-errors.ts';
@@ -186,13 +192,30 @@ function dateOrder<T extends { startDate?: Date | undefined; endDate?: Date | un
   });
 }
 
-/** `GET /schemas` query. Unknown parameters are ignored. */
+const extractionShape = { ...commonShape, status: statusParam, schema_id: schemaIdParam };
+
+/** `GET /schemas` query. */
 export const listQuerySchema = dateOrder(z.object(commonShape));
 
 /** `GET /extractions` query: the common parameters plus `status` and `schema_id`. */
-export const extractionListQuerySchema = dateOrder(
-  z.object({ ...commonShape, status: statusParam, schema_id: schemaIdParam }),
-);
+export const extractionListQuerySchema = dateOrder(z.object(extractionShape));
+
+/**
+ * A parameter the route does not take is refused, not ignored: `?schemaId=` silently returning
+ * every extraction unfiltered is a wrong answer that looks right.
+ */
+function unknownParameters(query: Record<string, unknown>, known: readonly string[]): FieldError[] {
+  return Object.keys(query)
+    .filter((name) => !known.includes(name))
+    .map((name) => {
+      const guess = closestName(name, known);
+      const hint = guess ? ` Did you mean "${guess}"?` : '';
+      return {
+        field: name,
+        message: `Unknown query parameter "${name}".${hint} Allowed parameters: ${known.join(', ')}.`,
+      };
+    });
+}
 
 type ParsedQuery = z.output<typeof listQuerySchema> &
   Partial<z.output<typeof extractionListQuerySchema>>;
@@ -208,7 +231,15 @@ export function parseListQuery(
   const result = options.extraction
     ? extractionListQuerySchema.safeParse(query)
     : listQuerySchema.safeParse(query);
-  if (!result.success) return { ok: false, errors: zodIssuesToFieldErrors(result.error.issues) };
+  const unknown = unknownParameters(
+    query,
+    Object.keys(options.extraction ? extractionShape : commonShape),
+  );
+  if (!result.success || unknown.length > 0)
+    return {
+      ok: false,
+      errors: [...(result.success ? [] : zodIssuesToFieldErrors(result.error.issues)), ...unknown],
+    };
   const q: ParsedQuery = result.data;
   const value: ListQuery = { page: q.page, limit: q.limit };
   if (q.startDate) value.startDate = q.startDate;
