@@ -12,6 +12,8 @@ import { errorHandler, notFoundHandler } from './http/error-handler.ts';
 import { rateLimiter } from './http/rate-limit.ts';
 import { requestId } from './http/request-id.ts';
 import { optionsAsEnvelope } from './http/options.ts';
+import { knownRoutes, routeTable } from './http/known-routes.ts';
+import { openApiDocument } from './openapi/document.ts';
 import { dashboardRouter } from './dashboard/router.ts';
 import { queueBoardRoute } from './ops/queue-board.ts';
 import { healthRoutes } from './ops/health.ts';
@@ -51,6 +53,7 @@ export function createApp(deps: AppDeps): Express {
   const metrics = createMetrics({ queue, waiters: () => waiter.size() });
   app.use(requestId(logger));
   app.use(accessLog(metrics));
+  app.use(knownRoutes(routeTable(openApiDocument().paths ?? {})));
   app.use(optionsAsEnvelope);
 
   // Operational routes: outside /v1 and unauthenticated (docs/api.md#operational-routes).

@@ -20,6 +20,7 @@ import {
 import { failureAsHttpError, type ExtractionService } from './service.ts';
 import type { ExtractionAccepted, ExtractionCompleted } from './response.ts';
 import { serializeListRecord, serializeSingleRecord } from '@xt/contract';
+import { sendPage } from '../http/page-links.ts';
 
 const FORM_TYPES = [
   'multipart/form-data',
@@ -151,7 +152,7 @@ export function extractionRoutes(
   router.get('/extractions', async (req, res) => {
     const q = listQueryOr422(req.query, { extraction: true });
     const { rows, meta } = await service.list(principalOf(req).accountId, q);
-    sendOk(res, { data: rows.map(serializeListRecord), meta }, 'Extractions retrieved.');
+    sendPage(req, res, { data: rows.map(serializeListRecord), meta }, 'Extractions retrieved.');
   });
 
   router.get('/extractions/:id', async (req, res) => {

@@ -7,13 +7,15 @@ import type { Request } from 'express';
  * The template is the route's own path inside its router. /v1 and the unversioned alias (and
  * the dashboard's copy of the resource routes) run the same handlers and share it, and so does
  * an error answered by the app's error handler, by which time Express has already dropped the
- * router's mount prefix. A response from middleware with no route (an authentication 401, a
- * static file) is labelled by its mount path plus `/*`; every mount path here is literal, so
- * that is bounded too. Anything else (a 404) is `unmatched`.
+ * router's mount prefix. An answer given before any handler (an authentication 401 or 403, a
+ * 429, a 405) is labelled with the route its path names (`knownRoutes`); a response from other
+ * middleware with no route (a static file) by its mount path plus `/*`; every mount path here is
+ * literal, so that is bounded too. Anything else (a 404) is `unmatched`.
  */
 export function routeLabel(req: Request): string {
   const path = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof path === 'string') return path;
+  if (req.knownRoute) return req.knownRoute.template;
   if (req.baseUrl) return `${req.baseUrl}/*`;
   return 'unmatched';
 }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { DashboardUser, Principal } from '@xt/accounts';
+import type { KnownRoute } from './known-routes.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -12,6 +13,8 @@ declare module 'express-serve-static-core' {
     principal?: Principal;
     /** Set by the dashboard's session middleware. */
     dashboardUser?: DashboardUser;
+    /** The API route the path names, whatever the method (set before authentication). */
+    knownRoute?: KnownRoute;
   }
 }
 

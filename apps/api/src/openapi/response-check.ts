@@ -62,7 +62,7 @@ export function createResponseChecker(): (res: CheckedResponse) => string[] {
     item,
     // Resource routes answer under /v1 and without it; operational routes only outside it.
     versioned: item.servers === undefined,
-    pattern: new RegExp(`^${template.replace(/\{[^{}]+\}/g, '[^/]+')}$`),
+    pattern: new RegExp(`^${template.replace(/\{[^{}]+\}/g, '[^/]+')}$`, 'i'),
   }));
 
   const checkBody = (body: unknown, fn: ValidateFunction, where: string): string[] =>
@@ -80,7 +80,8 @@ export function createResponseChecker(): (res: CheckedResponse) => string[] {
     const method = res.method.toLowerCase();
     // Express routes are not strict: `/schemas/` is `/schemas`.
     const rawPath = (res.path.split('?')[0] ?? '/').replace(/(.)\/$/, '$1');
-    const unversioned = rawPath.startsWith('/v1/') ? rawPath.slice(3) : null;
+    // Express routes are case-insensitive too.
+    const unversioned = /^\/v1\//i.test(rawPath) ? rawPath.slice(3) : null;
     const where = `${res.method} ${res.path} → ${res.status}`;
     // A HEAD answer has no body to look at; an error one is only its status.
     const errorAnswer = () => (method === 'head' ? [] : errorBody(res.body, where));

@@ -13,6 +13,7 @@ import {
 import { parseSchemaBody, type SchemaInput } from './body.ts';
 import type { SchemaService } from './service.ts';
 import { serializeSchema } from './serialize.ts';
+import { sendPage } from '../http/page-links.ts';
 
 // Structure is capped at 64 KiB; leave room for name, description and JSON escaping.
 export const SCHEMA_BODY_LIMIT = '256kb';
@@ -37,7 +38,7 @@ export function schemaRoutes(service: SchemaService, basePath: string): Router {
   router.get('/schemas', async (req, res) => {
     const q = listQueryOr422(req.query);
     const { rows, meta } = await service.list(principalOf(req).accountId, q);
-    sendOk(res, { data: rows.map(serializeSchema), meta }, 'Schemas retrieved.');
+    sendPage(req, res, { data: rows.map(serializeSchema), meta }, 'Schemas retrieved.');
   });
 
   router.get('/schemas/:id', async (req, res) => {

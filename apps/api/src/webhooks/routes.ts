@@ -8,6 +8,7 @@ import { idParam } from '../http/validate.ts';
 import { parseEndpointBody, type EndpointInput } from './body.ts';
 import { serializeAttempt, serializeEndpoint, serializeEndpointWithSecret } from './serialize.ts';
 import type { WebhookService } from './service.ts';
+import { sendPage } from '../http/page-links.ts';
 
 const WHAT = 'Webhook endpoint';
 
@@ -31,7 +32,7 @@ export function webhookRoutes(
   router.get('/webhooks', async (req, res) => {
     const q = listQueryOr422(req.query);
     const { rows, meta } = await service.list(principalOf(req).accountId, q);
-    sendOk(res, { data: rows.map(serializeEndpoint), meta }, 'Webhook endpoints retrieved.');
+    sendPage(req, res, { data: rows.map(serializeEndpoint), meta }, 'Webhook endpoints retrieved.');
   });
 
   router.get('/webhooks/:id', async (req, res) => {
@@ -66,7 +67,7 @@ export function webhookRoutes(
     const id = idParam(req.params.id, WHAT);
     const q = listQueryOr422(req.query);
     const { rows, meta } = await service.deliveries(principalOf(req).accountId, id, q);
-    sendOk(res, { data: rows.map(serializeAttempt), meta }, 'Webhook deliveries retrieved.');
+    sendPage(req, res, { data: rows.map(serializeAttempt), meta }, 'Webhook deliveries retrieved.');
   });
 
   return router;
