@@ -29,14 +29,14 @@ export function routeTable(paths: Record<string, object>): (path: string) => Kno
     );
     if (methods.has('GET')) methods.add('HEAD');
     const body = template
-      .split(/\{[^}]+\}/)
+      .split(/\{[^{}]+\}/)
       .map(escape)
       .join('[^/]+');
     const prefix = item.servers === undefined ? '(?:/v1)?' : '';
     return {
       pattern: new RegExp(`^${prefix}${body}/?$`, 'i'),
       route: {
-        template: template.replace(/\{([^}]+)\}/g, ':$1'),
+        template: template.replace(/\{([^{}]+)\}/g, ':$1'),
         methods,
         allow: [...methods].sort().join(', '),
       },
