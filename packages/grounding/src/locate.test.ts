@@ -95,6 +95,8 @@ describe('locateValue: numbers', () => {
     expect(locateValue(4, text('Paper size A4'))).toBeNull();
     expect(locateValue(1234, text('Total 1,234.50'))).toBeNull();
     expect(locateValue(234.5, text('Total 1,234.50'))).toBeNull();
+    expect(expectAt('Net weight 10g per pack', 10).quote).toBe('10');
+    expect(locateValue(10, text('Net weight 1O per pack'))).toBeNull();
   });
 
   it('finds a string that is a number where a number is written, or as written around it', () => {

@@ -75,7 +75,7 @@ function searchCandidates(index: SourceIndex, value: string | number | boolean):
   if (number) {
     // A string that is one number is found where a number is written (`"12"` is not the cents
     // of `1,234.12`), or as text wrapped around such a number (`"$1,234.50"` as written).
-    const numbers = numberCandidates(index, number.magnitudes, number.negative, value.trim());
+    const numbers = numberCandidates(index, number.magnitudes, number.negative, value);
     const around = text.filter((t) => numbers.some((n) => n.start >= t.start && n.end <= t.end));
     return around.length > 0 ? around : numbers;
   }

@@ -182,8 +182,9 @@ function emitScan(text: string, scan: Scan, visit: (o: NumberOccurrence) => void
   }
 }
 
-// Letters OCR reads in place of digits: `1,234.5O` is not 1,234.5 followed by a unit.
-const DIGIT_LOOKALIKES = new Set([...'OoIlSsBZzg']);
+// Letters OCR reads in place of digits: `1,234.5O` is not 1,234.5 followed by a unit. Unit
+// letters (`10g`, `30s`, `5m`) are left out, so that such figures still read.
+const DIGIT_LOOKALIKES = new Set([...'OoIlSBZ']);
 
 /** A lone digit-like letter glued to the number's end: the number was probably misread. */
 function misreadDigit(text: string, end: number): boolean {
