@@ -1,3 +1,4 @@
+import type { GroundingSource } from '@xt/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { indexSource, locateValue } from './index.ts';
@@ -83,6 +84,89 @@ describe('properties', () => {
         expect(located, written).not.toBeNull();
         expect(written).toContain(located!.quote);
       }),
+    );
+  });
+
+  it('finds a date in any of the usual written forms', () => {
+    const months = [
+      'January',
+      'February',
+      'March',
+      'April',
+      'May',
+      'June',
+      'July',
+      'August',
+      'September',
+      'October',
+      'November',
+      'December',
+    ];
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1970-01-01'), max: new Date('2069-12-31'), noInvalidDate: true }),
+        fc.nat(7),
+        (date, style) => {
+          const [y, m, d] = [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate()];
+          const p2 = (n: number) => String(n).padStart(2, '0');
+          const name = months[m - 1]!;
+          const written = [
+            `${d} ${name} ${y}`,
+            `${name} ${d}, ${y}`,
+            `${d} ${name.slice(0, 3)} ${y}`,
+            `${p2(d)}.${p2(m)}.${y}`,
+            `${p2(d)}/${p2(m)}/${y}`,
+            `${p2(m)}/${p2(d)}/${y}`,
+            `${p2(d)}-${name.slice(0, 3)}-${y}`,
+            `${d}/${m}/${String(y).slice(2)}`,
+          ][style]!;
+          const iso = `${y}-${p2(m)}-${p2(d)}`;
+          const located = locateValue(iso, {
+            kind: 'text',
+            content: `Issued on ${written}, payable in 30 days.`,
+          });
+          expect(located?.quote, written).toBe(written);
+        },
+      ),
+    );
+  });
+
+  it('gives boxes inside the boxes of the lines the value is on, on its page', () => {
+    const word = fc.stringMatching(/^[a-z]{2,7}$/);
+    const line = fc.array(word, { minLength: 1, maxLength: 8 }).map((ws) => ws.join(' '));
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(line, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 }),
+        fc.nat(),
+        (pages, pick) => {
+          const source: GroundingSource = {
+            kind: 'pages',
+            pages: pages.map((lines, p) => ({
+              page: p + 1,
+              lines: lines.map((text, l) => ({
+                text,
+                box: [0.1, l * 0.1, 0.9, l * 0.1 + 0.05] as [number, number, number, number],
+              })),
+            })),
+          };
+          const all = pages.flatMap((lines, p) => lines.map((text) => ({ text, page: p + 1 })));
+          const chosen = all[pick % all.length]!;
+          const located = locateValue(chosen.text, source);
+          expect(located).not.toBeNull();
+          const onPage = pages[located!.page! - 1]!;
+          expect(located!.boxes.length).toBeGreaterThan(0);
+          for (const [x0, y0, x1, y1] of located!.boxes) {
+            expect(x0).toBeGreaterThanOrEqual(0.1 - 1e-9);
+            expect(x1).toBeLessThanOrEqual(0.9 + 1e-9);
+            expect(x0).toBeLessThan(x1);
+            expect(
+              onPage.some(
+                (_, l) => Math.abs(y0 - l * 0.1) < 1e-9 && Math.abs(y1 - (l * 0.1 + 0.05)) < 1e-9,
+              ),
+            ).toBe(true);
+          }
+        },
+      ),
     );
   });
 
