@@ -51,6 +51,8 @@ describe('locateValue: exact and normalised text', () => {
   });
 
   it('folds diacritics and typographic dashes', () => {
+    expect(expectAt('Lieferadresse: HAUPTSTRASSE 5', 'Hauptstraße 5').quote).toBe('HAUPTSTRASSE 5');
+    expect(expectAt('Bjørn Ødegård, Łódź', 'Bjorn Odegard, Lodz').how).toBe('normalised');
     const located = expectAt('Kunde: Müller – Café Zürich', 'Muller - Cafe Zurich');
     expect(located.how).toBe('normalised');
   });

@@ -70,6 +70,23 @@ export function isUnspaced(ch: string): boolean {
   return ch.charCodeAt(0) >= 0x0e00 && UNSPACED.test(ch);
 }
 
+// Letters that compatibility decomposition leaves alone but readers treat as spellings of others.
+const LETTER_SPELLINGS: Record<string, string> = {
+  ß: 'ss',
+  ẞ: 'ss',
+  æ: 'ae',
+  Æ: 'ae',
+  œ: 'oe',
+  Œ: 'oe',
+  ø: 'o',
+  Ø: 'o',
+  ł: 'l',
+  Ł: 'l',
+  đ: 'd',
+  Đ: 'd',
+  ı: 'i',
+};
+
 const foldCache = new Map<string, string>();
 
 /**
@@ -86,6 +103,7 @@ export function fold(ch: string): string {
     else if (code === 0x2212) folded = '-';
     else if (code === 0x2018 || code === 0x2019 || code === 0x201b || code === 0x2032) folded = "'";
     else if (code === 0x201c || code === 0x201d || code === 0x201f || code === 0x2033) folded = '"';
+    else if (LETTER_SPELLINGS[ch] !== undefined) folded = LETTER_SPELLINGS[ch];
     else folded = ch.normalize('NFKD').replace(COMBINING, '').toLowerCase();
     // Bounded: a hostile source of many distinct code points must not grow memory without end.
     if (foldCache.size < 20_000) foldCache.set(ch, folded);
