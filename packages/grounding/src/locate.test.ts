@@ -37,6 +37,12 @@ describe('locateValue: exact and normalised text', () => {
     expect(locateValue(5, text('15 items for 250'))).toBeNull();
   });
 
+  it('finds words in scripts written without spaces', () => {
+    expect(expectAt('住所：東京都千代田区', '東京都').quote).toBe('東京都');
+    expect(expectAt('住所：東京都千代田区', '千代田').quote).toBe('千代田');
+    expect(locateValue('大阪', text('住所：東京都千代田区'))).toBeNull();
+  });
+
   it('does not ground a value that is not in the source', () => {
     expect(locateValue('Globex Corporation', text('Billed to: Acme GmbH, total 12.50'))).toBeNull();
     expect(locateValue(99.99, text('Billed to: Acme GmbH, total 12.50'))).toBeNull();
