@@ -25,3 +25,10 @@ export {
   type WebhookHeaders,
 } from './webhook-signature.ts';
 export type * from './types.ts';
+export { sourceTypeFor } from './source-type.ts';
+export {
+  connectionEnv,
+  resolveConnection,
+  type Connection,
+  type ConnectionEnv,
+} from './cli/config.ts';

@@ -7,15 +7,15 @@ export interface Connection {
   apiKey: string;
 }
 
-export interface CliEnv {
+export interface ConnectionEnv {
   XT_BASE_URL?: string | undefined;
   XT_API_KEY?: string | undefined;
   /** `npm start`'s data directory, when it is not `.data` in the checkout. */
   DATA_DIR?: string | undefined;
 }
 
-/** The CLI's settings from the environment (read here only; the SDK itself reads none). */
-export function cliEnv(env: NodeJS.ProcessEnv = process.env): CliEnv {
+/** The connection settings from the environment, for `xt` and `xt-mcp` (the client reads none). */
+export function connectionEnv(env: NodeJS.ProcessEnv = process.env): ConnectionEnv {
   const pick = (name: string) =>
     env[name] && env[name].trim() !== '' ? env[name].trim() : undefined;
   return {
@@ -32,7 +32,7 @@ const LOCAL_DEFAULT = 'http://127.0.0.1:3000';
  * saved (`.data/dev-api-key.txt`, found from `cwd` upwards, or under `DATA_DIR`), and the
  * address that `npm start` recorded in `.data/stack.json` while it runs.
  */
-export async function resolveConnection(env: CliEnv, cwd: string): Promise<Connection> {
+export async function resolveConnection(env: ConnectionEnv, cwd: string): Promise<Connection> {
   const dataDir = env.DATA_DIR ? path.resolve(cwd, env.DATA_DIR) : await findDataDir(cwd);
   const apiKey = env.XT_API_KEY ?? (dataDir ? await readDevKey(dataDir) : undefined);
   if (!apiKey) {

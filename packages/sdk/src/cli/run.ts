@@ -2,7 +2,7 @@ import { XtClient } from '../client.ts';
 import { ApiError, XtError } from '../errors.ts';
 import { UsageError, type CliContext } from './command.ts';
 import { commands } from './commands.ts';
-import { resolveConnection, type CliEnv, type Connection } from './config.ts';
+import { resolveConnection, type ConnectionEnv, type Connection } from './config.ts';
 
 function usage(): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
@@ -18,7 +18,7 @@ function usage(): string {
 /** Runs one `xt` command line and returns the exit code; never throws. */
 export async function runCli(
   argv: string[],
-  io: Pick<CliContext, 'stdout' | 'stderr' | 'cwd'> & { env: CliEnv },
+  io: Pick<CliContext, 'stdout' | 'stderr' | 'cwd'> & { env: ConnectionEnv },
 ): Promise<number> {
   const [name, ...args] = argv;
   let connection: Promise<Connection> | undefined;

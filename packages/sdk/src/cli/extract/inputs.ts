@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { sourceTypeFor } from '../../source-type.ts';
 import type { SourceType } from '../../types.ts';
 import { UsageError } from '../command.ts';
 
@@ -14,18 +15,6 @@ export interface Input {
   path?: string;
   /** SHA-256 of the file's bytes, or of the URL: with the options, it makes the Idempotency-Key. */
   sha256: string;
-}
-
-const IMAGE = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.tif', '.tiff', '.bmp']);
-// What the service accepts as a `text` file upload (docs/uploads.md).
-const TEXT = new Set(['.txt', '.md', '.markdown', '.csv', '.json', '.html', '.htm']);
-
-function typeOfName(name: string, isUrl: boolean): SourceType | undefined {
-  const ext = path.extname(name).toLowerCase();
-  if (ext === '.pdf') return 'pdf';
-  if (IMAGE.has(ext)) return 'image';
-  if (isUrl) return 'webpage';
-  return TEXT.has(ext) ? 'text' : undefined;
 }
 
 function isUrl(arg: string): boolean {
@@ -50,7 +39,7 @@ export async function expandInputs(
     if (seen.has(absolute)) return;
     seen.add(absolute);
     const source = path.relative(cwd, absolute) || absolute;
-    const type = forced ?? typeOfName(absolute, false);
+    const type = forced ?? sourceTypeFor(absolute, false);
     if (!type) {
       if (fromFolder) return void skipped.push(source);
       throw new UsageError(`cannot tell the type of ${source} from its name; pass --type`);
@@ -62,7 +51,7 @@ export async function expandInputs(
     if (isUrl(arg)) {
       if (seen.has(arg)) continue;
       seen.add(arg);
-      const type = forced ?? typeOfName(new URL(arg).pathname, true)!;
+      const type = forced ?? sourceTypeFor(arg, true)!;
       inputs.push({ source: arg, type, sha256: sha256(arg) });
       continue;
     }

@@ -1,0 +1,16 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { XtClient } from '@xt/sdk';
+import { registerTools, type ToolOptions } from './tools.ts';
+
+export const SERVER_INFO = { name: 'xt-mcp', version: '0.1.0' };
+
+/** An MCP server whose tools call the extraction service through `client`. */
+export function createXtMcpServer(client: XtClient, options: ToolOptions): McpServer {
+  const server = new McpServer(SERVER_INFO, {
+    instructions:
+      'Extracts structured JSON from text, webpages, PDFs and images. Find or create a schema ' +
+      '(list_schemas, create_schema), then call extract with its id.',
+  });
+  registerTools(server, client, options);
+  return server;
+}

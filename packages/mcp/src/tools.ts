@@ -1,0 +1,185 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  sourceTypeFor,
+  type CreateExtractionParams,
+  type SourceType,
+  type XtClient,
+} from '@xt/sdk';
+import { z } from 'zod';
+import { errorResult, jsonResult, ToolInputError } from './errors.ts';
+
+export interface ToolOptions {
+  /** Where relative file paths start. */
+  cwd: string;
+  /** Whether `extract` may read local files (stdio: yes; HTTP: only when asked for). */
+  allowFiles: boolean;
+}
+
+const SOURCE_TYPES = ['text', 'pdf', 'image', 'webpage'] as const;
+
+/** Runs a tool body and turns any failure into an error result the agent can act on. */
+async function guarded(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (error) {
+    return errorResult(error);
+  }
+}
+
+export function registerTools(server: McpServer, client: XtClient, options: ToolOptions): void {
+  server.registerTool(
+    'list_schemas',
+    {
+      title: 'List schemas',
+      description:
+        'Lists the extraction schemas of this account, newest first (a page of records and its meta).',
+      inputSchema: {
+        search: z.string().optional().describe('case-insensitive part of the schema name'),
+        page: z.number().int().min(1).optional().describe('page number, from 1'),
+        limit: z.number().int().min(1).max(100).optional().describe('records per page (10)'),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    (args) => guarded(async () => jsonResult(await client.schemas.list(args))),
+  );
+
+  server.registerTool(
+    'create_schema',
+    {
+      title: 'Create a schema',
+      description:
+        'Creates a schema: the shape of the JSON an extraction returns. `structure` is an object ' +
+        '{ "type": "object", "properties": { "<field>": { "type": "string" | "number" | ' +
+        '"integer" | "boolean" | "object" | "array", "description"?, "required"?, "enum"?, ' +
+        '"properties"? (objects), "items"? (arrays) } } } or { "type": "array", "items": … }.',
+      inputSchema: {
+        name: z.string().min(1).describe('a name for the schema'),
+        description: z.string().optional(),
+        structure: z
+          .record(z.string(), z.unknown())
+          .describe('the root field definition, of type object (with properties) or array'),
+      },
+    },
+    ({ name, description, structure }) =>
+      guarded(async () =>
+        jsonResult(
+          await client.schemas.create({
+            name,
+            structure: structure as unknown as Parameters<
+              XtClient['schemas']['create']
+            >[0]['structure'],
+            ...(description !== undefined ? { description } : {}),
+          }),
+        ),
+      ),
+  );
+
+  server.registerTool(
+    'extract',
+    {
+      title: 'Extract structured data',
+      description:
+        'Extracts JSON shaped by a schema from one source: `text`, a `url` (a webpage, PDF or ' +
+        'image), or a local file `path` (PDF, image or text file). Waits for the result and ' +
+        'returns { id, status, output, totalTokens } (and citations when asked for).',
+      inputSchema: {
+        schema_id: z.string().describe('the id of a schema (list_schemas, create_schema)'),
+        text: z.string().optional().describe('the source as plain text'),
+        url: z.string().optional().describe('an http(s) URL of a webpage, PDF or image'),
+        path: z.string().optional().describe('a local file: PDF, image, or a text file'),
+        type: z
+          .enum(SOURCE_TYPES)
+          .optional()
+          .describe(
+            'the source type; default: text for text, else from the name (webpage for URLs)',
+          ),
+        citations: z
+          .boolean()
+          .optional()
+          .describe('also say where each value was found in the source'),
+        instruction: z.string().max(4000).optional().describe('extra guidance for the model'),
+        model: z.enum(['gpt-4.1', 'gpt-4.1-mini']).optional(),
+        timeout_seconds: z
+          .number()
+          .int()
+          .min(1)
+          .max(3600)
+          .optional()
+          .describe('give up waiting after this long (600)'),
+      },
+    },
+    (args) =>
+      guarded(async () => {
+        const params = await extractionParams(args, options);
+        const done = await client.extract(params, {
+          timeoutMs: (args.timeout_seconds ?? 600) * 1000,
+        });
+        return jsonResult(done);
+      }),
+  );
+
+  server.registerTool(
+    'get_extraction',
+    {
+      title: 'Get an extraction',
+      description:
+        'Reads one extraction by id: its status, source, result (the output), error, and ' +
+        'citations and warnings when present.',
+      inputSchema: { id: z.string().describe('the extraction id') },
+      annotations: { readOnlyHint: true },
+    },
+    ({ id }) => guarded(async () => jsonResult(await client.extractions.get(id))),
+  );
+}
+
+interface ExtractArgs {
+  schema_id: string;
+  text?: string | undefined;
+  url?: string | undefined;
+  path?: string | undefined;
+  type?: SourceType | undefined;
+  citations?: boolean | undefined;
+  instruction?: string | undefined;
+  model?: 'gpt-4.1' | 'gpt-4.1-mini' | undefined;
+}
+
+async function extractionParams(
+  args: ExtractArgs,
+  options: ToolOptions,
+): Promise<CreateExtractionParams> {
+  const given = (['text', 'url', 'path'] as const).filter((k) => args[k] !== undefined);
+  if (given.length !== 1) {
+    throw new ToolInputError(
+      `Give exactly one of text, url or path (got ${given.length ? given.join(', ') : 'none'}).`,
+    );
+  }
+  const base = {
+    schemaId: args.schema_id,
+    ...(args.citations ? { citations: true } : {}),
+    ...(args.instruction !== undefined ? { instruction: args.instruction } : {}),
+    ...(args.model !== undefined ? { model: args.model } : {}),
+  };
+  if (args.text !== undefined) return { ...base, type: args.type ?? 'text', source: args.text };
+  if (args.url !== undefined) {
+    if (!URL.canParse(args.url)) throw new ToolInputError(`url: not a URL: ${args.url}`);
+    return { ...base, type: args.type ?? sourceTypeFor(args.url, true)!, source: args.url };
+  }
+  if (!options.allowFiles) {
+    throw new ToolInputError(
+      'path: this server does not read local files (start it with --allow-files); send text or a url.',
+    );
+  }
+  const file = path.resolve(options.cwd, args.path!);
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) throw new ToolInputError(`path: no such file: ${file}`);
+  const type = args.type ?? sourceTypeFor(file, false);
+  if (!type) {
+    throw new ToolInputError(
+      `path: cannot tell the type of ${path.basename(file)} from its name; pass type (pdf, image or text).`,
+    );
+  }
+  return { ...base, type, source: { path: file } };
+}
