@@ -80,6 +80,9 @@ const schema = z.object({
   // A preparation task (one PDF or image) running longer is abandoned and its thread replaced.
   PREP_TIMEOUT_MS: int(120_000, 1000),
   PREP_THREAD_HEAP_MB: int(1024, 64),
+  // Tesseract's deadline per scanned page or image, read only when citations are asked for
+  // (docs/citations.md); past it the page's values are reported as not found.
+  OCR_TIMEOUT_MS: int(30_000, 1000),
   // Reading a text source (HTML to Markdown, paragraphs) is linear in its length: a megabyte
   // takes well under a second, so a text still being read after this is hostile, not retried.
   PREP_TEXT_TIMEOUT_MS: int(30_000, 1000),

@@ -6,7 +6,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Citation } from '@xt/contract';
-import { placedTextPdf, startFixtureServer, type FixtureServer } from '@xt/testkit/fixtures';
+import {
+  placedTextPdf,
+  scannedPdf,
+  startFixtureServer,
+  textImagePng,
+  type FixtureServer,
+} from '@xt/testkit/fixtures';
 import { startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
 import {
   checkResponsesAgainstOpenApi,
@@ -55,6 +61,14 @@ const tableSource = [
   ...Array.from({ length: ROWS }, (_, i) => `${rowId(i)} ${i + 1}`),
 ].join('\n');
 
+// textImagePng's layout: 28 px type, baselines at (i + 1.5) × 42 px, 210 px tall for 3 lines.
+const RECEIPT_LINES = [
+  'Receipt from Corner Bakery',
+  'Customer: Ada Lovelace',
+  'Total paid: 42.75 EUR',
+];
+const RECEIPT = { fontSize: 28, lineHeight: 42, height: 210 };
+
 let invoiceSchema: string;
 let tableSchema: string;
 
@@ -76,6 +90,12 @@ beforeAll(async () => {
   pdfBytes = placed.pdf;
   fixtures = await startFixtureServer({
     '/invoice.pdf': { body: placed.pdf, contentType: 'application/pdf' },
+    '/receipt.png': { body: await textImagePng(RECEIPT_LINES), contentType: 'image/png' },
+    '/scan.pdf': {
+      // One page each.
+      body: await scannedPdf(['Delivery note', 'Customer: Grace Hopper']),
+      contentType: 'application/pdf',
+    },
   });
   model = await startModelStandIn();
   const allow = `127.0.0.1:${fixtures.port}`;
@@ -167,6 +187,51 @@ describe('citations', () => {
       expect(iou(total.boxes[0] ?? [], pdfRects[2]?.[2] ?? [])).toBeGreaterThanOrEqual(0.5);
       expect(res.body.data.warnings).toBeUndefined();
     }
+  });
+
+  it('locates the values of an image through OCR, each with a box on its own line', async () => {
+    model.setDefaultBehaviour({
+      output: { number: 'Ada Lovelace', total: 42.75, currency: 'EUR' },
+    });
+    const res = await create({
+      schema_id: invoiceSchema,
+      type: 'image',
+      source: `${fixtures.url}/receipt.png`,
+      citations: true,
+    });
+    expect(res.status).toBe(200);
+    const citations = res.body.data.citations as Record<string, Citation>;
+    for (const [pointer, line] of [
+      ['/number', 1],
+      ['/total', 2],
+      ['/currency', 2],
+    ] as const) {
+      const c = citations[pointer] as Citation;
+      expect(c).toMatchObject({ grounded: true, page: 1, start: null, end: null });
+      expect(c.boxes).toHaveLength(1);
+      const [, top = 0, , bottom = 0] = c.boxes[0] ?? [];
+      const baseline = ((line + 1.5) * RECEIPT.lineHeight) / RECEIPT.height;
+      const middle = (top + bottom) / 2;
+      // The box's middle lies between the line's cap height and its baseline.
+      expect(middle).toBeGreaterThan(baseline - RECEIPT.fontSize / RECEIPT.height);
+      expect(middle).toBeLessThan(baseline);
+    }
+    expect(res.body.data.warnings).toBeUndefined();
+  });
+
+  it('reads scanned PDF pages through OCR, each value on its own page', async () => {
+    model.setDefaultBehaviour({ output: { number: 'Grace Hopper', total: null, currency: null } });
+    const res = await create({
+      schema_id: invoiceSchema,
+      type: 'pdf',
+      source: `${fixtures.url}/scan.pdf`,
+      citations: true,
+    });
+    expect(res.status).toBe(200);
+    const number = res.body.data.citations['/number'] as Citation;
+    expect(number).toMatchObject({ grounded: true, page: 2 });
+    expect(number.quote).toContain('Grace Hopper');
+    expect(number.boxes).toHaveLength(1);
   });
 
   it('flags a value the model invented: not grounded, no quote, UNGROUNDED_VALUES', async () => {

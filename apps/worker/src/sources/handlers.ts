@@ -47,6 +47,9 @@ export function createSourceHandlers(
     dispatcher,
   });
 
+  // Scanned pages and images are read with OCR only when citations are asked for.
+  const ocrOptions = { timeoutMs: config.OCR_TIMEOUT_MS };
+
   // Fetched and uploaded files take the same path from their bytes on.
   async function preparePdfBytes(bytes: Buffer, { model, citations }: PrepareOptions) {
     const pdf = await pool.runPrep({
@@ -59,6 +62,7 @@ export function createSourceHandlers(
         maxImagePages: config.MAX_PDF_IMAGE_PAGES,
         maxImagePixels: config.MAX_IMAGE_PIXELS,
         grounding: citations === true,
+        ...(citations ? { ocr: ocrOptions } : {}),
       },
     });
     logger.debug(
@@ -67,8 +71,16 @@ export function createSourceHandlers(
     );
     return pdf;
   }
-  const prepareImageBytes = (bytes: Buffer, { model }: PrepareOptions) =>
-    pool.runPrep({ kind: 'image', bytes, opts: { model, maxPixels: config.MAX_IMAGE_PIXELS } });
+  const prepareImageBytes = (bytes: Buffer, { model, citations }: PrepareOptions) =>
+    pool.runPrep({
+      kind: 'image',
+      bytes,
+      opts: {
+        model,
+        maxPixels: config.MAX_IMAGE_PIXELS,
+        ...(citations ? { ocr: ocrOptions } : {}),
+      },
+    });
 
   return {
     async pdf(url, opts) {

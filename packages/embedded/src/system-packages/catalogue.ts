@@ -37,6 +37,18 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
     purposes: ['start', 'test', 'ci'],
   },
   {
+    name: 'tesseract-ocr',
+    probe: 'tesseract',
+    why: 'reads scanned pages and images with OCR to locate cited values (docs/citations.md)',
+    purposes: ['start', 'test', 'ci'],
+  },
+  {
+    name: 'tesseract-ocr-eng',
+    probe: '/usr/share/tesseract-ocr/5/tessdata/eng.traineddata',
+    why: "Tesseract's English model",
+    purposes: ['start', 'test', 'ci'],
+  },
+  {
     name: 'python3',
     probe: 'python3',
     why: "the Python SDK's unittest suite (clients/python) runs against the service",

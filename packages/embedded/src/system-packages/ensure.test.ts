@@ -66,14 +66,25 @@ describe('packagesFor', () => {
   it('leaves out redis-server when REDIS_URL names a server, chromium with CHROMIUM_PATH', () => {
     const names = (env: Parameters<typeof packagesFor>[1]) =>
       packagesFor('start', env).map((p) => p.name);
-    expect(names({})).toEqual(['redis-server', 'chromium', 'fonts-dejavu-core']);
+    expect(names({})).toEqual([
+      'redis-server',
+      'chromium',
+      'fonts-dejavu-core',
+      'tesseract-ocr',
+      'tesseract-ocr-eng',
+    ]);
     expect(names({ REDIS_URL: 'redis://r:6379', CHROMIUM_PATH: '/opt/chrome' })).toEqual([
       'fonts-dejavu-core',
+      'tesseract-ocr',
+      'tesseract-ocr-eng',
     ]);
   });
 
   it('off Linux, only looks for commands on PATH', () => {
-    expect(packagesFor('start', {}, 'darwin').map((p) => p.name)).toEqual(['redis-server']);
+    expect(packagesFor('start', {}, 'darwin').map((p) => p.name)).toEqual([
+      'redis-server',
+      'tesseract-ocr',
+    ]);
   });
 
   it('CI also needs PostgreSQL, poppler and haproxy', () => {

@@ -1,5 +1,6 @@
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { ExtractionFailure, type PreparedSource, type PublicModel } from '@xt/contract';
+import { ocrLines, type OcrOptions } from '../ocr/index.ts';
 import { encodeForModel } from './encode.ts';
 import { visionSize } from './vision-size.ts';
 
@@ -7,7 +8,12 @@ export interface ImageOptions {
   model: PublicModel;
   /** Largest width × height accepted, checked against the header before any decoding. */
   maxPixels: number;
+  /** Read the image's lines with OCR to locate values in (citations asked for). */
+  ocr?: OcrOptions | undefined;
 }
+
+/** Tesseract reads a photo or scan well at this size; larger only costs time. */
+const MAX_OCR_SIDE = 3_000;
 
 /**
  * Raster formats the prebuilt libvips decodes and that real image sources use. SVG is refused
@@ -104,7 +110,7 @@ export async function prepareImage(bytes: Buffer, opts: ImageOptions): Promise<P
     width: raw.info.width,
     height: raw.info.height,
   });
-  return {
+  const prepared: PreparedSource = {
     parts: [
       {
         kind: 'image',
@@ -115,4 +121,27 @@ export async function prepareImage(bytes: Buffer, opts: ImageOptions): Promise<P
       },
     ],
   };
+  if (!opts.ocr) return prepared;
+  const lines = await readLines(bytes, opts.maxPixels, opts.ocr);
+  return { ...prepared, grounding: { kind: 'pages', pages: [{ page: 1, lines, ocr: true }] } };
+}
+
+/**
+ * The image's lines by OCR, from the upright image at up to MAX_OCR_SIDE pixels: boxes are
+ * fractions of it, the same fractions of the image the model was sent.
+ */
+async function readLines(bytes: Buffer, maxPixels: number, ocr: OcrOptions) {
+  const { data, info } = await sharp(bytes, {
+    limitInputPixels: maxPixels,
+    failOn: 'error',
+    autoOrient: true,
+    pages: 1,
+    page: 0,
+  })
+    .resize(MAX_OCR_SIDE, MAX_OCR_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .greyscale()
+    .png({ compressionLevel: 1 })
+    .toBuffer({ resolveWithObject: true });
+  return ocrLines(data, info, ocr);
 }

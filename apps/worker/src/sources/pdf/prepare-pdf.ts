@@ -9,6 +9,8 @@ import {
 import { encodeForModel } from '../image/encode.ts';
 import { openPdf } from './open-pdf.ts';
 import { imageCoverage } from './image-coverage.ts';
+import type { OcrOptions } from '../ocr/index.ts';
+import { ocrPage } from './ocr-page.ts';
 import { pageLines } from './page-text.ts';
 import { renderPage } from './render-page.ts';
 import type { PlacedLine } from './text-layer.ts';
@@ -32,6 +34,8 @@ export interface PdfOptions {
   maxImagePixels: number;
   /** Keep each text page's lines with their boxes, to locate values in (citations asked for). */
   grounding?: boolean;
+  /** With `grounding`: read pages sent as images with OCR, under this deadline per page. */
+  ocr?: OcrOptions | undefined;
 }
 
 export type PreparedPdf = PreparedSource & {
@@ -82,6 +86,9 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
         const rendered = await renderPage(page, opts.model);
         if (rendered.blank) continue;
         const image = await encodeForModel(rendered.rgb, rendered);
+        // A page read from its image has no text layer to locate values in: OCR gives one.
+        if (opts.grounding && opts.ocr && treatment === 'image')
+          grounding.push({ page: n, lines: await ocrPage(page, opts.ocr), ocr: true });
         if (treatment !== 'both') parts.push({ kind: 'text', text: marker(n), unit: n });
         parts.push({
           kind: 'image',

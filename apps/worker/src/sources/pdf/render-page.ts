@@ -26,9 +26,13 @@ export function renderSize(page: { width: number; height: number }, model: Publi
   });
 }
 
-export async function renderPage(page: PDFPageProxy, model: PublicModel): Promise<RenderedPage> {
+export function renderPage(page: PDFPageProxy, model: PublicModel): Promise<RenderedPage> {
+  return renderPageAt(page, renderSize(page.getViewport({ scale: 1 }), model));
+}
+
+/** The page drawn at `size` pixels (its aspect kept, white behind it). */
+export async function renderPageAt(page: PDFPageProxy, size: Size): Promise<RenderedPage> {
   const base = page.getViewport({ scale: 1 });
-  const size = renderSize(base, model);
   const viewport = page.getViewport({
     scale: Math.min(size.width / base.width, size.height / base.height),
   });

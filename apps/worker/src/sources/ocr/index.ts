@@ -1,0 +1,1 @@
+export { ocrLines, linesFromTsv, type OcrOptions } from './tesseract.ts';
