@@ -14,9 +14,6 @@ const schema = z.object({
   ...sourceLimitsConfig,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
-  // LISTEN needs a session of its own, which a transaction-mode PgBouncer cannot give: point
-  // this at PostgreSQL itself when DATABASE_URL goes through one (docs/scaling.md).
-  DATABASE_LISTEN_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   // How long an authenticated API key is trusted without a database look-up; revocations reach
   // every process at once through LISTEN/NOTIFY regardless. 0 turns the cache off.
   KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),

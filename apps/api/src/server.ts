@@ -21,12 +21,13 @@ export async function startApi(
   config: ApiConfig,
   logger: Logger = createAppLogger(config, 'api'),
 ): Promise<RunningApi> {
-  await runMigrations(config.DATABASE_URL);
+  await runMigrations(config.DATABASE_DIRECT_URL ?? config.DATABASE_URL);
   // Connection trouble is reported once per outage; requests meanwhile fall back on their own.
   const outages = createDependencyOutages(logger);
   const db = createDb(config.DATABASE_URL, {
     max: config.DB_POOL_MAX,
     applicationName: 'api',
+    preparedStatements: config.DB_PREPARED_STATEMENTS,
     ...outages.postgresEvents,
   });
   const redis = createRedis(config.REDIS_URL, 'producer', outages.redisEvents);
@@ -35,7 +36,7 @@ export async function startApi(
   queue.on('error', (err) => outages.redis.failed(err));
   const waiter = await createCompletionWaiter(subscriber, config.QUEUE_PREFIX);
   const keyCache = createKeyCache(db.db, {
-    listenUrl: config.DATABASE_LISTEN_URL ?? config.DATABASE_URL,
+    listenUrl: config.DATABASE_DIRECT_URL ?? config.DATABASE_URL,
     ttlSeconds: config.KEY_CACHE_TTL_SECONDS,
     logger,
   });

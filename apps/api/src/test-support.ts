@@ -54,11 +54,16 @@ export interface TestResponse {
   text: string;
 }
 
-export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+export async function startTestApi(
+  env: Record<string, string> = {},
+  /** Reach the database through something in front of it (a pooler); migrations go direct. */
+  through?: (databaseUrl: string) => string,
+): Promise<TestApi> {
   const database = await createTestDatabase();
   const prefix = uniquePrefix('api');
   const config = loadConfig({
-    DATABASE_URL: database.url,
+    DATABASE_URL: through ? through(database.url) : database.url,
+    ...(through ? { DATABASE_DIRECT_URL: database.url } : {}),
     REDIS_URL: testRedisUrl(),
     QUEUE_PREFIX: prefix,
     PORT: '0',

@@ -38,12 +38,13 @@ export async function startWorker(
   logger: Logger = createAppLogger(config, config.WORKER_NAME),
 ): Promise<RunningWorker> {
   const chromiumCheck = checkChromium(chromiumExecutable(config.CHROMIUM_PATH));
-  await runMigrations(config.DATABASE_URL);
+  await runMigrations(config.DATABASE_DIRECT_URL ?? config.DATABASE_URL);
   // Connection trouble is logged once per outage, not once per reconnect attempt or job.
   const outages = createDependencyOutages(logger);
   const db = createDb(config.DATABASE_URL, {
     max: config.DB_POOL_MAX,
     applicationName: config.WORKER_NAME,
+    preparedStatements: config.DB_PREPARED_STATEMENTS,
     ...outages.postgresEvents,
   });
   const onQueueError = (err: Error) => {

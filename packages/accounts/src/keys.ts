@@ -197,7 +197,7 @@ export async function authenticateKey(db: Db, presented: string): Promise<Princi
 }
 
 /** Runs on every API request, so it is built once (see preparedPerDb). */
-const liveKeyByHash = preparedPerDb((db) =>
+const liveKeyByHash = preparedPerDb('live_api_key_by_hash', (db, name) =>
   db
     .select({
       id: apiKeys.id,
@@ -207,7 +207,7 @@ const liveKeyByHash = preparedPerDb((db) =>
     })
     .from(apiKeys)
     .where(and(eq(apiKeys.hash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
-    .prepare('live_api_key_by_hash'),
+    .prepare(name),
 );
 
 export async function countKeys(db: Db): Promise<number> {

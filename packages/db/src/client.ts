@@ -4,6 +4,9 @@ import * as schema from './schema.ts';
 
 export type Db = NodePgDatabase<typeof schema>;
 
+/** Handles made with `preparedStatements: false` (see preparedPerDb). */
+export const withoutNamedStatements = new WeakSet<Db>();
+
 export interface DbHandle {
   db: Db;
   pool: pg.Pool;
@@ -25,6 +28,12 @@ export interface DbOptions {
   onConnectionError?: (err: Error) => void;
   /** Told each time a new connection is made: the database answers (again). */
   onConnect?: () => void;
+  /**
+   * Name the hottest statements so each connection parses them once (default). `false` sends
+   * them unnamed, for a transaction-mode pooler that cannot keep a named statement on the
+   * server connection a later query lands on (PgBouncer before 1.21).
+   */
+  preparedStatements?: boolean;
 }
 
 export function createDb(url: string, options: DbOptions = {}): DbHandle {
@@ -53,5 +62,6 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     options.onConnect?.();
   });
   const db = drizzle(pool, { schema });
+  if (options.preparedStatements === false) withoutNamedStatements.add(db);
   return { db, pool, close: () => pool.end() };
 }

@@ -28,7 +28,7 @@ export async function claim(db: Db, id: string): Promise<ClaimResult> {
 }
 
 /** Every job starts with it, so it is built once (see preparedPerDb). */
-const claimStatement = preparedPerDb((db) =>
+const claimStatement = preparedPerDb('claim_extraction', (db, name) =>
   db
     .update(extractions)
     .set({
@@ -44,7 +44,7 @@ const claimStatement = preparedPerDb((db) =>
       ),
     )
     .returning()
-    .prepare('claim_extraction'),
+    .prepare(name),
 );
 
 export async function exists(db: Db, id: string): Promise<boolean> {

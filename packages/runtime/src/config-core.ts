@@ -20,6 +20,15 @@ export const baseConfig = {
     .regex(/^[A-Za-z0-9_-]+$/)
     .default('xt'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  // PostgreSQL itself, for what needs a session of its own, which a transaction-mode PgBouncer
+  // cannot give: the migrations' advisory lock and LISTEN. Default: DATABASE_URL.
+  DATABASE_DIRECT_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  // Named server-side prepared statements for the hottest queries. `false` sends them unnamed
+  // (parsed on every execution), as PgBouncer before 1.21 in transaction mode needs.
+  DB_PREPARED_STATEMENTS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   // Unset: coloured lines at a terminal outside production, JSON otherwise (docs/logging.md).
   LOG_FORMAT: z.enum(LOG_FORMATS).optional(),

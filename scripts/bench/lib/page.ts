@@ -95,7 +95,7 @@ change it: [performance.md](performance.md).
 - **§9 Data size**: one account with 1,000,000 extractions (100,000 with \`--quick\`) and one
   with 1,000 in the same database, written in bulk with \`generate_series\` (30 days, 97%
   completed, five schemas) and vacuumed; 200 sequential requests per query and account (one
-  client, so each figure is a request's own latency), the two accounts alternating. The
+  client, so each figure is a request's own latency), one to each account in turn. The
   baseline column is the 1,000-row account; the ratio is the growth.
 
 ## Reproduce

@@ -36,7 +36,7 @@ const OFFLINE_RECHECK_MS = 1_000;
 const ENQUEUE_DEADLINE_MS = 1_500;
 
 /** The record reads every poll and every waiting create makes (see preparedPerDb). */
-const extractionById = preparedPerDb((db) =>
+const extractionById = preparedPerDb('extraction_by_id', (db, name) =>
   db
     .select()
     .from(extractions)
@@ -46,7 +46,7 @@ const extractionById = preparedPerDb((db) =>
         eq(extractions.id, sql.placeholder('id')),
       ),
     )
-    .prepare('extraction_by_id'),
+    .prepare(name),
 );
 
 /** `replayed`: the answer is for an extraction an earlier request with the same key created. */

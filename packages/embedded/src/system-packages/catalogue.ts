@@ -67,6 +67,12 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
     purposes: ['test', 'ci'],
   },
   {
+    name: 'pgbouncer',
+    probe: '/usr/sbin/pgbouncer',
+    why: 'the tests run the service through PgBouncer in transaction pooling mode',
+    purposes: ['test', 'ci'],
+  },
+  {
     name: 'postgresql',
     probe: '/usr/bin/pg_ctlcluster',
     why: "CI's PostgreSQL on 127.0.0.1:5432",

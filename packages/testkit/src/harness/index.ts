@@ -4,3 +4,4 @@ export * from './prefix.ts';
 export * from './wait.ts';
 export * from './failure.ts';
 export * from './seed-extractions.ts';
+export * from './pgbouncer.ts';

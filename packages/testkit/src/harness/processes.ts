@@ -13,15 +13,33 @@ export interface AppProcess {
  * Starts an app entry point (TypeScript, through tsx) as a real child process, and resolves once
  * it prints `readyText` (or rejects with its output if it exits first).
  */
-export async function startAppProcess(
+export function startAppProcess(
   entry: string,
   env: Record<string, string>,
   readyText: string,
   timeoutMs = 60_000,
 ): Promise<AppProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${REPO_ROOT}/${entry}`], {
+  return startCommand(
+    process.execPath,
+    ['--import', 'tsx', `${REPO_ROOT}/${entry}`],
+    { ...process.env, ...env },
+    readyText,
+    timeoutMs,
+  );
+}
+
+/** Starts any program, resolving once its stdout or stderr shows `readyText`. */
+export async function startCommand(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  readyText: string,
+  timeoutMs = 60_000,
+): Promise<AppProcess> {
+  const entry = [command, ...args].join(' ');
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -40,10 +58,12 @@ export async function startAppProcess(
       if (out.includes(readyText)) {
         clearTimeout(timer);
         child.stdout.off('data', onData);
+        child.stderr.off('data', onData);
         resolve();
       }
     };
     child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${entry} exited with ${code} before it was ready:\n${out}`));
