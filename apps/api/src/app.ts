@@ -80,13 +80,14 @@ export function createApp(deps: AppDeps): Express {
     redis,
     prefix: config.QUEUE_PREFIX,
     max: config.RATE_LIMIT_MAX,
+    accountMax: config.RATE_LIMIT_ACCOUNT_MAX,
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     logger,
   });
   const resourceRouters = [
-    schemaRoutes(new SchemaService(db.db, keys), '/v1'),
+    schemaRoutes(new SchemaService(db.db, keys, config.MAX_SCHEMAS_PER_ACCOUNT), '/v1'),
     extractionRoutes(extractions, config, new UploadTempDir(config.UPLOAD_TMP_DIR)),
-    webhookRoutes(new WebhookService(db.db), {
+    webhookRoutes(new WebhookService(db.db, config.MAX_WEBHOOKS_PER_ACCOUNT), {
       basePath: '/v1',
       allowlist: config.WEBHOOK_ALLOWLIST,
     }),

@@ -22,6 +22,13 @@ const schema = z.object({
   ADMIN_PASSWORD: z.string().min(1).optional(),
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  // Requests per account per window, all its keys and sessions together: new keys buy no more.
+  RATE_LIMIT_ACCOUNT_MAX: z.coerce.number().int().min(1).default(1200),
+  // What one account may hold at once (docs/security.md#fair-use); past it 429 TOO_MANY_ACTIVE.
+  MAX_KEYS_PER_ACCOUNT: z.coerce.number().int().min(1).default(50),
+  MAX_WEBHOOKS_PER_ACCOUNT: z.coerce.number().int().min(1).default(20),
+  MAX_SCHEMAS_PER_ACCOUNT: z.coerce.number().int().min(1).default(1000),
+  MAX_ACTIVE_EXTRACTIONS_PER_ACCOUNT: z.coerce.number().int().min(1).default(5000),
   EXTRACTION_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(55),
   MAX_TEXT_CHARS: z.coerce.number().int().min(1).default(1_000_000),
   // Where file parts wait between arriving and being stored (never named by the client).

@@ -20,13 +20,24 @@ export type ExtractJobPayload = z.infer<typeof extractJobPayload>;
 export interface ExtractionJobPolicy {
   attempts: number;
   backoffMs: number;
+  /**
+   * The account's unfinished extractions when this one was created, itself included: BullMQ
+   * takes lower numbers first, so each account's n-th waiting job comes before any account's
+   * (n+1)-th, and an idle account's job does not wait behind another's backlog
+   * (docs/security.md#fair-scheduling). Absent (the reconciler's rescues): ahead of all.
+   */
+  priority?: number;
 }
+
+/** BullMQ's largest priority. */
+const MAX_PRIORITY = 2_097_152;
 
 export function extractJobOptions(extractionId: string, policy: ExtractionJobPolicy): JobsOptions {
   return {
     // The extraction id is the job id: a second enqueue of the same extraction is a no-op.
     jobId: extractionId,
     attempts: policy.attempts,
+    ...(policy.priority ? { priority: Math.min(Math.max(1, policy.priority), MAX_PRIORITY) } : {}),
     // Computed by the worker (extractionRetryDelay): exponential with jitter, and no sooner
     // than a model provider's Retry-After.
     backoff: { type: EXTRACTION_BACKOFF, delay: policy.backoffMs },

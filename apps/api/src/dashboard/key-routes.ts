@@ -1,3 +1,4 @@
+import { checkKeys } from '../http/account-bounds.ts';
 import { Router } from 'express';
 import { z } from 'zod';
 import { createAccountKey, listAccountKeys, revokeAccountKey } from '@xt/accounts';
@@ -32,7 +33,8 @@ const serializeKey = (k: KeyRow) => ({
 });
 
 /** The key section: the account's own keys only. The full key is in the create answer alone. */
-export function keyRoutes(db: Db): Router {
+/** `maxKeys`: active keys one account may hold (MAX_KEYS_PER_ACCOUNT), each its own rate limit. */
+export function keyRoutes(db: Db, maxKeys: number): Router {
   const router = Router();
 
   router.get('/keys', async (req, res) => {
@@ -43,6 +45,7 @@ export function keyRoutes(db: Db): Router {
   router.post('/keys', ...jsonBody('16kb'), async (req, res) => {
     const { data, errors } = checkFields(createBody, bodyObject(req.body));
     if (!data) throw validationError(errors);
+    await checkKeys(db, principalOf(req).accountId, maxKeys);
     const created = await createAccountKey(db, principalOf(req).accountId, data);
     sendOk(res, { ...serializeKey(created), key: created.key }, 'Key created.', 201);
   });

@@ -59,7 +59,7 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   api.use(noStore, sameOriginOnly);
   api.use(sessionRoutes(db, lifetime, throttle, signedIn));
   api.use(signedIn, deps.rateLimit);
-  api.use(keyRoutes(db));
+  api.use(keyRoutes(db, config.MAX_KEYS_PER_ACCOUNT));
   api.use(usageRoutes(db));
   api.use(reviewRoutes(db, deps.store));
   for (const resource of deps.resources) api.use(resource);

@@ -1,3 +1,4 @@
+import { checkActiveExtractions } from '../http/account-bounds.ts';
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
@@ -130,6 +131,11 @@ export class ExtractionService {
         );
         if (claim.kind === 'replay') return { created: false as const, id: claim.resourceId };
       }
+      const active = await checkActiveExtractions(
+        tx,
+        accountId,
+        this.config.MAX_ACTIVE_EXTRACTIONS_PER_ACCOUNT,
+      );
       const stored = input.upload ? await this.store.put(tx, input.upload.open()) : undefined;
       if (stored && stored.size !== input.upload?.file.size)
         throw new Error('the stored upload differs in size from the one received');
@@ -164,7 +170,7 @@ export class ExtractionService {
             : err;
         });
       if (!inserted) throw new Error('insert returned no row');
-      return { created: true as const, row: inserted };
+      return { created: true as const, row: inserted, priority: active + 1 };
     };
     // Without a key to claim or bytes to store there is nothing to commit together: the insert
     // runs on its own, saving BEGIN and COMMIT round trips on the hottest path
@@ -177,7 +183,8 @@ export class ExtractionService {
       : ctx.idempotency
         ? await inTransaction()
         : await write(this.db, null);
-    if (written.created) return this.enqueueAndWait(accountId, written.row, ctx, false);
+    if (written.created)
+      return this.enqueueAndWait(accountId, written.row, ctx, false, written.priority);
 
     const existing = await this.find(accountId, written.id);
     if (!existing)
@@ -199,6 +206,7 @@ export class ExtractionService {
     row: ExtractionRow,
     ctx: CreateContext,
     replayed: boolean,
+    priority?: number,
   ): Promise<CreateOutcome> {
     const id = row.id;
     // Listen before enqueueing so a fast worker cannot finish unnoticed.
@@ -220,6 +228,7 @@ export class ExtractionService {
         enqueueExtraction(this.queue, payload, {
           attempts: this.config.JOB_ATTEMPTS,
           backoffMs: this.config.JOB_BACKOFF_MS,
+          ...(priority ? { priority } : {}),
         }),
         { milliseconds: ENQUEUE_DEADLINE_MS, message: 'enqueue timed out' },
       );

@@ -1,36 +1,65 @@
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { HttpError } from './errors.ts';
 import { createOutageReporter, errorSummary } from '@xt/runtime';
 import { RedisRateLimitStore } from './rate-limit-store.ts';
 
-/**
- * Per-key request throttling shared by every API process through Redis, so the limit holds
- * behind a load balancer. Counted after authentication: the key (or the dashboard user), not the
- * address, is the client.
- */
-export function rateLimiter(options: {
+interface LimiterOptions {
   redis: Redis;
   prefix: string;
+  /** Requests per key (or dashboard user) per window. */
   max: number;
+  /** Requests per account per window, all its keys and sessions together. */
+  accountMax: number;
   windowSeconds: number;
   logger: Logger;
-}): RequestHandler {
+}
+
+/**
+ * Request throttling shared by every API process through Redis, so the limits hold behind a load
+ * balancer. Counted after authentication: the key (or the dashboard user) is the client, and its
+ * account is counted too, so that creating more keys buys no more requests.
+ */
+export function rateLimiter(options: LimiterOptions): RequestHandler {
   const outage = createOutageReporter(
     options.logger,
     'redis',
     'unavailable; rate limiting is suspended until it answers again',
   );
+  const perKey = limiter(
+    options,
+    outage,
+    options.max,
+    'rl',
+    (req) => req.principal?.keyId ?? req.principal?.userId ?? ipKeyGenerator(req.ip ?? 'unknown'),
+  );
+  const perAccount = limiter(options, outage, options.accountMax, 'rla', (req) =>
+    req.principal ? req.principal.accountId : ipKeyGenerator(req.ip ?? 'unknown'),
+  );
+  return (req, res, next) => {
+    void perKey(req, res, (err?: unknown) => {
+      if (err) next(err);
+      else void perAccount(req, res, next);
+    });
+  };
+}
+
+function limiter(
+  options: LimiterOptions,
+  outage: ReturnType<typeof createOutageReporter>,
+  max: number,
+  space: string,
+  keyGenerator: (req: Request) => string,
+): RequestHandler {
   return rateLimit({
     windowMs: options.windowSeconds * 1000,
-    limit: options.max,
+    limit: max,
     standardHeaders: 'draft-6',
     legacyHeaders: false,
-    keyGenerator: (req) =>
-      req.principal?.keyId ?? req.principal?.userId ?? ipKeyGenerator(req.ip ?? 'unknown'),
-    store: new RedisRateLimitStore(options.redis, `${options.prefix}:rl:`, outage),
+    keyGenerator,
+    store: new RedisRateLimitStore(options.redis, `${options.prefix}:${space}:`, outage),
     // Redis trouble must not take the API down: let the request through.
     passOnStoreError: true,
     // The store reports outages itself (once each); the library would log every failed request.

@@ -149,7 +149,7 @@ const ERRORS = {
     },
   },
   429: error(
-    '`RATE_LIMITED`: too many requests for this key',
+    '`RATE_LIMITED`: too many requests for this key or its account; `TOO_MANY_ACTIVE`: the account holds the most keys, webhook endpoints, schemas or unfinished extractions allowed (docs/security.md#fair-use)',
     ['RATE_LIMITED', 'Maximum number of requests exceeded. Please retry later.'],
     z.object({ 'Retry-After': retryAfter, ...rateLimitHeaders }),
   ),

@@ -1,3 +1,4 @@
+import { checkSchemas } from '../http/account-bounds.ts';
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { HttpError, notFound } from '../http/errors.ts';
@@ -19,6 +20,8 @@ export class SchemaService {
   constructor(
     private readonly db: Db,
     private readonly keys: IdempotencyKeys,
+    /** Schemas one account may hold (MAX_SCHEMAS_PER_ACCOUNT). */
+    private readonly maxSchemas: number,
   ) {}
 
   /**
@@ -36,6 +39,7 @@ export class SchemaService {
         const claim = await this.keys.claim(tx, accountId, idempotency, 'schema', id);
         if (claim.kind === 'replay') return { created: false as const, id: claim.resourceId };
       }
+      await checkSchemas(tx, accountId, this.maxSchemas);
       const [row] = await tx
         .insert(schemas)
         .values({

@@ -1,3 +1,4 @@
+import { checkWebhooks } from '../http/account-bounds.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import { notFound } from '../http/errors.ts';
 import type { ListQuery } from '../http/list-query.ts';
@@ -22,9 +23,14 @@ const ATTEMPT_COLUMNS: ListColumns = {
 
 /** Webhook endpoints, always scoped to the caller's account: others' endpoints do not exist. */
 export class WebhookService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Endpoints one account may have (MAX_WEBHOOKS_PER_ACCOUNT): each receives every event. */
+    private readonly maxEndpoints: number,
+  ) {}
 
   async create(accountId: string, input: EndpointInput): Promise<WebhookEndpointRow> {
+    await checkWebhooks(this.db, accountId, this.maxEndpoints);
     const [row] = await this.db
       .insert(webhookEndpoints)
       .values({ accountId, ...input, secret: newWebhookSecret() })

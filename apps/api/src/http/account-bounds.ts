@@ -1,0 +1,103 @@
+import { and, count, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { apiKeys, extractions, schemas, webhookEndpoints, type Db } from '@xt/db';
+import type { ApiConfig } from '../config.ts';
+import { HttpError } from './errors.ts';
+
+/**
+ * What one account may hold at once (docs/security.md#fair-use). Each is an operator setting;
+ * past one, a create answers 429 `TOO_MANY_ACTIVE` with Retry-After instead of growing the
+ * account's share of the service without end (keys each with their own rate limit, endpoints
+ * each receiving every event, a backlog that delays everyone).
+ */
+export interface AccountBounds {
+  keys: number;
+  webhooks: number;
+  schemas: number;
+  activeExtractions: number;
+}
+
+export function accountBounds(config: ApiConfig): AccountBounds {
+  return {
+    keys: config.MAX_KEYS_PER_ACCOUNT,
+    webhooks: config.MAX_WEBHOOKS_PER_ACCOUNT,
+    schemas: config.MAX_SCHEMAS_PER_ACCOUNT,
+    activeExtractions: config.MAX_ACTIVE_EXTRACTIONS_PER_ACCOUNT,
+  };
+}
+
+export function tooManyActive(message: string, retryAfterSeconds: number): HttpError {
+  return new HttpError(429, 'TOO_MANY_ACTIVE', message, {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
+/** A connection or a transaction: counts run inside the create's transaction when it has one. */
+type Reader = Pick<Db, 'select'>;
+
+async function countWhere(
+  db: Reader,
+  table: PgTable & { accountId: PgColumn },
+  accountId: string,
+  extra?: SQL,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(table)
+    .where(extra ? and(eq(table.accountId, accountId), extra) : eq(table.accountId, accountId));
+  return row?.n ?? 0;
+}
+
+/**
+ * Extractions of the account still `pending` or `processing` (an index covers the count): the
+ * TOO_MANY_ACTIVE bound, and the new job's queue priority (docs/security.md#fair-scheduling).
+ */
+export function activeExtractions(db: Reader, accountId: string): Promise<number> {
+  return countWhere(
+    db,
+    extractions,
+    accountId,
+    inArray(extractions.status, ['pending', 'processing']),
+  );
+}
+
+/** Refuses an extraction past the account's bound of unfinished ones; else their count. */
+export async function checkActiveExtractions(
+  db: Reader,
+  accountId: string,
+  limit: number,
+): Promise<number> {
+  const active = await activeExtractions(db, accountId);
+  if (active >= limit)
+    throw tooManyActive(
+      `This account already has ${limit} extractions pending or processing, the most allowed at once; retry once some have finished.`,
+      5,
+    );
+  return active;
+}
+
+/**
+ * Refuses a create that would take the account past `limit` of a kind it holds. A count before
+ * the insert, not a lock: concurrent creates may overshoot by the few in flight, which a bound
+ * meant against abuse can allow.
+ */
+async function checkHeld(held: Promise<number>, limit: number, what: string): Promise<void> {
+  if ((await held) >= limit)
+    throw tooManyActive(
+      `This account already has ${limit} ${what}, the most allowed; remove one first.`,
+      60,
+    );
+}
+
+export const checkKeys = (db: Reader, accountId: string, limit: number) =>
+  checkHeld(
+    countWhere(db, apiKeys, accountId, isNull(apiKeys.revokedAt)),
+    limit,
+    'active API keys',
+  );
+
+export const checkWebhooks = (db: Reader, accountId: string, limit: number) =>
+  checkHeld(countWhere(db, webhookEndpoints, accountId), limit, 'webhook endpoints');
+
+export const checkSchemas = (db: Reader, accountId: string, limit: number) =>
+  checkHeld(countWhere(db, schemas, accountId), limit, 'schemas');
