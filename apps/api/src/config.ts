@@ -8,7 +8,7 @@ import { trustProxySetting } from './http/trust-proxy.ts';
  * The API's configuration, read once from the environment at start-up. Every bad variable is
  * reported by name in one message, so a misconfigured deploy fails loudly and early.
  */
-const schema = z.object({
+export const configSchema = z.object({
   ...baseConfig,
   ...jobPolicyConfig,
   ...sourceLimitsConfig,
@@ -56,8 +56,8 @@ const schema = z.object({
   IDEMPOTENCY_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(600),
 });
 
-export type ApiConfig = z.infer<typeof schema>;
+export type ApiConfig = z.infer<typeof configSchema>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
-  return parseEnv(schema, env);
+  return parseEnv(configSchema, env);
 }

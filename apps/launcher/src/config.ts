@@ -9,7 +9,7 @@ export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
  * The launcher's own settings. Everything else in the environment is passed through to the API
  * and worker processes, which validate their own configuration.
  */
-const schema = z.object({
+export const configSchema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   DATA_DIR: z.string().default(path.join(REPO_ROOT, '.data')),
@@ -20,8 +20,8 @@ const schema = z.object({
   PATH: z.string().optional(),
 });
 
-export type LauncherConfig = z.infer<typeof schema>;
+export type LauncherConfig = z.infer<typeof configSchema>;
 
 export function loadLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
-  return parseEnv(schema, env);
+  return parseEnv(configSchema, env);
 }

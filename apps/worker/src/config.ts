@@ -42,7 +42,7 @@ const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(d
  * The worker's configuration, read once at start-up; each bad variable is named in the error.
  * Limits default to docs/api.md#limits.
  */
-const schema = z.object({
+export const configSchema = z.object({
   ...baseConfig,
   ...jobPolicyConfig,
   ...sourceLimitsConfig,
@@ -150,7 +150,7 @@ const schema = z.object({
 });
 
 // Checked apart from the fields so the object stays one plain schema to read.
-const checked = schema.refine(
+const checked = configSchema.refine(
   (c) => c.WORKER_METRICS_PORT === 0 || c.WORKER_METRICS_PORT + c.WORKER_INDEX <= 65535,
   {
     path: ['WORKER_INDEX'],
@@ -158,7 +158,7 @@ const checked = schema.refine(
   },
 );
 
-export type WorkerConfig = z.infer<typeof schema>;
+export type WorkerConfig = z.infer<typeof configSchema>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   return parseEnv(checked, env);
