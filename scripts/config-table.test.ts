@@ -35,8 +35,6 @@ const DESCRIBED: Record<string, { words: string; value: unknown }> = {
   // The openai SDK's own default base URL.
   OPENAI_BASE_URL: { words: 'OpenAI', value: undefined },
   MODEL_MAP: { words: 'identity', value: '' },
-  // The API then listens on DATABASE_URL's server.
-  DATABASE_LISTEN_URL: { words: '`DATABASE_URL`', value: undefined },
   // Found by the worker's browser host at start-up when unset.
   CHROMIUM_PATH: { words: '`/usr/bin/chromium` if present', value: undefined },
   WORKER_NAME: {
@@ -111,6 +109,8 @@ function meaning(words: string): { value: unknown } | null {
   if (mib) return { value: Number(mib[1]) * MiB };
   const literal = /^`([^`]*)`$/.exec(plain)?.[1] ?? (/^\d+$/.test(plain) ? plain : undefined);
   if (literal === undefined) return null;
+  // Another setting's name: unset, this one takes that one's value (`DATABASE_URL`).
+  if (/^[A-Z][A-Z0-9_]*_[A-Z0-9_]+$/.test(literal)) return { value: undefined };
   return { value: literal };
 }
 
@@ -218,6 +218,7 @@ describe('the configuration tables', () => {
     expect(same('4', 4)).toBe(true);
     expect(meaning('50 MiB')).toEqual({ value: 50 * MiB });
     expect(meaning('`24` (minimum)')).toEqual({ value: '24' });
+    expect(meaning('`DATABASE_URL`')).toEqual({ value: undefined });
     expect(splitOutsideCode('`5s,30s`, `1000`')).toEqual(['`5s,30s`', '`1000`']);
   });
 });
