@@ -110,7 +110,7 @@ function meaning(words: string): { value: unknown } | null {
   const literal = /^`([^`]*)`$/.exec(plain)?.[1] ?? (/^\d+$/.test(plain) ? plain : undefined);
   if (literal === undefined) return null;
   // Another setting's name: unset, this one takes that one's value (`DATABASE_URL`).
-  if (/^[A-Z][A-Z0-9_]*_[A-Z0-9_]+$/.test(literal)) return { value: undefined };
+  if (/^[A-Z][A-Z0-9_]+$/.test(literal) && literal.includes('_')) return { value: undefined };
   return { value: literal };
 }
 
