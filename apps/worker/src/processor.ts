@@ -1,7 +1,7 @@
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { ExtractionFailure, type PublicModel, type SourceType, type Structure } from '@xt/contract';
+import { ExtractionFailure, type SourceType } from '@xt/contract';
 import { isDatabaseUnavailable, type Db } from '@xt/db';
 import { extract, type ModelClient } from '@xt/model';
 import { extractJobPayload, forJobFailure, publishCompletion } from '@xt/queue';
@@ -164,7 +164,7 @@ export function createProcessor(deps: ProcessorDeps) {
           'No model provider is configured on the worker: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible server).',
         );
       const citations = row.citationsRequested;
-      const prepareOpts = { model: row.model as PublicModel, signal, citations };
+      const prepareOpts = { model: row.model, signal, citations };
       const source = await withTimeout(
         row.file
           ? deps.sources.prepareUpload(
@@ -185,8 +185,8 @@ export function createProcessor(deps: ProcessorDeps) {
         time('model', type, () =>
           extract({
             client: deps.model,
-            model: row.model as PublicModel,
-            structure: row.schemaStructure as Structure,
+            model: row.model,
+            structure: row.schemaStructure,
             source,
             instruction: row.instruction ?? undefined,
             signal,

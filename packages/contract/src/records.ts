@@ -142,7 +142,7 @@ export interface StoredExtraction {
   output: unknown;
   totalTokens: number;
   charged: boolean;
-  errorCode: string | null;
+  errorCode: FailureCode | null;
   errorMessage: string | null;
   metadata: Record<string, string>;
   /** An uploaded source's file (docs/uploads.md); null for text and URLs. */
@@ -160,7 +160,7 @@ export interface StoredExtraction {
 function errorOf(row: StoredExtraction): { code: FailureCode; message: string } | null {
   if (row.status !== 'failed') return null;
   return {
-    code: (row.errorCode ?? 'INTERNAL') as FailureCode,
+    code: row.errorCode ?? 'INTERNAL',
     message: row.errorMessage ?? 'The extraction failed.',
   };
 }

@@ -10,7 +10,14 @@
  * - Extractions keep `schema_id` without a foreign key, plus a snapshot of the schema's name
  *   and structure: deleting or editing a schema must never change an extraction already made.
  */
-import type { Citations, ExtractionWarning, UploadedFile } from '@xt/contract';
+import type {
+  Citations,
+  ExtractionWarning,
+  FailureCode,
+  PublicModel,
+  Structure,
+  UploadedFile,
+} from '@xt/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -115,7 +122,7 @@ export const schemas = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     description: text('description'),
-    structure: json('structure').notNull(),
+    structure: json('structure').$type<Structure>().notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -169,7 +176,7 @@ export const extractions = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     schemaId: uuid('schema_id').notNull(),
     schemaName: text('schema_name').notNull(),
-    schemaStructure: json('schema_structure').notNull(),
+    schemaStructure: json('schema_structure').$type<Structure>().notNull(),
     sourceType: text('source_type', { enum: ['text', 'image', 'pdf', 'webpage'] }).notNull(),
     source: text('source').notNull(),
     instruction: text('instruction'),
@@ -181,7 +188,7 @@ export const extractions = pgTable(
     // UPLOAD_RETENTION_HOURS). `source` holds the file name.
     file: jsonb('file').$type<UploadedFile>(),
     fileRef: uuid('file_ref'),
-    model: text('model').notNull(),
+    model: text('model').$type<PublicModel>().notNull(),
     // Grounded output (docs/citations.md). `citations` is json, not jsonb, so its pointers keep
     // the output's order; `warnings` lists what the service knows it left undone.
     citationsRequested: boolean('citations_requested').notNull().default(false),
@@ -196,7 +203,7 @@ export const extractions = pgTable(
     output: json('output'),
     totalTokens: bigint('total_tokens', { mode: 'number' }).notNull().default(0),
     charged: boolean('charged').notNull().default(false),
-    errorCode: text('error_code'),
+    errorCode: text('error_code').$type<FailureCode>(),
     errorMessage: text('error_message'),
     attempts: integer('attempts').notNull().default(0),
     requestId: text('request_id'),

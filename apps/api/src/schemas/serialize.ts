@@ -1,4 +1,4 @@
-import { formatTimestamp, type Structure } from '@xt/contract';
+import { formatTimestamp } from '@xt/contract';
 import type { SchemaRow } from '@xt/db';
 import type { SchemaRecord } from './response.ts';
 
@@ -8,7 +8,7 @@ export function serializeSchema(row: SchemaRow): SchemaRecord {
     name: row.name,
     description: row.description ?? null,
     // Stored only after validateStructure passed, and returned verbatim.
-    structure: row.structure as Structure,
+    structure: row.structure,
     createdAt: formatTimestamp(row.createdAt),
     updatedAt: formatTimestamp(row.updatedAt),
   };
