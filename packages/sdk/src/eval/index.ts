@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { XtClient } from '../client.ts';
 import { XtError } from '../errors.ts';
@@ -48,8 +48,8 @@ export async function runEval(argv: string[], io: EvalIo): Promise<number> {
   try {
     const report = await evaluate(args, io, at);
     io.stdout.write(renderMarkdown(report));
-    if (args.out) await writeFile(at(args.out), `${JSON.stringify(report, null, 2)}\n`);
-    if (args.html) await writeFile(at(args.html), renderHtml(report));
+    if (args.out) await writeOut(at(args.out), `${JSON.stringify(report, null, 2)}\n`);
+    if (args.html) await writeOut(at(args.html), renderHtml(report));
     if (args.minAccuracy !== undefined && report.summary.accuracy < args.minAccuracy) {
       io.stderr.write(
         `xt eval: accuracy ${report.summary.accuracy.toFixed(4)} is below --min-accuracy ${args.minAccuracy}\n`,
@@ -136,4 +136,9 @@ async function readText(file: string, flag: string): Promise<string> {
   } catch {
     throw new UsageError(`${flag}: cannot read ${file}`);
   }
+}
+
+async function writeOut(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, text);
 }

@@ -216,14 +216,15 @@ async function bannerPng(hue: number): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-function listen(server: http.Server): Promise<number> {
+function listen(server: http.Server, port = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
   });
 }
 
-export async function startTestSite(): Promise<TestSite> {
+/** `port` fixes the site's port (a data set run from another shell needs to know it); 0 picks one. */
+export async function startTestSite(options: { port?: number } = {}): Promise<TestSite> {
   const canary: CanaryCounts = { connections: 0, requests: 0, upgrades: 0, connects: 0 };
   const canaryServer = http.createServer((_req, res) => {
     canary.requests += 1;
@@ -345,7 +346,7 @@ export async function startTestSite(): Promise<TestSite> {
     open.add(socket);
     socket.on('close', () => open.delete(socket));
   });
-  const port = await listen(server);
+  const port = await listen(server, options.port);
   const origin = `http://127.0.0.1:${port}`;
 
   const pages: FixturePage[] = [

@@ -12,24 +12,33 @@ import { readScalar } from './values.ts';
  * the oracle cannot give, so scoring its answers measures what the pipeline loses.
  */
 export async function oracleAnswer(body: unknown, schema: unknown): Promise<unknown> {
-  const text = await sourceText(body);
-  const lines = text.split(/\r?\n/);
-  return fill(schema, lines, [], schema);
+  const source = await readSource(body);
+  return fill(schema, source, [], schema);
 }
 
-function fill(schema: unknown, lines: string[], path: string[], root: unknown): unknown {
+interface Source {
+  /** every line: the text parts', then the images' */
+  lines: string[];
+  /** the lines of the text parts alone */
+  textLines: string[];
+  /** the lines read from images */
+  imageLines: string[];
+}
+
+function fill(schema: unknown, source: Source, path: string[], root: unknown): unknown {
+  const { lines } = source;
   const { schema: real, nullable } = unwrapNullable(resolve(schema, root));
   if (real.type === 'object') {
     const out: Record<string, unknown> = {};
     const properties = isRecord(real.properties) ? real.properties : {};
     for (const [key, child] of Object.entries(properties)) {
-      out[key] = fill(child, lines, [...path, key], root);
+      out[key] = fill(child, source, [...path, key], root);
     }
     return out;
   }
   if (real.type === 'array') {
     const item = unwrapNullable(resolve(real.items, root)).schema;
-    if (item.type === 'object') return findRows(lines, item) ?? (nullable ? null : []);
+    if (item.type === 'object') return tableRows(source, item) ?? (nullable ? null : []);
     const type = scalarType(item);
     const labelled = findLabelled(lines, path);
     if (!type || labelled === undefined) return nullable ? null : [];
@@ -61,11 +70,43 @@ function resolve(schema: unknown, root: unknown): JsonSchema {
   return isRecord(node) ? node : {};
 }
 
-/** The source part of the user messages, images read through OCR, in message order. */
-async function sourceText(body: unknown): Promise<string> {
+/**
+ * Rows from the text, then the rows of images that the text did not already give: a webpage's
+ * screenshot repeats the table its text holds, and a reader would not list those rows twice.
+ */
+function tableRows(source: Source, item: JsonSchema): Record<string, unknown>[] | undefined {
+  const fromText = findRows(source.textLines, item);
+  if (!fromText) return undefined;
+  const unseen = new Map<string, number>();
+  for (const row of fromText) {
+    const key = JSON.stringify(row);
+    unseen.set(key, (unseen.get(key) ?? 0) + 1);
+  }
+  const fromImages = (findRows(source.imageLines, item) ?? []).filter((row) => {
+    const key = JSON.stringify(row);
+    const left = unseen.get(key) ?? 0;
+    if (left > 0) unseen.set(key, left - 1);
+    return left === 0;
+  });
+  return [...fromText, ...fromImages];
+}
+
+async function readSource(body: unknown): Promise<Source> {
+  const { text, images } = await sourceText(body);
+  const textLines = text.split(/\r?\n/);
+  const imageLines = images.flatMap((t) => t.split(/\r?\n/));
+  return { lines: [...textLines, ...imageLines], textLines, imageLines };
+}
+
+/**
+ * The source part of the user messages (between <source> and </source>: not the instruction
+ * or the chunk header), and the text `tesseract` reads from each image in it.
+ */
+async function sourceText(body: unknown): Promise<{ text: string; images: string[] }> {
   const messages =
     isRecord(body) && Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
   const pieces: string[] = [];
+  const images: string[] = [];
   for (const message of messages) {
     if (!isRecord(message) || message.role !== 'user') continue;
     const parts: unknown[] =
@@ -80,13 +121,13 @@ async function sourceText(body: unknown): Promise<string> {
       if (part.type === 'image_url' && isRecord(part.image_url)) {
         const url = part.image_url.url;
         const data = typeof url === 'string' ? /^data:[^;,]+;base64,(.*)$/s.exec(url) : null;
-        if (data) pieces.push(await ocrImage(Buffer.from(data[1]!, 'base64')));
+        if (data) images.push(await ocrImage(Buffer.from(data[1]!, 'base64')));
       }
     }
   }
   const joined = pieces.join('\n');
-  // The instruction message and the chunk header are not source: keep what the delimiters hold.
   const start = joined.indexOf('<source>');
   const end = joined.lastIndexOf('</source>');
-  return start >= 0 && end > start ? joined.slice(start + '<source>'.length, end) : joined;
+  const text = start >= 0 && end > start ? joined.slice(start + '<source>'.length, end) : joined;
+  return { text, images };
 }

@@ -31,13 +31,17 @@ export function findLabelled(lines: string[], path: string[]): string | undefine
   return undefined;
 }
 
-/** The first level-one Markdown heading: what a page calls its title. */
+/**
+ * The first level-one Markdown heading of the page's content. The webpage handler opens its
+ * text with the document's <title> as a heading followed by a `URL:` line; that header block
+ * names the document, not the page's heading, so it is passed over when a heading follows.
+ */
 export function firstHeading(lines: string[]): string | undefined {
-  for (const line of lines) {
+  const headings = lines.flatMap((line, i) => {
     const match = /^#\s+(\S.*)$/.exec(line.trim());
-    if (match) return match[1]!.trim();
-  }
-  return undefined;
+    return match ? [{ text: match[1]!.trim(), header: /^URL:\s/.test(lines[i + 1] ?? '') }] : [];
+  });
+  return (headings.find((h) => !h.header) ?? headings[0])?.text;
 }
 
 /** A label line is no table row, whatever its shape. */
