@@ -26,7 +26,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     servers: { type: 'string', default: 'own' },
     out: { type: 'string' },
-    sections: { type: 'string', default: '1,2,3,4,5,6,7,8,9' },
+    sections: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10' },
     reps: { type: 'string' },
     note: { type: 'string', multiple: true, default: [] },
     profile: { type: 'string' },

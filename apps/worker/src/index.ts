@@ -5,3 +5,5 @@
 export { prepareImage, visionSize, visionTokens } from './sources/image/index.ts';
 export { preparePdf, renderSize } from './sources/pdf/index.ts';
 export { createWebpageRenderer } from './sources/webpage/index.ts';
+export { prepareTextBytes } from './sources/text.ts';
+export { groundOutput } from './grounded-output.ts';

@@ -92,6 +92,13 @@ change it: [performance.md](performance.md).
   send to the last answer, and the API's peak RSS (VmHWM, reset first). Baseline: a bare Express
   + multer route holding the file in memory and inserting it as one \`bytea\`.
 - **§5 Documents, §6 Webpages, §7 Tokens**: see the notes printed with those rows.
+- **§10 Citations**: a generated corpus where every expected value is written in its source (10
+  three-page text PDFs with the values drawn at known places, 10 typed texts with written dates
+  and German-style numbers), each with one planted value the source does not contain; the share
+  of written values grounded, of planted ones flagged, and the IoU of each PDF value's box with
+  the rectangle it was drawn in. Long arrays: a table of 100, 500 and 2,000 rows through the
+  continuation of cut answers. Cost: one extraction of a text PDF and of a scanned page with and
+  without citations (tokens; wall time of preparation, OCR, the call and the citations).
 - **§9 Data size**: one account with 1,000,000 extractions (100,000 with \`--quick\`) and one
   with 1,000 in the same database, written in bulk with \`generate_series\` (30 days, 97%
   completed, five schemas) and vacuumed; 200 sequential requests per query and account (one

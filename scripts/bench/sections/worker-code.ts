@@ -6,6 +6,7 @@ import { runChild } from '../lib/child.ts';
 import type { Plan } from '../lib/plan.ts';
 import type { Results } from '../lib/report.ts';
 import type { TokenItem } from './tokens.ts';
+import type { CitationsResult } from './citations.ts';
 import { mergePeaks, type MemoryBySection } from '../lib/memory.ts';
 
 interface DocumentsResult {
@@ -145,4 +146,79 @@ export async function runWorkerCode(
       `§7: text tokens counted with o200k_base (${t.model}'s encoding, gpt-tokenizer); images with OpenAI's published formula for ${t.model}. Only the source's parts are counted, not the instructions and schema that go with every request.`,
     );
   }
+  if (sections.has(10)) {
+    log('§10 citations');
+    const { result: c } = await runChild<CitationsResult>(
+      'scripts/bench/sections/citations.ts',
+      ['--reps', String(plan.reps)],
+      log,
+    );
+    addCitationRows(c, results);
+  }
+}
+
+function addCitationRows(c: CitationsResult, results: Results): void {
+  const share = (part: number, whole: number) => [whole === 0 ? 0 : (100 * part) / whole];
+  results.addWithTarget(
+    {
+      section: '10',
+      measure: `Leaf values grounded, ${c.leaves} values written in ${c.documents} sources`,
+      unit: '%',
+      service: share(c.grounded, c.leaves),
+    },
+    '100%',
+    (s) => s === 100,
+  );
+  results.addWithTarget(
+    {
+      section: '10',
+      measure: `Planted invented values flagged (${c.invented})`,
+      unit: '%',
+      service: share(c.flagged, c.invented),
+    },
+    '100%',
+    (s) => s === 100,
+  );
+  results.add({
+    section: '10',
+    measure: `Box IoU, ${c.ious.length} text-PDF values against where they were drawn (median)`,
+    unit: 'IoU',
+    decimals: 2,
+    service: c.ious,
+  });
+  for (const r of c.recall) {
+    results.addWithTarget(
+      {
+        section: '10',
+        measure: `Long-array recall, ${r.rows} rows, output limit ${c.outputLimit} tokens (${r.calls} calls${r.inOrder ? ', in order, no duplicates' : ', OUT OF ORDER'}${r.warning ? ', OUTPUT_TRUNCATED' : ''})`,
+        unit: '%',
+        service: share(r.returned, r.rows),
+      },
+      '100%',
+      (s) => s === 100 && r.inOrder,
+    );
+  }
+  for (const k of c.cost) {
+    results.add({
+      section: '10',
+      measure: `Tokens, ${k.name}, with citations (prompt ${k.with.promptTokens} + answer ${k.with.completionTokens})`,
+      unit: 'tokens',
+      decimals: 0,
+      service: [k.with.tokens],
+      baseline: [k.without.tokens],
+      baselineName: '(without citations)',
+    });
+    results.add({
+      section: '10',
+      measure: `Time, ${k.name}: prepare + model call + citations, with citations`,
+      unit: 'ms',
+      decimals: 0,
+      service: k.with.ms,
+      baseline: k.without.ms,
+      baselineName: '(without citations)',
+    });
+  }
+  results.note(
+    `§10: the worker's code in one process (source preparation, OCR, the model call, continuation, citations); the model stand-in answers at once with the expected values plus one invented value per source, so times leave out the model's own latency and tokens are the stand-in's estimate (4 characters a token, images by OpenAI's formula). Long arrays: the stand-in cuts every answer at ${c.outputLimit} tokens, as a model's output limit would.`,
+  );
 }

@@ -121,8 +121,9 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
   }
 }
 
+/** The page's cells as lines to locate values in: a value's box then covers its own cell. */
 function groundingLines(lines: PlacedLine[]): GroundingPage['lines'] {
-  return lines.flatMap((line) => (line.box ? [{ text: line.text, box: line.box }] : []));
+  return lines.flatMap((line) => line.cells ?? []);
 }
 
 function tooManyImagePages(max: number): ExtractionFailure {

@@ -16,6 +16,11 @@ export interface PlacedText {
 export interface PlacedLine {
   text: string;
   box?: [number, number, number, number];
+  /**
+   * With boxes: the line's cells (runs between gaps wide enough for a tab), each with its own
+   * box. A value is located in its cell, so its box is not stretched over the whole row.
+   */
+  cells?: { text: string; box: [number, number, number, number] }[];
 }
 
 /** Gap (in font sizes) above which two runs on a line are separate words. */
@@ -23,22 +28,48 @@ const WORD_GAP = 0.15;
 /** Gap above which they are separate cells or columns: kept visible as a tab. */
 const CELL_GAP = 2;
 
-function joinLine(items: PlacedText[]): string {
+/** The line's runs in reading order, cut into cells where the gap is wider than CELL_GAP. */
+function cellsOf(items: PlacedText[]): { rtl: boolean; cells: PlacedText[][] } {
   const rtl = items.filter((i) => i.rtl).length > items.length / 2;
   const sorted = [...items].sort((a, b) => (rtl ? b.x - a.x : a.x - b.x));
-  let out = '';
+  const cells: PlacedText[][] = [];
   let prev: PlacedText | undefined;
   for (const item of sorted) {
+    const gap = prev
+      ? rtl
+        ? prev.x - (item.x + item.width)
+        : item.x - (prev.x + prev.width)
+      : Number.POSITIVE_INFINITY;
+    const size = prev ? Math.max(prev.size, item.size, 1) : 1;
+    if (!prev || gap > CELL_GAP * size) cells.push([item]);
+    else cells.at(-1)?.push(item);
+    prev = item;
+  }
+  return { rtl, cells };
+}
+
+function joinCell(items: PlacedText[], rtl: boolean): string {
+  let out = '';
+  let prev: PlacedText | undefined;
+  for (const item of items) {
     if (prev) {
       const gap = rtl ? prev.x - (item.x + item.width) : item.x - (prev.x + prev.width);
       const size = Math.max(prev.size, item.size, 1);
-      if (gap > CELL_GAP * size) out += '\t';
-      else if (gap > WORD_GAP * size && !/\s$/.test(out) && !/^\s/.test(item.str)) out += ' ';
+      if (gap > WORD_GAP * size && !/\s$/.test(out) && !/^\s/.test(item.str)) out += ' ';
     }
     out += item.str;
     prev = item;
   }
   return out.replace(/[ \u00a0]+/g, ' ').trim();
+}
+
+function joinLine(items: PlacedText[]): string {
+  const { rtl, cells } = cellsOf(items);
+  return cells
+    .map((cell) => joinCell(cell, rtl))
+    .join('\t')
+    .replace(/[ \u00a0]+/g, ' ')
+    .trim();
 }
 
 /**
@@ -71,7 +102,17 @@ export function placedLines(items: PlacedText[]): PlacedLine[] {
     .map((runs) => {
       const text = joinLine(runs);
       const box = unionBox(runs);
-      return box ? { text, box } : { text };
+      if (!box) return { text };
+      const { rtl, cells } = cellsOf(runs);
+      return {
+        text,
+        box,
+        cells: cells.flatMap((cell) => {
+          const cellText = joinCell(cell, rtl);
+          const cellBox = unionBox(cell);
+          return cellText !== '' && cellBox ? [{ text: cellText, box: cellBox }] : [];
+        }),
+      };
     })
     .filter((l) => l.text !== '');
 }
