@@ -26,7 +26,7 @@ class FlakyProxy:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, *args: object) -> None:
+            def log_message(self, format: str, *args: object) -> None:
                 pass
 
             def _handle(self) -> None:
@@ -47,7 +47,7 @@ class FlakyProxy:
                     self.end_headers()
                     self.wfile.write(payload)
                     return
-                conn = http.client.HTTPConnection(proxy.target.hostname, proxy.target.port, timeout=120)
+                conn = http.client.HTTPConnection(proxy.target.hostname or "127.0.0.1", proxy.target.port, timeout=120)
                 forwarded = {k: v for k, v in self.headers.items() if k.lower() != "host"}
                 conn.request(self.command, self.path, body=body or None, headers=forwarded)
                 res = conn.getresponse()

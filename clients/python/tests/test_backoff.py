@@ -13,7 +13,9 @@ class BackoffTest(unittest.TestCase):
 
     def test_reads_seconds_and_http_dates(self) -> None:
         self.assertEqual(parse_retry_after("7"), 7.0)
-        self.assertAlmostEqual(parse_retry_after(formatdate(1_000_010, usegmt=True), now=1_000_000), 10, delta=1)
+        from_date = parse_retry_after(formatdate(1_000_010, usegmt=True), now=1_000_000)
+        assert from_date is not None
+        self.assertAlmostEqual(from_date, 10, delta=1)
         self.assertIsNone(parse_retry_after("soon"))
         self.assertIsNone(parse_retry_after(None))
 

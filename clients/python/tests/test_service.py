@@ -202,7 +202,7 @@ class WebhookDeliveryTest(ServiceTest):
         received: "queue.Queue[tuple[dict[str, str], bytes]]" = queue.Queue()
 
         class Receiver(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
+            def log_message(self, format: str, *args: object) -> None:
                 pass
 
             def do_POST(self) -> None:

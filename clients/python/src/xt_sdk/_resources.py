@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any, Iterator, Optional, cast
+from typing import Any, Iterator, Mapping, Optional, cast
 from urllib.parse import quote
 
 from ._pages import iterate_pages
@@ -14,7 +14,6 @@ from .types import (
     ExtractionStatus,
     Page,
     Schema,
-    Structure,
     WebhookDelivery,
     WebhookEndpoint,
     WebhookEndpointWithSecret,
@@ -49,13 +48,13 @@ class Schemas:
     def create(
         self,
         name: str,
-        structure: Structure,
+        structure: Mapping[str, Any],
         *,
         description: Optional[str] = None,
         idempotency_key: Optional[str] = None,
     ) -> Schema:
         """Creates a schema; the Idempotency-Key (a UUID unless given) is kept across retries."""
-        body: dict[str, Any] = {"name": name, "structure": structure}
+        body: dict[str, Any] = {"name": name, "structure": dict(structure)}
         if description is not None:
             body["description"] = description
         key = idempotency_key or str(uuid.uuid4())
@@ -92,10 +91,14 @@ class Schemas:
         return cast(Schema, self._http.request("GET", f"/schemas/{_id(schema_id)}").data)
 
     def replace(
-        self, schema_id: str, name: str, structure: Structure, *, description: Optional[str] = None
+        self, schema_id: str, name: str, structure: Mapping[str, Any], *, description: Optional[str] = None
     ) -> Schema:
         """PUT: replaces name, description and structure."""
-        body: dict[str, Any] = {"name": name, "structure": structure, "description": description}
+        body: dict[str, Any] = {
+            "name": name,
+            "structure": dict(structure),
+            "description": description,
+        }
         res = self._http.request("PUT", f"/schemas/{_id(schema_id)}", json_body=body)
         return cast(Schema, res.data)
 

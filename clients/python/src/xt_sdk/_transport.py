@@ -10,7 +10,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from email.message import Message
+from typing import Any, Mapping, Optional, cast
 
 from ._backoff import backoff_delay, parse_retry_after
 from .errors import ApiError, NetworkError
@@ -21,7 +22,7 @@ RETRY_STATUSES = frozenset({429, 503})
 @dataclass
 class Response:
     status: int
-    headers: Mapping[str, str]
+    headers: Message
     data: Any
 
 
@@ -98,7 +99,7 @@ class Transport:
                     return Response(status, res_headers, _data(payload))
                 raise ApiError(
                     status,
-                    payload if isinstance(payload, dict) else None,
+                    cast("dict[str, Any]", payload) if isinstance(payload, dict) else None,
                     request_id=res_headers.get("x-request-id"),
                     retry_after=retry_after,
                 ) from None
@@ -129,4 +130,4 @@ def _read_json(raw: bytes) -> Any:
 
 
 def _data(payload: Any) -> Any:
-    return payload.get("data") if isinstance(payload, dict) else None
+    return cast("dict[str, Any]", payload).get("data") if isinstance(payload, dict) else None

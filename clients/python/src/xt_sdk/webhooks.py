@@ -68,10 +68,10 @@ def verify_webhook(
 
 
 def _header(headers: Mapping[str, Any], name: str) -> Optional[str]:
-    getter = getattr(headers, "get", None)
-    value = getter(name) if getter else None
+    value: Any = headers.get(name)
     if value is None:
         value = next((v for k, v in headers.items() if k.lower() == name), None)
     if isinstance(value, (list, tuple)):
-        value = value[0] if value else None
+        items = cast("list[Any]", value)  # as some frameworks give repeated headers
+        value = items[0] if items else None
     return None if value is None else str(value)
