@@ -80,6 +80,31 @@ async function uploaded(
   return { id, ref };
 }
 
+/** A completed URL extraction with citations, whose worker stored previews of pages 1 and 3. */
+async function withPreviews(finishedHoursAgo: number): Promise<{ id: string; refs: string[] }> {
+  const refs = [
+    (await store.put(handle.db, Readable.from([randomBytes(800)]))).ref,
+    (await store.put(handle.db, Readable.from([randomBytes(800)]))).ref,
+  ];
+  const id = randomUUID();
+  await handle.db.insert(extractions).values({
+    id,
+    accountId,
+    schemaId,
+    schemaName: 'Invoice',
+    schemaStructure: { type: 'object' },
+    sourceType: 'pdf',
+    source: 'https://example.com/invoice.pdf',
+    model: 'gpt-4.1',
+    status: 'completed',
+    charged: true,
+    citationsRequested: true,
+    pageImages: { '1': refs[0]!, '3': refs[1]! },
+    finishedAt: sql`now() - ${`${finishedHoursAgo} hours`}::interval`,
+  });
+  return { id, refs };
+}
+
 async function row(id: string) {
   const [found] = await handle.db.select().from(extractions).where(eq(extractions.id, id));
   return found;
@@ -135,6 +160,24 @@ describe('retention', () => {
     expect(await removeExpiredUploads(handle.db, store, 24 * HOUR)).toBe(0);
   });
 
+  it('removes page previews with the source, uploaded or not', async () => {
+    const old = await withPreviews(30);
+    const recent = await withPreviews(1);
+    expect(await removeExpiredUploads(handle.db, store, 24 * HOUR)).toBe(1);
+    for (const ref of old.refs) expect(await stored(ref)).toBe(false);
+    const after = await row(old.id);
+    expect(after?.pageImages).toBeNull();
+    // A URL source has no file to mark as removed.
+    expect(after?.file).toBeNull();
+    for (const ref of recent.refs) expect(await stored(ref)).toBe(true);
+    expect((await row(recent.id))?.pageImages).toEqual({
+      '1': recent.refs[0],
+      '3': recent.refs[1],
+    });
+    await handle.db.delete(extractions).where(eq(extractions.id, recent.id));
+    await store.delete(handle.db, recent.refs);
+  });
+
   it('lets several sweeps run at once, each file removed exactly once', async () => {
     const due = await Promise.all(Array.from({ length: 450 }, () => uploaded('completed', 48)));
     const counts = await Promise.all([
@@ -163,10 +206,17 @@ describe('orphans', () => {
       `update blobs set created_at = now() - interval '2 hours' where ref = any($1::uuid[])`,
       [[owned.ref, deleted.ref, stray]],
     );
+    // Page previews are referenced from page_images, not file_ref.
+    const previews = await withPreviews(1);
+    await handle.pool.query(
+      `update blobs set created_at = now() - interval '2 hours' where ref = any($1::uuid[])`,
+      [previews.refs],
+    );
     // Just as unreferenced, but younger than the grace period: its row may still be coming.
     const young = (await store.put(handle.db, Readable.from([randomBytes(10)]))).ref;
 
     expect(await removeOrphanUploads(handle.db, store, HOUR)).toBe(2);
+    for (const ref of previews.refs) expect(await stored(ref)).toBe(true);
     expect(await stored(deleted.ref)).toBe(false);
     expect(await chunkRows(deleted.ref)).toBe(0);
     expect(await stored(stray)).toBe(false);

@@ -3,6 +3,12 @@ import type { BlobStore } from '@xt/blob-store';
 import { extractions, isDatabaseUnavailable, type Db } from '@xt/db';
 import { startPeriodic, type Logger, type Periodic } from '@xt/runtime';
 
+/** The blob references of a `page_images` value (page → ref). */
+export function previewRefs(pageImages: unknown): string[] {
+  if (pageImages === null || typeof pageImages !== 'object') return [];
+  return Object.values(pageImages).filter((v): v is string => typeof v === 'string');
+}
+
 /** Rows per transaction: short transactions, and a bounded list of references per delete. */
 const BATCH = 200;
 
@@ -38,11 +44,12 @@ export async function removeExpiredUploads(
   let total = 0;
   for (;;) {
     const removed = await db.transaction(async (tx) => {
-      // `file_ref` comes from the claimed rows: RETURNING would give the new value, null.
-      const rows = await tx.execute<{ file_ref: string }>(sql`
+      // The references come from the claimed rows: RETURNING would give the new values, null.
+      // Page previews (docs/citations.md#review-view) are pictures of the source and go with it.
+      const rows = await tx.execute<{ file_ref: string | null; page_images: unknown }>(sql`
         with due as (
-          select id, file_ref from extractions
-          where file_ref is not null
+          select id, file_ref, page_images from extractions
+          where (file_ref is not null or page_images is not null)
             and finished_at < now() - ${`${retentionMs} milliseconds`}::interval
             and status in ('completed', 'failed')
           order by finished_at
@@ -51,14 +58,18 @@ export async function removeExpiredUploads(
         )
         update extractions e
         set file_ref = null,
+            page_images = null,
             file = e.file || jsonb_build_object('removedAt',
               to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"+00:00"'))
         from due
         where e.id = due.id
-        returning due.file_ref`);
+        returning due.file_ref, due.page_images`);
       await store.delete(
         tx,
-        rows.rows.map((r) => r.file_ref),
+        rows.rows.flatMap((r) => [
+          ...(r.file_ref ? [r.file_ref] : []),
+          ...previewRefs(r.page_images),
+        ]),
       );
       return rows.rows.length;
     });
@@ -89,7 +100,11 @@ export async function removeOrphanUploads(
       .select({ ref: extractions.fileRef })
       .from(extractions)
       .where(inArray(extractions.fileRef, refs));
-    const kept = new Set(referenced.map((r) => r.ref));
+    // Page previews are referenced from page_images, by value.
+    const previews = await db.execute<{ ref: string }>(sql`
+      select p.value as ref from ${extractions}, json_each_text(${extractions.pageImages}) p
+      where ${extractions.pageImages} is not null and ${inArray(sql`p.value`, refs)}`);
+    const kept = new Set([...referenced.map((r) => r.ref), ...previews.rows.map((r) => r.ref)]);
     const orphans = refs.filter((ref) => !kept.has(ref));
     // Bytes listed here cannot gain a row later: in PostgreSQL they become visible only with
     // the row that references them, and a store writing outside the transaction is covered by

@@ -298,15 +298,23 @@ export class ExtractionService {
   /**
    * Deletes the row first: a job that is already running then finds nothing to update and
    * writes no result and no charge. A job still waiting is removed from the queue. An uploaded
-   * file goes in the same transaction as the row.
+   * file and the page previews go in the same transaction as the row.
    */
   async delete(accountId: string, id: string, log: Logger): Promise<void> {
     const deleted = await this.db.transaction(async (tx) => {
       const rows = await tx
         .delete(extractions)
         .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)))
-        .returning({ id: extractions.id, fileRef: extractions.fileRef });
-      const refs = rows.flatMap((r) => (r.fileRef ? [r.fileRef] : []));
+        .returning({
+          id: extractions.id,
+          fileRef: extractions.fileRef,
+          pageImages: extractions.pageImages,
+        });
+      // The upload and the page previews drawn from it (docs/citations.md#review-view).
+      const refs = rows.flatMap((r) => [
+        ...(r.fileRef ? [r.fileRef] : []),
+        ...Object.values(r.pageImages ?? {}),
+      ]);
       await this.store.delete(tx, refs);
       return rows;
     });

@@ -2,8 +2,17 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ExtractionFailure, isFailureCode, type PreparedSource } from '@xt/contract';
+import type { PagePreview } from '../page-previews/render.ts';
 import type { PreparedPdf } from '../sources/pdf/prepare-pdf.ts';
-import type { ImageTask, PdfTask, PrepRequest, PrepResponse, PrepTask, TextTask } from './tasks.ts';
+import type {
+  ImageTask,
+  PdfTask,
+  PrepRequest,
+  PrepResponse,
+  PrepTask,
+  PreviewTask,
+  TextTask,
+} from './tasks.ts';
 
 /*
  * Why worker threads: rasterising a page or resampling a photo is tens to hundreds of
@@ -49,6 +58,7 @@ export interface PrepPool {
   runPrep(task: ImageTask, opts?: RunOptions): Promise<PreparedSource>;
   runPrep(task: PdfTask, opts?: RunOptions): Promise<PreparedPdf>;
   runPrep(task: TextTask, opts?: RunOptions): Promise<PreparedSource>;
+  runPrep(task: PreviewTask, opts?: RunOptions): Promise<PagePreview[]>;
   readonly stats: { threads: number; busy: number; queued: number };
   /**
    * Starts every thread (each loads its modules, about a second under tsx, so the first jobs
@@ -60,7 +70,7 @@ export interface PrepPool {
   close(): Promise<void>;
 }
 
-type Result = PreparedSource | PreparedPdf;
+type Result = PreparedSource | PreparedPdf | PagePreview[];
 
 // From sources the thread is thread.ts beside this file; in a bundle (`dist/main.js`) the build
 // emits it as dist/thread.js beside the bundle.

@@ -1,4 +1,5 @@
 import { ExtractionFailure, type PreparedSource } from '@xt/contract';
+import { renderPreviews, type PagePreview } from '../page-previews/render.ts';
 import { prepareImage } from '../sources/image/prepare-image.ts';
 import { preparePdf, type PreparedPdf } from '../sources/pdf/prepare-pdf.ts';
 import { prepareTextBytes } from '../sources/text.ts';
@@ -15,7 +16,9 @@ function staticMarkdown(html: string): string {
   }
 }
 
-export async function runTask(task: PrepTask): Promise<PreparedSource | PreparedPdf> {
+export async function runTask(
+  task: PrepTask,
+): Promise<PreparedSource | PreparedPdf | PagePreview[]> {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   switch (task.kind) {
     case 'image':
@@ -24,6 +27,8 @@ export async function runTask(task: PrepTask): Promise<PreparedSource | Prepared
       return preparePdf(bytes, task.opts);
     case 'text':
       return prepareTextBytes(bytes, task.contentType, staticMarkdown, task.citations);
+    case 'previews':
+      return renderPreviews(task);
   }
 }
 

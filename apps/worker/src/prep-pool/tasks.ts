@@ -1,4 +1,5 @@
 import type { PreparedSource } from '@xt/contract';
+import type { PagePreview, PreviewTask } from '../page-previews/render.ts';
 import type { ImageOptions } from '../sources/image/prepare-image.ts';
 import type { PdfOptions, PreparedPdf } from '../sources/pdf/prepare-pdf.ts';
 
@@ -16,9 +17,14 @@ export type TextTask = {
   /** keep the text to locate values in (docs/citations.md) */
   citations?: boolean | undefined;
 };
-export type PrepTask = ImageTask | PdfTask | TextTask;
+export type { PreviewTask } from '../page-previews/render.ts';
+export type PrepTask = ImageTask | PdfTask | TextTask | PreviewTask;
 
-export type PrepResult<T extends PrepTask> = T extends PdfTask ? PreparedPdf : PreparedSource;
+export type PrepResult<T extends PrepTask> = T extends PdfTask
+  ? PreparedPdf
+  : T extends PreviewTask
+    ? PagePreview[]
+    : PreparedSource;
 
 /** main → thread; 'warm' only loads the thread's modules. */
 export interface PrepRequest {
@@ -28,5 +34,5 @@ export interface PrepRequest {
 
 /** thread → main: failures travel as plain data so their contract code survives the hop. */
 export type PrepResponse =
-  | { id: number; ok: true; result: PreparedSource | PreparedPdf }
+  | { id: number; ok: true; result: PreparedSource | PreparedPdf | PagePreview[] }
   | { id: number; ok: false; error: { code: string; message: string; retryable: boolean } };
