@@ -16,6 +16,7 @@ import type { SourcePreparer } from './sources/index.ts';
 import { untimed } from './ops/stages.ts';
 import type { WorkerMetrics } from './ops/worker-metrics.ts';
 import { groundOutput } from './grounded-output.ts';
+import type { PagePreviews } from './page-previews/index.ts';
 import { claim, complete, exists, recordFailure, release } from '@xt/extractions';
 
 export interface ProcessorDeps {
@@ -35,6 +36,8 @@ export interface ProcessorDeps {
   modelConfigured: boolean;
   /** Stage durations, outcomes, retries (docs/observability.md); none recorded when absent. */
   metrics?: WorkerMetrics;
+  /** Stores previews of the cited pages (page-previews/); none when absent. */
+  previews?: PagePreviews;
 }
 
 /** The reason the worker aborts its running jobs with when its shutdown grace has run out. */
@@ -197,8 +200,12 @@ export function createProcessor(deps: ProcessorDeps) {
       );
       providerOutage.recovered();
       const grounded = groundOutput(result, source, citations);
+      const pageImages = await deps.previews?.(type, source, grounded.citations);
       const written = await time('store', type, () =>
-        complete(deps.db, extractionId, result.output, result.totalTokens, grounded),
+        complete(deps.db, extractionId, result.output, result.totalTokens, {
+          ...grounded,
+          pageImages,
+        }),
       );
       metrics?.finished(written ? 'completed' : 'discarded');
       log.info(

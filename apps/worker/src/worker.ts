@@ -5,6 +5,7 @@ import { createModelClient } from '@xt/model';
 import { createRedis, EXTRACTION_QUEUE, extractionRetryDelay, isRedisUnavailable } from '@xt/queue';
 import type { WorkerConfig } from './config.ts';
 import { createAppLogger, createDependencyOutages, errorSummary, type Logger } from '@xt/runtime';
+import { pagePreviews } from './page-previews/index.ts';
 import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
 import { createReconciler } from '@xt/extractions';
 import { createSourceHandlers } from './sources/handlers.ts';
@@ -120,6 +121,17 @@ export async function startWorker(
     maxAttempts: config.JOB_ATTEMPTS,
     modelConfigured: Boolean(config.OPENAI_API_KEY || config.OPENAI_BASE_URL),
     metrics,
+    ...(handlers.renderPreviews
+      ? {
+          previews: pagePreviews({
+            db: db.db,
+            store,
+            render: handlers.renderPreviews,
+            maxImagePixels: config.MAX_IMAGE_PIXELS,
+            logger,
+          }),
+        }
+      : {}),
   });
 
   const worker = new Worker(EXTRACTION_QUEUE, processor, {

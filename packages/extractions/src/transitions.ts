@@ -103,7 +103,12 @@ export function complete(
   id: string,
   output: unknown,
   tokens: number,
-  grounded: { citations: Citations | null; warnings: ExtractionWarning[] | null } = {
+  grounded: {
+    citations: Citations | null;
+    warnings: ExtractionWarning[] | null;
+    /** Page previews for the review view: page → blob ref (docs/citations.md#review-view). */
+    pageImages?: Record<string, string> | null;
+  } = {
     citations: null,
     warnings: null,
   },
@@ -112,6 +117,7 @@ export function complete(
     output,
     citations: grounded.citations,
     warnings: grounded.warnings,
+    pageImages: grounded.pageImages ?? null,
     charged: true,
     errorCode: null,
     errorMessage: null,

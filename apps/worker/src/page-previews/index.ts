@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { BlobStore } from '@xt/blob-store';
-import type { Citations, SourceType } from '@xt/contract';
+import type { Citations, PreparedSource, SourceType } from '@xt/contract';
 import type { Db } from '@xt/db';
 import { errorSummary } from '@xt/runtime';
 import type { PagePreview, PreviewTask } from './render.ts';
+import { sourceBytesOf } from './source-bytes.ts';
 
 export { renderPreviews, PREVIEW_WIDTH, type PagePreview, type PreviewTask } from './render.ts';
 
@@ -60,4 +61,16 @@ export async function storePagePreviews(
     deps.logger.warn({ error: errorSummary(err), pages }, 'page previews not stored');
     return null;
   }
+}
+
+/** What the processor calls once an answer is grounded: `page_images` for the completion. */
+export type PagePreviews = (
+  type: SourceType,
+  source: PreparedSource,
+  citations: Citations | null,
+) => Promise<Record<string, string> | null>;
+
+export function pagePreviews(deps: PagePreviewDeps): PagePreviews {
+  return (type, source, citations) =>
+    storePagePreviews(deps, { type, bytes: sourceBytesOf(source), citations });
 }

@@ -1,8 +1,9 @@
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
-import { ExtractionFailure } from '@xt/contract';
+import { ExtractionFailure, type PreparedSource } from '@xt/contract';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { WorkerConfig } from '../config.ts';
+import { keepSourceBytes } from '../page-previews/source-bytes.ts';
 import { createPrepPool } from '../prep-pool/index.ts';
 import { chromiumExecutable, type StartupCheck } from '../startup-checks.ts';
 import { untimed, type StageTimer } from '../ops/stages.ts';
@@ -50,8 +51,15 @@ export function createSourceHandlers(
   // Scanned pages and images are read with OCR only when citations are asked for.
   const ocrOptions = { timeoutMs: config.OCR_TIMEOUT_MS };
 
-  // Fetched and uploaded files take the same path from their bytes on.
+  // Fetched and uploaded files take the same path from their bytes on. With citations a copy is
+  // kept for the page previews (the prep thread takes the bytes it is given).
+  const keepFor = (citations: boolean | undefined, bytes: Buffer) =>
+    citations ? new Uint8Array(bytes) : undefined;
+  const withBytes = <T extends PreparedSource>(prepared: T, kept: Uint8Array | undefined) =>
+    kept ? keepSourceBytes(prepared, kept) : prepared;
+
   async function preparePdfBytes(bytes: Buffer, { model, citations }: PrepareOptions) {
+    const kept = keepFor(citations, bytes);
     const pdf = await pool.runPrep({
       kind: 'pdf',
       bytes,
@@ -69,10 +77,11 @@ export function createSourceHandlers(
       { pages: pdf.pageCount, textPages: pdf.textPages, imagePages: pdf.imagePages },
       'pdf prepared',
     );
-    return pdf;
+    return withBytes(pdf, kept);
   }
-  const prepareImageBytes = (bytes: Buffer, { model, citations }: PrepareOptions) =>
-    pool.runPrep({
+  async function prepareImageBytes(bytes: Buffer, { model, citations }: PrepareOptions) {
+    const kept = keepFor(citations, bytes);
+    const image = await pool.runPrep({
       kind: 'image',
       bytes,
       opts: {
@@ -81,6 +90,8 @@ export function createSourceHandlers(
         ...(citations ? { ocr: ocrOptions } : {}),
       },
     });
+    return withBytes(image, kept);
+  }
 
   return {
     async pdf(url, opts) {
@@ -127,6 +138,7 @@ export function createSourceHandlers(
       );
       return citations ? withSentText(rendered) : rendered;
     },
+    renderPreviews: (task) => time('rasterise', task.type, () => pool.runPrep(task)),
     // The pool's own stats accessor, so a change of pool implementation changes only this line.
     stats: () => ({
       prep: { ...pool.stats, max: config.PREP_THREADS },

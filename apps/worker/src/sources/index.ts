@@ -6,6 +6,7 @@ import {
 } from '@xt/contract';
 import type { BlobStore } from '@xt/blob-store';
 import { untimed, type StageTimer } from '../ops/stages.ts';
+import type { PagePreview, PreviewTask } from '../page-previews/render.ts';
 import { readUpload, type UploadedSource } from './upload.ts';
 
 export type { UploadedSource } from './upload.ts';
@@ -46,6 +47,8 @@ export interface SourceHandlers {
     opts: { citations?: boolean | undefined },
   ) => Promise<PreparedSource>;
   webpage?: (url: string, opts: PrepareOptions) => Promise<PreparedSource>;
+  /** Draws page previews for the review view on a prep thread (docs/citations.md#review-view). */
+  renderPreviews?: (task: PreviewTask) => Promise<PagePreview[]>;
   close?: () => Promise<void>;
   /** The state of the prep threads and the browser, read when metrics are scraped. */
   stats?: () => SourceStats;
