@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresBlobStore } from '@xt/blob-store';
 import { createDb, type DbHandle } from '@xt/db';
 import { openTestPool, startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
-import { textPdf } from '@xt/testkit/fixtures';
+import { placedTextPdf, textPdf } from '@xt/testkit/fixtures';
 import { startTestWorker } from '../test-support.ts';
 import { screenshots, startDashboard, type DashboardFixture } from './test-support.ts';
 
@@ -159,10 +159,64 @@ it('runs an extraction with citations from the form and shows the review view', 
   const schema = page.getByTestId('schema-name');
   expect(await schema.textContent()).toBe(INVOICE.name);
   expect(await schema.getAttribute('href')).toBe(`/dashboard/schemas/${schemaId}`);
-  // Every leaf of the output is listed, null included.
-  await page.getByRole('region', { name: 'Review' }).waitFor();
-  const rows = page.getByRole('region', { name: 'Review' }).locator('tbody tr');
-  expect(await rows.count()).toBe(9);
+  // Every leaf of the output is listed, null included, with what the worker found.
+  const review = page.getByRole('region', { name: 'Review' });
+  await review.waitFor();
+  expect(await review.locator('tbody tr').count()).toBe(9);
+  expect(await page.getByTestId('review-summary').textContent()).toMatch(
+    /8 values checked.*7 found.*1 not found/,
+  );
+  expect(await review.locator('tr.row--ungrounded').textContent()).toContain('currency');
+  await review.getByRole('button', { name: 'total' }).click();
+  expect(await page.getByLabel('Source text').locator('mark.mark--active').textContent()).toContain(
+    '924.60',
+  );
+});
+
+it('end to end: an uploaded PDF reviewed over the page previews the worker stored', async () => {
+  const placed = await placedTextPdf([
+    [
+      { text: 'Northwind Office Supplies GmbH', x: 72, y: 720, size: 16 },
+      { text: 'Invoice INV-2026-0417', x: 72, y: 690 },
+      { text: 'Ergonomic office chair 867.00 EUR', x: 72, y: 640 },
+      { text: 'A4 copy paper, 500 sheets 57.60 EUR', x: 72, y: 624 },
+    ],
+    [{ text: 'Total due: 924.60 EUR', x: 320, y: 200, size: 14 }],
+  ]);
+  model.behave({ output: OUTPUT });
+  const page = await dash.signedIn('acme');
+  await page.goto('/dashboard/extractions/new');
+  await page.getByLabel('Schema').selectOption({ label: INVOICE.name });
+  await page.getByRole('radio', { name: 'File' }).check();
+  await page.getByLabel('Type').selectOption('pdf');
+  await page
+    .getByLabel('File', { exact: true })
+    .and(page.locator('input[type=file]'))
+    .setInputFiles({ name: 'invoice.pdf', mimeType: 'application/pdf', buffer: placed.pdf });
+  await page.getByLabel('Cite the source for every value').check();
+  await page.getByRole('button', { name: 'Run extraction' }).click();
+  await page.getByRole('heading', { name: 'Extraction', level: 1 }).waitFor();
+  await expect.poll(() => page.getByTestId('status').textContent(), poll).toBe('completed');
+  const review = page.getByRole('region', { name: 'Review' });
+  await review.waitFor();
+  expect(await review.locator('tr.row--ungrounded').textContent()).toContain('currency');
+
+  // Page 1 from the preview the worker drew, the boxes of its values over it.
+  const image = page.getByRole('img', { name: 'Page 1 of the source' });
+  await image.waitFor();
+  await expect
+    .poll(
+      () => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      poll,
+    )
+    .toBe(1000);
+  expect(await page.locator('.page-preview__boxes rect').count()).toBeGreaterThanOrEqual(4);
+  // The total is on page 2: selecting it turns the page and marks its box.
+  await review.getByRole('button', { name: 'total' }).click();
+  await page.getByRole('img', { name: 'Page 2 of the source' }).waitFor();
+  const active = page.locator('.page-preview__boxes rect.box--active');
+  expect(await active.getAttribute('data-pointer')).toBe('/total');
+  await screenshots(page, 'review-pdf-end-to-end');
 });
 
 it('reviews a text source: quotes highlighted, values found nowhere marked and filtered', async () => {
