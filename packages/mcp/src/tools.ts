@@ -20,6 +20,9 @@ export interface ToolOptions {
 
 const SOURCE_TYPES = ['text', 'pdf', 'image', 'webpage'] as const;
 
+/** Below the 60 s request timeout MCP clients commonly use, so the agent gets an answer. */
+const DEFAULT_WAIT_SECONDS = 50;
+
 /** Runs a tool body and turns any failure into an error result the agent can act on. */
 async function guarded(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
@@ -83,8 +86,10 @@ export function registerTools(server: McpServer, client: XtClient, options: Tool
       title: 'Extract structured data',
       description:
         'Extracts JSON shaped by a schema from one source: `text`, a `url` (a webpage, PDF or ' +
-        'image), or a local file `path` (PDF, image or text file). Waits for the result and ' +
-        'returns { id, status, output, totalTokens } (and citations when asked for).',
+        'image), or a local file `path` (PDF, image or text file). Waits up to ' +
+        '`timeout_seconds` and returns { id, status: "completed", output, totalTokens } (and ' +
+        'citations when asked for); if it is still running then, returns its id and status: ' +
+        'call get_extraction with that id later.',
       inputSchema: {
         schema_id: z.string().describe('the id of a schema (list_schemas, create_schema)'),
         text: z.string().optional().describe('the source as plain text'),
@@ -106,18 +111,28 @@ export function registerTools(server: McpServer, client: XtClient, options: Tool
           .number()
           .int()
           .min(1)
-          .max(3600)
+          .max(300)
           .optional()
-          .describe('give up waiting after this long (600)'),
+          .describe(
+            'how long to wait for the result (50, under the 60 s most MCP clients allow a call)',
+          ),
       },
     },
     (args) =>
       guarded(async () => {
         const params = await extractionParams(args, options);
-        const done = await client.extract(params, {
-          timeoutMs: (args.timeout_seconds ?? 600) * 1000,
+        // The service holds the request while the extraction runs (Prefer: wait=N); a failure
+        // throws ExtractionFailedError, an answer in time is the outcome itself.
+        const created = await client.extractions.create(params, {
+          waitSeconds: args.timeout_seconds ?? DEFAULT_WAIT_SECONDS,
         });
-        return jsonResult(done);
+        if (created.extraction.status === 'completed') return jsonResult(created.extraction);
+        return jsonResult({
+          id: created.extraction.id,
+          status: created.extraction.status,
+          output: null,
+          next: `Still ${created.extraction.status}: call get_extraction with this id later.`,
+        });
       }),
   );
 

@@ -12,7 +12,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
+import {
+  REPO_ROOT,
+  startModelStandIn,
+  waitFor,
+  type AppProcess,
+  type ModelStandIn,
+} from '@xt/testkit';
 import { textPdf } from '@xt/testkit/fixtures';
 import { startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
 
@@ -130,6 +136,24 @@ describe('xt-mcp over stdio', () => {
     expect(record.json.source.file.name).toBe('invoice.pdf');
     // Asked with citations: the record carries the key (null until the worker grounds values).
     expect(record.json).toHaveProperty('citations');
+  });
+
+  it('returns the id of an extraction still running after timeout_seconds, to read later', async () => {
+    const schemaId = (await call(client, 'list_schemas', {})).json.data[0].id as string;
+    model.behave({ delayMs: 2500, output: { total: 8, vendor: 'Slow Ltd' } });
+    const pending = await call(client, 'extract', {
+      schema_id: schemaId,
+      text: 'Total 8',
+      timeout_seconds: 1,
+    });
+    expect(pending.isError).toBe(false);
+    expect(pending.json).toMatchObject({ status: expect.stringMatching(/^(pending|processing)$/) });
+    expect(pending.json.next).toContain('get_extraction');
+    const done = await waitFor(async () => {
+      const record = await call(client, 'get_extraction', { id: pending.json.id });
+      return record.json.status === 'completed' ? record.json : undefined;
+    });
+    expect(done.result).toEqual({ total: 8, vendor: 'Slow Ltd' });
   });
 
   it('answers mistakes with errors that say what to change', async () => {
