@@ -52,6 +52,9 @@ export interface UsageDay {
   charged: number;
   failed: number;
   tokens: number;
+  chargedTokens: number;
+  /** Spent on extractions that were not charged (failed ones). */
+  unchargedTokens: number;
 }
 
 export interface Usage {

@@ -62,6 +62,11 @@ export const configSchema = z.object({
   MODEL_TIMEOUT_MS: int(120_000, 1000),
   MODEL_MAX_RETRIES: int(1),
   MODEL_MAX_INPUT_TOKENS: int(120_000, 1000),
+  // Cost ceilings per extraction (docs/security.md#cost-bounds): estimated input tokens over all
+  // its calls, and model calls (chunks, repairs, continuations). A source past either fails as
+  // SOURCE_TOO_LARGE before a token is spent; pages are bounded by MAX_PDF_PAGES.
+  MAX_INPUT_TOKENS_PER_EXTRACTION: int(1_000_000, 1000),
+  MAX_MODEL_CALLS_PER_EXTRACTION: int(64, 1),
   MODEL_CHUNK_CONCURRENCY: int(4, 1),
   // Model calls in flight in this process, across all jobs: a slow provider cannot make
   // requests (and the sources they carry) pile up without bound.

@@ -92,6 +92,8 @@ export async function startWorker(
     timeoutMs: config.MODEL_TIMEOUT_MS,
     maxRetries: config.MODEL_MAX_RETRIES,
     maxInputTokens: config.MODEL_MAX_INPUT_TOKENS,
+    maxExtractionInputTokens: config.MAX_INPUT_TOKENS_PER_EXTRACTION,
+    maxExtractionCalls: config.MAX_MODEL_CALLS_PER_EXTRACTION,
     concurrency: config.MODEL_CHUNK_CONCURRENCY,
     maxRepairs: config.MODEL_MAX_REPAIRS,
     maxContinuations: config.MODEL_MAX_CONTINUATIONS,

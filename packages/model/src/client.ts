@@ -18,6 +18,13 @@ export interface ModelClientOptions {
   maxInputTokens?: number | undefined;
   /** chunks of one document extracted at the same time; default 4 */
   concurrency?: number | undefined;
+  /**
+   * Cost ceilings per extraction (docs/security.md#cost-bounds): estimated input tokens over all
+   * its calls, and calls (chunks, repairs, continuations). A source past the first, or whose
+   * chunks alone pass the second, fails before any call; unlimited when absent.
+   */
+  maxExtractionInputTokens?: number | undefined;
+  maxExtractionCalls?: number | undefined;
   /** repair calls after an invalid answer, per chunk; default 2 */
   maxRepairs?: number | undefined;
   /**
@@ -68,6 +75,8 @@ export interface ModelClient {
   providerModel(model: PublicModel): string;
   readonly maxInputTokens: number;
   readonly concurrency: number;
+  readonly maxExtractionInputTokens: number;
+  readonly maxExtractionCalls: number;
   readonly maxRepairs: number;
   readonly maxContinuations: number;
   readonly maxOutputTokens: number | undefined;
@@ -99,6 +108,8 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     providerModel: (model) => options.modelMap[model] ?? model,
     maxInputTokens: positive(options.maxInputTokens, DEFAULT_MAX_INPUT_TOKENS),
     concurrency: positive(options.concurrency, DEFAULT_CONCURRENCY),
+    maxExtractionInputTokens: positive(options.maxExtractionInputTokens, Infinity),
+    maxExtractionCalls: positive(options.maxExtractionCalls, Infinity),
     maxRepairs: Math.max(0, Math.floor(options.maxRepairs ?? DEFAULT_MAX_REPAIRS)),
     maxContinuations: Math.max(
       0,

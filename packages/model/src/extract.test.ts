@@ -533,6 +533,55 @@ describe('extract of a long document', () => {
     );
   });
 
+  it('fails a source past the call or input-token ceiling before any call', async () => {
+    const long: PreparedSource = {
+      parts: pages(6, (p) => `Invoice INV-${p} SKU-${p} ${'Lorem ipsum dolor. '.repeat(200)}`),
+    };
+    const structure = {
+      ...invoice,
+      properties: { ...invoice.properties, number: { type: 'string' } },
+    } as Structure;
+    const calls = await failureOf(
+      extract({
+        client: client({ maxInputTokens: 2_500, maxExtractionCalls: 1 }),
+        model: 'gpt-4.1',
+        structure,
+        source: long,
+      }),
+    );
+    expect(calls.code).toBe('SOURCE_TOO_LARGE');
+    expect(calls.retryable).toBe(false);
+    expect(calls.message).toMatch(/model calls; at most 1 are allowed per extraction/);
+    const tokens = await failureOf(
+      extract({
+        client: client({ maxExtractionInputTokens: 2_000 }),
+        model: 'gpt-4.1',
+        structure,
+        source: long,
+      }),
+    );
+    expect(tokens.code).toBe('SOURCE_TOO_LARGE');
+    expect(tokens.message).toMatch(/at most 2000 are allowed per extraction/);
+    expect(tokens.tokens).toBe(0);
+    expect(standIn.requests).toHaveLength(0);
+  });
+
+  it('stops at the call ceiling when repairs would pass it', async () => {
+    responder = () => ({ number: null, currency: null, lines: [] });
+    const failure = await failureOf(
+      extract({
+        client: client({ maxExtractionCalls: 2 }),
+        model: 'gpt-4.1',
+        structure: invoice,
+        source: textSource,
+      }),
+    );
+    expect(failure.code).toBe('SOURCE_TOO_LARGE');
+    expect(failure.message).toMatch(/more than 2 model calls/);
+    expect(failure.tokens).toBe(usageOf(2));
+    expect(standIn.requests).toHaveLength(2);
+  });
+
   it('stops starting chunks after a failure and reports the tokens already spent', async () => {
     responder = readSource;
     standIn.behave([{ ...fixedUsage, respond: readSource }, { status: 400 }]);

@@ -1,4 +1,4 @@
-import type { PreparedSource, PublicModel, Structure } from '@xt/contract';
+import type { ContentPart, PreparedSource, PublicModel, Structure } from '@xt/contract';
 import { ExtractionFailure } from '@xt/contract';
 import { mapBounded } from './bounded.ts';
 import { chunkParts } from './chunking.ts';
@@ -51,7 +51,13 @@ const MIN_CHUNK_TOKENS = 1_000;
  * Any failure is an ExtractionFailure carrying the tokens spent so far in `tokens`.
  */
 export async function extract(input: ExtractInput): Promise<ExtractResult> {
-  const spend: Spend = { tokens: 0, calls: 0 };
+  const spend: Spend = {
+    tokens: 0,
+    calls: 0,
+    ...(Number.isFinite(input.client.maxExtractionCalls)
+      ? { maxCalls: input.client.maxExtractionCalls }
+      : {}),
+  };
   try {
     const result = await run(input, spend);
     return { ...result, totalTokens: spend.tokens, calls: spend.calls };
@@ -75,10 +81,11 @@ async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
   const base = { structure, instruction: input.instruction, meta: source.meta, citations };
 
   const budget = input.maxInputTokens ?? client.maxInputTokens;
-  const chunkBudget = Math.max(MIN_CHUNK_TOKENS, budget - fixedPromptTokens(input));
-  const chunks = chunkParts(source.parts, chunkBudget, (part) =>
-    estimatePartTokens(input.model, part),
-  );
+  const fixed = fixedPromptTokens(input);
+  const chunkBudget = Math.max(MIN_CHUNK_TOKENS, budget - fixed);
+  const estimate = (part: ContentPart) => estimatePartTokens(input.model, part);
+  const chunks = chunkParts(source.parts, chunkBudget, estimate);
+  checkCeilings(client, chunks, fixed, estimate);
 
   if (chunks.length <= 1) {
     const answer = await callWithRepairs({
@@ -139,6 +146,30 @@ async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
 }
 
 /** The part of every call's prompt that is not source content: rules, guidance, schema. */
+/**
+ * The cost ceilings, checked before the first call: a source whose chunks alone need more calls,
+ * or more input tokens, than an extraction may spend fails now, having spent nothing.
+ */
+function checkCeilings(
+  client: ModelClient,
+  chunks: ContentPart[][],
+  fixedTokens: number,
+  estimate: (part: ContentPart) => number,
+): void {
+  if (chunks.length > client.maxExtractionCalls)
+    throw new ExtractionFailure(
+      'SOURCE_TOO_LARGE',
+      `The source needs ${chunks.length} model calls; at most ${client.maxExtractionCalls} are allowed per extraction.`,
+    );
+  let tokens = 0;
+  for (const chunk of chunks) tokens += fixedTokens + chunk.reduce((n, p) => n + estimate(p), 0);
+  if (tokens > client.maxExtractionInputTokens)
+    throw new ExtractionFailure(
+      'SOURCE_TOO_LARGE',
+      `The source needs about ${tokens} input tokens; at most ${client.maxExtractionInputTokens} are allowed per extraction.`,
+    );
+}
+
 function fixedPromptTokens(input: ExtractInput): number {
   const messages = buildMessages({
     structure: input.structure,

@@ -22,6 +22,8 @@ import { validateOutput } from './validate-output.ts';
 export interface Spend {
   tokens: number;
   calls: number;
+  /** No call is made past this many (MAX_MODEL_CALLS_PER_EXTRACTION). */
+  maxCalls?: number;
 }
 
 export interface ModelCallInput {
@@ -282,6 +284,11 @@ async function send(
   cacheKey: string,
 ): Promise<ChatCompletion> {
   const { client, spend } = input;
+  if (spend.maxCalls !== undefined && spend.calls >= spend.maxCalls)
+    throw new ExtractionFailure(
+      'SOURCE_TOO_LARGE',
+      `The extraction needed more than ${spend.maxCalls} model calls, the most allowed per extraction.`,
+    );
   let completion: ChatCompletion;
   try {
     completion = await client.schedule(() =>

@@ -121,6 +121,8 @@ it('runs an extraction from text, shows it complete with its output, and counts 
   await chart.waitFor();
   expect(await chart.locator('rect').count()).toBeGreaterThan(0);
   await page.getByRole('img', { name: 'Tokens per day' }).waitFor();
+  // The one extraction completed: none of its tokens are uncharged.
+  expect(await page.getByTestId('uncharged-tokens').textContent()).toBe('0');
   await page.getByText('The numbers, day by day').click();
   await screenshots(page, 'usage');
 

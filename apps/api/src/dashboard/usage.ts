@@ -16,13 +16,21 @@ export interface UsageDay {
   charged: number;
   failed: number;
   tokens: number;
+  /** Tokens of completed extractions: what the account pays for. */
+  chargedTokens: number;
+  /**
+   * Tokens spent on extractions that were not charged (failed, or retried and still running):
+   * the operator's spend, shown so it is seen.
+   */
+  unchargedTokens: number;
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /**
  * Extractions per UTC day for one account: how many were made, charged (completed) and failed,
- * and the tokens they used. Every day of the range is present, zeros included, so a chart has
+ * and the tokens they used, charged and not (a failed extraction's tokens are spent all the
+ * same). Every day of the range is present, zeros included, so a chart has
  * no gaps to guess about.
  */
 export async function usagePerDay(
@@ -39,6 +47,7 @@ export async function usagePerDay(
       charged: sql<number>`(count(*) filter (where ${extractions.charged}))::int`,
       failed: sql<number>`(count(*) filter (where ${extractions.status} = 'failed'))::int`,
       tokens: sql<number>`coalesce(sum(${extractions.totalTokens}), 0)::float8`,
+      chargedTokens: sql<number>`coalesce(sum(${extractions.totalTokens}) filter (where ${extractions.charged}), 0)::float8`,
     })
     .from(extractions)
     .where(
@@ -59,6 +68,8 @@ export async function usagePerDay(
       charged: r?.charged ?? 0,
       failed: r?.failed ?? 0,
       tokens: r?.tokens ?? 0,
+      chargedTokens: r?.chargedTokens ?? 0,
+      unchargedTokens: (r?.tokens ?? 0) - (r?.chargedTokens ?? 0),
     });
   }
   return days;
@@ -82,8 +93,10 @@ export function usageRoutes(db: Db): Router {
         charged: t.charged + d.charged,
         failed: t.failed + d.failed,
         tokens: t.tokens + d.tokens,
+        chargedTokens: t.chargedTokens + d.chargedTokens,
+        unchargedTokens: t.unchargedTokens + d.unchargedTokens,
       }),
-      { extractions: 0, charged: 0, failed: 0, tokens: 0 },
+      { extractions: 0, charged: 0, failed: 0, tokens: 0, chargedTokens: 0, unchargedTokens: 0 },
     );
     sendOk(
       res,

@@ -18,7 +18,8 @@ export function UsagePage() {
     <>
       <PageHeader title="Usage" />
       <p class="lead">
-        Extractions and tokens per day (UTC). Only completed extractions are charged.
+        Extractions and tokens per day (UTC). Only completed extractions are charged; the tokens
+        failed ones used are shown as uncharged.
       </p>
       <form
         class="filters"
@@ -91,6 +92,12 @@ export function UsagePage() {
               <div class="stat__label">Tokens</div>
               <div class="stat__value">{formatNumber(u.totals.tokens)}</div>
             </div>
+            <div class="stat">
+              <div class="stat__label">Uncharged tokens</div>
+              <div class="stat__value" data-testid="uncharged-tokens">
+                {formatNumber(u.totals.unchargedTokens)}
+              </div>
+            </div>
           </div>
           <div class="grid-2">
             <div class="card">
@@ -107,7 +114,10 @@ export function UsagePage() {
               <BarChart
                 title="Tokens per day"
                 days={u.days}
-                series={[{ key: 'tokens', label: 'Tokens', className: 'fill-primary' }]}
+                series={[
+                  { key: 'chargedTokens', label: 'Charged', className: 'fill-primary' },
+                  { key: 'unchargedTokens', label: 'Uncharged', className: 'fill-danger' },
+                ]}
               />
             </div>
           </div>
