@@ -27,12 +27,15 @@ describe('usage per day', () => {
       .insert(accounts)
       .values({ name: `usage-${randomUUID()}` })
       .returning();
-    const row = (status: 'completed' | 'failed', tokens: number) => ({
+    const row = (
+      status: 'completed' | 'failed',
+      tokens: number,
+    ): typeof extractions.$inferInsert => ({
       id: randomUUID(),
       accountId: account!.id,
       schemaId: randomUUID(),
       schemaName: 'S',
-      schemaStructure: { type: 'object', properties: {} },
+      schemaStructure: { type: 'object', properties: {} } as const,
       sourceType: 'text' as const,
       source: 'x',
       model: 'gpt-4.1',
