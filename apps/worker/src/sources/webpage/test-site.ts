@@ -106,6 +106,42 @@ ${tracking}${styles}
   );
 }
 
+/** The 18 words of {@link storyLead}'s standfirst. */
+export const STORY_LEAD =
+  'Councillors backed the harbour plan on Tuesday, promising new ferry berths, cleaner water and cheaper mooring for fishers.';
+
+/**
+ * A story whose opening sits outside <main>, as real news sites lay it out: a story <header>
+ * (kicker, headline, standfirst) above it, a byline and dateline in a rail shown beside it (a CSS
+ * grid; first in the DOM), and between them a long "most read" block and an ad slot.
+ */
+function storyLead(): string {
+  const mostRead = Array.from(
+    { length: 12 },
+    (_, i) =>
+      `<li><a href="/story/${i}">Most read story number ${i + 1} about the town, the harbour and the weather this week</a></li>`,
+  ).join('');
+  const body = Array.from(
+    { length: 20 },
+    (_, i) =>
+      `<p>Paragraph ${i + 1} of the harbour story records what councillors, fishers and ferry operators said in the debate.</p>`,
+  ).join('');
+  return html(
+    'Harbour plan approved | The Harbour Herald',
+    `<header class="site-header"><a href="/">The Harbour Herald</a><nav><a href="/news">News</a> <a href="/sport">Sport</a></nav></header>
+<div class="story" style="display:grid;grid-template-columns:1fr 3fr">
+<header class="story-header" style="grid-column:1 / span 2"><p class="kicker">Local politics</p><h1>Harbour plan approved</h1>
+<p class="standfirst">${STORY_LEAD}</p></header>
+<div class="story-rail"><p class="byline">By Ines Varga, harbour correspondent</p><p class="dateline">PORT ELLIS, 3 May 2026</p></div>
+<div class="most-read"><h3>Most read</h3><ol>${mostRead}</ol></div>
+<div class="ad-slot">Advertisement</div>
+<div class="share-tools">Share: Email Facebook</div>
+<main><article>${body}</article></main>
+</div>
+${FOOTER}`,
+  );
+}
+
 const LATE = html(
   'Late text',
   `<p id="slot">Loading…</p><script>
@@ -267,6 +303,8 @@ export async function startTestSite(options: { port?: number } = {}): Promise<Te
         return send(articlePage());
       case '/late':
         return send(LATE);
+      case '/story-lead':
+        return send(storyLead());
       case '/spa':
         return send(SPA);
       case '/api/products':
@@ -385,6 +423,17 @@ export async function startTestSite(options: { port?: number } = {}): Promise<Te
         `Iframe fact ${n}: turnout was 64 percent.`,
       ],
     })),
+    {
+      path: '/story-lead',
+      content: true,
+      facts: [
+        '# Harbour plan approved',
+        STORY_LEAD,
+        'By Ines Varga, harbour correspondent',
+        'PORT ELLIS, 3 May 2026',
+        'Paragraph 20 of the harbour story',
+      ],
+    },
     { path: '/late', content: true, facts: ['The late fact is aurora 7731'] },
     {
       path: '/spa',

@@ -6,7 +6,7 @@ import { ExtractionFailure, type ContentPart } from '@xt/contract';
 import { parseAllowlist, type LookupAll } from '@xt/fetcher';
 import { BrowserHost, browserRssBytes } from './browser/index.ts';
 import { createWebpageRenderer, type RenderedWebpage, type WebpageRenderer } from './index.ts';
-import { startTestSite, type TestSite } from './test-site.ts';
+import { startTestSite, STORY_LEAD, type TestSite } from './test-site.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PAGE_TIMEOUT_MS = 6000;
@@ -102,6 +102,18 @@ describe('webpage renderer: content', () => {
       expect(md).not.toContain(gone);
     // What reaches the model stays a small share of the page's HTML.
     expect(md.length).toBeLessThanOrEqual(out.htmlBytes / 5);
+  });
+
+  it('keeps a story opening laid out around <main>: header, standfirst, byline and dateline', async () => {
+    const md = text(await renderer.render(`${site.origin}/story-lead`));
+    for (const fact of facts('/story-lead')) expect(md).toContain(fact);
+    const words = STORY_LEAD.split(/\s+/);
+    expect(words).toHaveLength(18);
+    const reached = new Set(md.split(/\s+/));
+    expect(words.filter((w) => !reached.has(w))).toEqual([]);
+    // The link list between the opening and <main> is not taken for part of the story.
+    expect(md).not.toContain('Most read story number');
+    expect(md).not.toContain('[The Harbour Herald]');
   });
 
   it('reads the DOM from an isolated world the page cannot tamper with', async () => {

@@ -21,8 +21,13 @@ function isChromeHeaderFooter(el: PElement, role: string): boolean {
   const tag = el.localName;
   if (tag !== 'header' && tag !== 'footer' && role !== 'banner' && role !== 'contentinfo')
     return false;
-  // A header inside an article is the article's own (title, byline), not site chrome.
-  return el.closest('article, main, [role="main"], [role="article"]') === null || role !== '';
+  if (role !== '') return true;
+  // A header inside an article is the article's own (title, byline), not site chrome; so is
+  // one holding the page's H1 with a paragraph (a standfirst), which story pages put above
+  // <main>. A site header's H1 alone (a logo, a page name) is still rescued by itself.
+  if (tag === 'header' && el.querySelector('h1') !== null && el.querySelector('p') !== null)
+    return false;
+  return el.closest('article, main, [role="main"], [role="article"]') === null;
 }
 
 /** Classifies elements once per extraction; computed styles are cached (each costs a style pass). */

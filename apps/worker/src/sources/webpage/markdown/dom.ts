@@ -20,6 +20,7 @@ export interface PElement extends PNode {
   hasAttribute(name: string): boolean;
   closest(selector: string): PElement | null;
   querySelector(selector: string): PElement | null;
+  querySelectorAll(selector: string): ArrayLike<PElement>;
 }
 
 export interface PSlot extends PElement {
