@@ -31,6 +31,14 @@ export const configSchema = z.object({
   MAX_ACTIVE_EXTRACTIONS_PER_ACCOUNT: z.coerce.number().int().min(1).default(5000),
   EXTRACTION_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(55),
   MAX_TEXT_CHARS: z.coerce.number().int().min(1).default(1_000_000),
+  // Largest JSON or urlencoded create body (413 past it). These are parsed in memory (several
+  // times their size while parsed), so they are capped well below danger: twenty at once stay
+  // under a GiB. Larger files go as multipart, which streams to disk (MAX_UPLOAD_BYTES).
+  MAX_JSON_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(8 * 1024 * 1024),
   // Where file parts wait between arriving and being stored (never named by the client).
   UPLOAD_TMP_DIR: z.string().min(1).default(path.join(os.tmpdir(), 'xt-uploads')),
   // Uploads copied into the database at once by this process; the rest wait their turn with

@@ -33,8 +33,12 @@ const FORM_TYPES = [
 function createBodyParsers(config: ApiConfig, temp: UploadTempDir): RequestHandler[] {
   // UTF-8 text can take up to 4 bytes a character; the rest is room for the other fields.
   const textBytes = config.MAX_TEXT_CHARS * 4 + 64 * 1024;
-  // JSON and urlencoded bodies may carry a file as a base64 data: URL (4 characters per 3 bytes).
-  const maxBytes = Math.max(textBytes, Math.ceil(config.MAX_UPLOAD_BYTES / 3) * 4 + 64 * 1024);
+  // JSON and urlencoded bodies may carry a file as a base64 data: URL (4 characters per 3 bytes),
+  // but they are buffered and parsed in memory: MAX_JSON_BODY_BYTES caps them (docs/uploads.md).
+  const maxBytes = Math.min(
+    config.MAX_JSON_BODY_BYTES,
+    Math.max(textBytes, Math.ceil(config.MAX_UPLOAD_BYTES / 3) * 4 + 64 * 1024),
+  );
   // Multipart files stream to a temp file; only the text fields are held in memory.
   const multipart = multipartParser({
     temp,
