@@ -3,7 +3,9 @@ import { defineConfig } from 'vitest/config';
 
 // Workspace packages that publish built files (packages/sdk) point this condition at their
 // sources, so tests run the code as written without a build step first.
-const conditions = ['@xt/source', ...defaultServerConditions];
+// Without `module`: Node ignores that condition, and some packages (the AWS SDK's) point it at
+// builds only a bundler can load; tests resolve dependencies as the service does when it runs.
+const conditions = ['@xt/source', ...defaultServerConditions.filter((c) => c !== 'module')];
 
 export default defineConfig({
   resolve: { conditions },

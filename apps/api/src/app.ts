@@ -27,7 +27,7 @@ import { extractionRoutes } from './extractions/routes.ts';
 import { WebhookService } from './webhooks/service.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { IdempotencyKeys } from './idempotency/store.ts';
-import { createPostgresBlobStore } from '@xt/blob-store';
+import { createBlobStore } from '@xt/blob-store';
 import { UploadTempDir } from './uploads/temp-files.ts';
 
 export interface AppDeps {
@@ -66,7 +66,7 @@ export function createApp(deps: AppDeps): Express {
   if (queueBoard) app.use(queueBoard);
 
   const keys = new IdempotencyKeys(config.IDEMPOTENCY_KEY_TTL_HOURS);
-  const store = createPostgresBlobStore(db.db);
+  const store = createBlobStore(config, db.db);
   const extractions = new ExtractionService({
     db: db.db,
     queue,

@@ -23,7 +23,9 @@ let schemaId: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  handle = createDb(database.url, { max: 4 });
+  // Hundreds of uploads are set up at once over four connections: they queue for longer than
+  // the service's short wait for a connection on a busy machine.
+  handle = createDb(database.url, { max: 4, connectTimeoutMs: 60_000 });
   store = createPostgresBlobStore(handle.db);
   const [account] = await handle.db
     .insert(accounts)

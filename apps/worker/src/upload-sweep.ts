@@ -43,7 +43,7 @@ export async function removeExpiredUploads(
 ): Promise<number> {
   let total = 0;
   for (;;) {
-    const removed = await db.transaction(async (tx) => {
+    const { claimed, refs } = await db.transaction(async (tx) => {
       // The references come from the claimed rows: RETURNING would give the new values, null.
       // Page previews (docs/citations.md#review-view) are pictures of the source and go with it.
       const rows = await tx.execute<{ file_ref: string | null; page_images: unknown }>(sql`
@@ -64,17 +64,18 @@ export async function removeExpiredUploads(
         from due
         where e.id = due.id
         returning due.file_ref, due.page_images`);
-      await store.delete(
-        tx,
-        rows.rows.flatMap((r) => [
-          ...(r.file_ref ? [r.file_ref] : []),
-          ...previewRefs(r.page_images),
-        ]),
-      );
-      return rows.rows.length;
+      const due = rows.rows.flatMap((r) => [
+        ...(r.file_ref ? [r.file_ref] : []),
+        ...previewRefs(r.page_images),
+      ]);
+      if (store.transactional) await store.delete(tx, due);
+      return { claimed: rows.rows.length, refs: due };
     });
-    total += removed;
-    if (removed < BATCH) return total;
+    // Outside the transaction only once the rows no longer point at them; should this fail,
+    // the bytes are orphans, which the orphan sweep removes.
+    if (!store.transactional) await store.delete(db, refs);
+    total += claimed;
+    if (claimed < BATCH) return total;
   }
 }
 

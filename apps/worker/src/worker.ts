@@ -1,5 +1,5 @@
 import { Queue, Worker } from 'bullmq';
-import { createPostgresBlobStore } from '@xt/blob-store';
+import { createBlobStore } from '@xt/blob-store';
 import { createDb, runMigrations } from '@xt/db';
 import { createModelClient } from '@xt/model';
 import { createRedis, EXTRACTION_QUEUE, extractionRetryDelay, isRedisUnavailable } from '@xt/queue';
@@ -104,7 +104,7 @@ export async function startWorker(
     schedule: pLimit(config.MODEL_MAX_IN_FLIGHT),
     onCall: (call) => metrics.modelCall(call),
   });
-  const store = createPostgresBlobStore(db.db);
+  const store = createBlobStore(config, db.db);
   const handlers = createSourceHandlers(config, logger, chromium, metrics.time);
   const sources = createSourcePreparer(
     handlers,

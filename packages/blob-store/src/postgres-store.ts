@@ -36,6 +36,8 @@ async function* rechunk(body: AsyncIterable<Uint8Array>, size: number): AsyncIte
  */
 export function createPostgresBlobStore(db: Db): BlobStore {
   return {
+    transactional: true,
+
     async put(tx: DbExecutor, body): Promise<StoredBlob> {
       const ref = randomUUID();
       // The parent row first (size fixed up at the end): chunks reference it.

@@ -24,6 +24,11 @@ export class BlobNotFoundError extends Error {
  * store) write outside it and rely on the sweep (docs/uploads.md).
  */
 export interface BlobStore {
+  /**
+   * Whether `put` and `delete` take part in the caller's transaction. When not, callers delete
+   * bytes only after the transaction that dropped their references has committed.
+   */
+  readonly transactional: boolean;
   /** Streams `body` in under a new reference. Through `tx` where the store can. */
   put(tx: DbExecutor, body: AsyncIterable<Uint8Array>): Promise<StoredBlob>;
   /** The bytes in order, a piece at a time. Throws BlobNotFoundError when there are none. */

@@ -33,6 +33,17 @@ export const baseConfig = {
   // Unset: coloured lines at a terminal outside production, JSON otherwise (docs/logging.md).
   LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
   NODE_ENV: z.string().optional(),
+  // Where uploaded files are kept (docs/uploads.md): PostgreSQL, or an S3-compatible object
+  // store reached with the AWS SDK's standard credentials (environment, profile, role).
+  BLOB_STORE: z.enum(['postgres', 's3']).default('postgres'),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  S3_PREFIX: z.string().default('uploads/'),
   // `Authorization: Bearer <token>` on /metrics of the API and every worker; unset leaves it open.
   METRICS_TOKEN: z.string().min(1).optional(),
 };

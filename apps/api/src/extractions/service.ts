@@ -310,14 +310,21 @@ export class ExtractionService {
           fileRef: extractions.fileRef,
           pageImages: extractions.pageImages,
         });
-      // The upload and the page previews drawn from it (docs/citations.md#review-view).
-      const refs = rows.flatMap((r) => [
-        ...(r.fileRef ? [r.fileRef] : []),
-        ...Object.values(r.pageImages ?? {}),
-      ]);
-      await this.store.delete(tx, refs);
+      if (this.store.transactional) await this.store.delete(tx, storedRefs(rows));
       return rows;
     });
+    // A store outside the transaction loses the bytes only once the row is gone; should that
+    // fail, the orphan sweep removes them.
+    const refs = storedRefs(deleted);
+    if (!this.store.transactional && refs.length > 0)
+      await this.store
+        .delete(this.db, refs)
+        .catch((err: unknown) =>
+          log.warn(
+            { error: errorSummary(err), extractionId: id },
+            'stored upload left to the sweep',
+          ),
+        );
     if (deleted.length === 0) throw notFound('Extraction');
     try {
       const job = await this.queue.getJob(id);
@@ -327,6 +334,16 @@ export class ExtractionService {
       log.debug({ err, extractionId: id }, 'job not removed');
     }
   }
+}
+
+/** The upload and the page previews drawn from it (docs/citations.md#review-view). */
+function storedRefs(
+  rows: { fileRef: string | null; pageImages: Record<string, string> | null }[],
+): string[] {
+  return rows.flatMap((r) => [
+    ...(r.fileRef ? [r.fileRef] : []),
+    ...Object.values(r.pageImages ?? {}),
+  ]);
 }
 
 /** A failed extraction as the error a synchronous create answers with (docs/api.md#waiting-and-prefer). */

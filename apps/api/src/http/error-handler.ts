@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import multer from 'multer';
 import { HttpError } from './errors.ts';
+import { isObjectStoreUnavailable } from '@xt/blob-store';
 import { isDatabaseUnavailable } from '@xt/db';
 import { errorSummary } from '@xt/runtime';
 import { sendError } from './envelope.ts';
@@ -8,9 +9,12 @@ import { sendError } from './envelope.ts';
 /** Seconds a client is asked to wait when a dependency is down (within the 3 s of docs/api.md#when-postgresql-or-redis-is-down). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
-/** PostgreSQL down or restarting: a temporary condition, answered 503 so clients retry. */
+/**
+ * PostgreSQL or the object store down or restarting: a temporary condition, answered 503 so
+ * clients retry. Nothing was kept: a create's row commits only after its bytes are stored.
+ */
 function fromDependency(err: unknown): HttpError | null {
-  if (!isDatabaseUnavailable(err)) return null;
+  if (!isDatabaseUnavailable(err) && !isObjectStoreUnavailable(err)) return null;
   return new HttpError(
     503,
     'UNAVAILABLE',

@@ -1,5 +1,10 @@
 import { ExtractionFailure } from '@xt/contract';
-import { BlobNotFoundError, readAll, type BlobStore } from '@xt/blob-store';
+import {
+  BlobNotFoundError,
+  isObjectStoreUnavailable,
+  readAll,
+  type BlobStore,
+} from '@xt/blob-store';
 
 /** An uploaded source as the extraction row describes it. */
 export interface UploadedSource {
@@ -22,6 +27,12 @@ export async function readUpload(
   } catch (err) {
     // Deleted with its extraction while this job ran; the row is gone too, so nothing is written.
     if (err instanceof BlobNotFoundError) throw gone();
+    // The object store is down: the bytes are still there, so the attempt is retried.
+    if (isObjectStoreUnavailable(err))
+      throw new ExtractionFailure('INTERNAL', 'The stored upload could not be read just now.', {
+        retryable: true,
+        cause: err,
+      });
     if (err instanceof RangeError)
       throw new ExtractionFailure(
         'SOURCE_TOO_LARGE',
