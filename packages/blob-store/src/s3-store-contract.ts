@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { readAll } from './read-all.ts';
@@ -10,8 +11,10 @@ const noTx = {} as Db;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** A file as an upload arrives: many small pieces. */
-async function* pieces(bytes: Buffer, size = 64 * 1024): AsyncIterable<Uint8Array> {
-  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+function pieces(bytes: Buffer, size = 64 * 1024): AsyncIterable<Uint8Array> {
+  const parts: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += size) parts.push(bytes.subarray(i, i + size));
+  return Readable.from(parts);
 }
 
 /**
