@@ -324,6 +324,10 @@ it('reviews a PDF: boxes over the stored page preview, a blank page without one'
   await review.getByRole('button', { name: 'total' }).click();
   const active = page.locator('.page-preview__boxes rect.box--active');
   expect(await active.getAttribute('data-pointer')).toBe('/total');
+  // Its line enlarged above the page, legible on a phone.
+  const closeUp = page.getByRole('img', { name: 'Close-up of total on page 1' });
+  await closeUp.waitFor();
+  expect(await closeUp.locator('rect.box--active').count()).toBe(1);
   // The box sits where its fractions say over the picture (within its stroke's width).
   const [img, box] = await Promise.all([image.boundingBox(), active.boundingBox()]);
   expect(Math.abs(box!.x - img!.x - (72 / 612) * img!.width)).toBeLessThan(3);
