@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkCompose, checkDockerfile, checkDockerfileCmd } from './check.ts';
 
@@ -89,6 +91,30 @@ describe('this repository', () => {
   it('Dockerfile and docker-compose.yml refer only to files that exist or are built', () => {
     expect([...checkDockerfile(repo), ...checkDockerfileCmd(repo), ...checkCompose(repo)]).toEqual(
       [],
+    );
+  });
+});
+
+describe('compose exposure', () => {
+  const compose = parse(readFileSync(path.join(repo, 'docker-compose.yml'), 'utf8')) as {
+    services: Record<string, { environment?: Record<string, string>; ports?: string[] }>;
+  };
+
+  it('requires METRICS_TOKEN wherever it is passed on', () => {
+    const passed = Object.entries(compose.services).filter(
+      ([, s]) => s.environment?.METRICS_TOKEN !== undefined,
+    );
+    expect(passed.length).toBeGreaterThan(0);
+    for (const [, service] of passed)
+      expect(service.environment?.METRICS_TOKEN).toMatch(/^\$\{METRICS_TOKEN:\?/);
+  });
+
+  it('publishes Grafana and Prometheus on the loopback interface only, Grafana without admin/admin', () => {
+    for (const name of ['grafana', 'prometheus'])
+      for (const port of compose.services[name]?.ports ?? [])
+        expect(port).toMatch(/^127\.0\.0\.1:/);
+    expect(compose.services.grafana?.environment?.GF_SECURITY_ADMIN_PASSWORD).toBe(
+      '${GRAFANA_ADMIN_PASSWORD:-}',
     );
   });
 });

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { createHash } from 'node:crypto';
@@ -33,8 +33,14 @@ export async function readRunningStack(dataDir: string): Promise<StackInfo | nul
   }
 }
 
+/**
+ * Owner-only: the file holds the database and Redis URLs (with the embedded superuser's
+ * password). `mode` applies only when the file is created, so an older file is narrowed too.
+ */
 export async function writeStack(dataDir: string, info: StackInfo): Promise<void> {
-  await writeFile(stackFile(dataDir), JSON.stringify(info, null, 2));
+  const file = stackFile(dataDir);
+  await writeFile(file, JSON.stringify(info, null, 2), { mode: 0o600 });
+  await chmod(file, 0o600);
 }
 
 async function ensureDatabase(adminUrl: string, name: string): Promise<string> {
