@@ -14,7 +14,12 @@ import { createDb, type DbHandle } from '@xt/db';
 import { openTestPool, startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
 import { placedTextPdf, textPdf } from '@xt/testkit/fixtures';
 import { startTestWorker } from '../test-support.ts';
-import { screenshots, startDashboard, type DashboardFixture } from './test-support.ts';
+import {
+  readmeScreenshot,
+  screenshots,
+  startDashboard,
+  type DashboardFixture,
+} from './test-support.ts';
 
 let dash: DashboardFixture;
 let model: ModelStandIn;
@@ -217,6 +222,7 @@ it('end to end: an uploaded PDF reviewed over the page previews the worker store
   const active = page.locator('.page-preview__boxes rect.box--active');
   expect(await active.getAttribute('data-pointer')).toBe('/total');
   await screenshots(page, 'review-pdf-end-to-end');
+  await readmeScreenshot(page, 'dashboard-review');
 });
 
 it('reviews a text source: quotes highlighted, values found nowhere marked and filtered', async () => {
