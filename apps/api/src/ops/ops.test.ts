@@ -43,6 +43,17 @@ describe('operational routes', () => {
     expect(scraped.text).not.toContain(id);
   });
 
+  it('opens no series for case variants of a path: every label is a lower-case template', async () => {
+    const paths = ['/DOCS/', '/Docs/swagger-ui.css', '/DASHBOARD/login', '/Admin/Queues'];
+    for (const path of paths) await (await fetch(`${api.url}${path}`)).text();
+    const scraped = await api.request('GET', '/metrics', { key: 'metrics-secret' });
+    const routes = [
+      ...scraped.text.matchAll(/http_request_duration_seconds_count\{[^}]*route="([^"]*)"/g),
+    ].map((m) => m[1]);
+    expect(routes.length).toBeGreaterThan(0);
+    for (const route of routes) expect(route).toBe(route?.toLowerCase());
+  });
+
   it('serves the queue dashboard behind basic auth', async () => {
     const without = await api.request('GET', '/admin/queues', { key: null });
     expect(without.status).toBe(401);
