@@ -1,3 +1,4 @@
+import { failureOf } from '@xt/testkit';
 import { describe, expect, it } from 'vitest';
 import { ExtractionFailure } from '@xt/contract';
 import { isAllowlisted, parseAllowlist } from './allowlist.ts';
@@ -60,6 +61,16 @@ describe('resolveAndCheck', () => {
     (code: string): LookupAll =>
     () =>
       Promise.reject(Object.assign(new Error(code), { code }));
+
+  it('refuses a name resolving to a private address without naming the address', async () => {
+    const refused = await failureOf(
+      resolveAndCheck('intranet.example', 443, none, { lookup: fixed(['10.20.30.40']) }),
+    );
+    expect(refused.code).toBe('SOURCE_FORBIDDEN');
+    expect(refused.message).toMatch(/intranet\.example resolves to a non-public address/);
+    expect(refused.message).not.toContain('10.20.30.40');
+    expect(refused.message).not.toMatch(/private/);
+  });
 
   it('returns a public literal without any lookup', async () => {
     const lookup: LookupAll = () => Promise.reject(new Error('must not be called'));

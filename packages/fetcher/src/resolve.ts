@@ -59,9 +59,13 @@ export async function resolveAndCheck(
     const verdict = classifyIp(address);
     if (verdict.public) continue;
     if (isAllowlisted(allowlist, { host: bare, port, address })) continue;
+    // A literal address is the client's own; what a name resolved to is the service's network,
+    // which a message (shown to the client, stored on the extraction) must not map out.
     throw new ExtractionFailure(
       'SOURCE_FORBIDDEN',
-      `The host ${bare} resolves to a non-public address (${verdict.reason}).`,
+      literal !== 0
+        ? `The host ${bare} is a non-public address (${verdict.reason}).`
+        : `The host ${bare} resolves to a non-public address.`,
     );
   }
   const first = addresses[0];
