@@ -3,7 +3,7 @@ import { ApiError, ExtractionFailedError, XtError } from '../errors.ts';
 import type { PublicModel } from '../types.ts';
 import type { CaseOutcome } from './aggregate.ts';
 import { caseSource, type Dataset, type DatasetCase } from './dataset.ts';
-import { scoreOutput } from './score.ts';
+import { scoreOutput, type CaseScore } from './score.ts';
 
 export interface RunOptions {
   client: XtClient;
@@ -71,7 +71,7 @@ async function runCase(item: DatasetCase, options: RunOptions): Promise<CaseOutc
       status: 'failed',
       extractionId: failure.id,
       error: { code: failure.code, message: failure.message },
-      score: scoreOutput(item.expected, undefined),
+      score: nothingMatched(item.expected),
       tokens,
       latencyMs: performance.now() - started,
     };
@@ -95,4 +95,10 @@ async function tokensOf(client: XtClient, id: string): Promise<number> {
   } catch {
     return 0;
   }
+}
+
+/** A failed case has no output: even its expected nulls were not found, they were not asked. */
+function nothingMatched(expected: unknown): CaseScore {
+  const score = scoreOutput(expected, undefined);
+  return { ...score, leaves: score.leaves.map((leaf) => ({ ...leaf, matched: false })) };
 }
