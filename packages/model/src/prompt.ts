@@ -61,10 +61,12 @@ function sourceContent(input: BuildMessagesInput): ChatCompletionContentPart[] {
       `This is part ${input.chunk.index} of ${input.chunk.count} of a longer document; the other parts are extracted separately. Extract only what this part contains: answer null for fields whose values are not in this part, and list only the items in this part.`,
     );
   }
-  for (const [key, value] of Object.entries(input.meta ?? {})) {
-    header.push(`${key}: ${neutralise(value)}`);
-  }
   header.push('<source>');
+  // Inside the delimiters: a webpage's title (and the URL it ended at) are chosen by the page,
+  // so they are material like the rest of it, never text the model could take as instructions.
+  for (const [key, value] of Object.entries(input.meta ?? {})) {
+    header.push(`${key}: ${neutralise(value.replace(/\s+/g, ' '))}`);
+  }
 
   const content: ChatCompletionContentPart[] = [];
   let pending = header.join('\n');
