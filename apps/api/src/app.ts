@@ -62,7 +62,12 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(metricsRoute(metrics, config.METRICS_TOKEN));
   app.use(docsRoutes());
-  const queueBoard = queueBoardRoute(queue, config.ADMIN_USER, config.ADMIN_PASSWORD);
+  const queueBoard = queueBoardRoute(queue, {
+    user: config.ADMIN_USER,
+    password: config.ADMIN_PASSWORD,
+    writable: config.ADMIN_QUEUES_WRITABLE,
+    maxFailures: config.ADMIN_AUTH_MAX_FAILURES,
+  });
   if (queueBoard) app.use(queueBoard);
 
   const keys = new IdempotencyKeys(config.IDEMPOTENCY_KEY_TTL_HOURS);

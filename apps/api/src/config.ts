@@ -20,6 +20,14 @@ export const configSchema = z.object({
   TRUST_PROXY: trustProxySetting,
   ADMIN_USER: z.string().min(1).optional(),
   ADMIN_PASSWORD: z.string().min(1).optional(),
+  // The queue board only shows unless this is `true`: retrying, promoting or removing jobs by
+  // hand bypasses the extraction rows' own state machine.
+  ADMIN_QUEUES_WRITABLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  // Wrong queue-board passwords one client address may send per 15 minutes, per API process.
+  ADMIN_AUTH_MAX_FAILURES: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   // Requests per account per window, all its keys and sessions together: new keys buy no more.

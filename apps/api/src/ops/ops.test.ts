@@ -9,6 +9,7 @@ beforeAll(async () => {
     METRICS_TOKEN: 'metrics-secret',
     ADMIN_USER: 'ops',
     ADMIN_PASSWORD: 'pa55',
+    ADMIN_AUTH_MAX_FAILURES: '5',
   });
 });
 afterAll(async () => {
@@ -69,6 +70,31 @@ describe('operational routes', () => {
     });
     expect(right.status).toBe(200);
     expect(right.headers.get('content-type')).toMatch(/text\/html/);
+  });
+
+  it('shows the queues read-only unless told otherwise', async () => {
+    const res = await fetch(`${api.url}/admin/queues/api/queues`, {
+      headers: { authorization: basic('ops', 'pa55') },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { queues: { readOnlyMode: boolean }[] };
+    expect(body.queues.length).toBeGreaterThan(0);
+    for (const q of body.queues) expect(q.readOnlyMode).toBe(true);
+  });
+
+  it('stops checking passwords from an address after too many wrong ones', async () => {
+    const attempt = (password: string) =>
+      fetch(`${api.url}/admin/queues`, { headers: { authorization: basic('ops', password) } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await attempt(`guess-${i}`)).status);
+    // The bound is five failures, some already spent by the tests above: wrong passwords are
+    // answered 401 until then, and 429 from then on.
+    const firstRefused = statuses.indexOf(429);
+    expect(firstRefused).toBeGreaterThan(0);
+    expect(statuses.slice(0, firstRefused).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(firstRefused).every((s) => s === 429)).toBe(true);
+    // Even the right password is not checked until the window passes.
+    expect((await attempt('pa55')).status).toBe(429);
   });
 
   it('has no dashboard when no credentials are configured', async () => {
