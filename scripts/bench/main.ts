@@ -20,13 +20,14 @@ import { renderPage } from './lib/page.ts';
 import { measureUploads } from './sections/uploads.ts';
 import { runWorkerCode } from './sections/worker-code.ts';
 import { measureSize } from './sections/size.ts';
+import { measurePgBouncer } from './sections/pgbouncer.ts';
 
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     servers: { type: 'string', default: 'own' },
     out: { type: 'string' },
-    sections: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10' },
+    sections: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11' },
     reps: { type: 'string' },
     note: { type: 'string', multiple: true, default: [] },
     profile: { type: 'string' },
@@ -61,6 +62,7 @@ try {
     await runWritePath(stack, plan, sections, results, log, memory);
   }
   // After the write path: its million rows would otherwise sit in the tables §1–§4 measure.
+  if (sections.has(11)) await measurePgBouncer(stack, plan, results, log);
   if (sections.has(9)) await measureSize(stack, plan, results, log);
   await runWorkerCode(plan, sections, results, log, memory, () =>
     measureUploads(stack, plan, results, log),

@@ -106,6 +106,10 @@ ${PIPELINE_RECALL}
   completed, five schemas) and vacuumed; 200 sequential requests per query and account (one
   client, so each figure is a request's own latency), one to each account in turn. The
   baseline column is the 1,000-row account; the ratio is the growth.
+- **§11 PgBouncer**: asynchronous creates from 20 closed-loop clients for 8 s (3 s with
+  \`--quick\`) through a second API process whose queries go through Debian's PgBouncer
+  (transaction pooling, 20 server connections, \`DB_PREPARED_STATEMENTS=false\`); baseline: the
+  same creates through the first API process, straight to PostgreSQL.
 
 ## Reproduce
 

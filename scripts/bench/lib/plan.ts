@@ -17,6 +17,8 @@ export interface Plan {
   webpages: { rounds: number; perRound: number };
   /** §9: the large account's extractions, and sequential requests per query and account. */
   size: { rows: number; requests: number };
+  /** §11: closed-loop clients and seconds per measurement. */
+  pgbouncer: { clients: number; seconds: number };
 }
 
 export function makePlan(quick: boolean, reps?: number): Plan {
@@ -54,5 +56,6 @@ export function makePlan(quick: boolean, reps?: number): Plan {
       : { rounds: 3, pdfPages: 20, images: 10 },
     webpages: { rounds: quick ? 1 : 2, perRound: quick ? 1 : 2 },
     size: quick ? { rows: 100_000, requests: 50 } : { rows: 1_000_000, requests: 200 },
+    pgbouncer: quick ? { clients: 20, seconds: 3 } : { clients: 20, seconds: 8 },
   };
 }
