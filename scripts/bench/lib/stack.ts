@@ -255,8 +255,10 @@ export async function startApi(
       ...commonEnv(s),
       PORT: String(port),
       HOST: '127.0.0.1',
-      // The limiter still runs (its Redis round trip is part of the cost) but never refuses.
+      // The limiters still run (their Redis round trips are part of the cost) but never refuse.
       RATE_LIMIT_MAX: '1000000000',
+      RATE_LIMIT_ACCOUNT_MAX: '1000000000',
+      MAX_ACTIVE_EXTRACTIONS_PER_ACCOUNT: '1000000000',
       ...extra,
     },
     nodeArgs,
