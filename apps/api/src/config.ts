@@ -20,6 +20,13 @@ export const configSchema = z.object({
   TRUST_PROXY: trustProxySetting,
   ADMIN_USER: z.string().min(1).optional(),
   ADMIN_PASSWORD: z.string().min(1).optional(),
+  // Where people reach the dashboard, behind TLS-terminating proxies (`https://extract.example.com`):
+  // the origin the Origin check expects, and https there makes the session cookie Secure and
+  // `__Host-` prefixed. Unset: the request's own protocol and Host decide.
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .transform((u) => new URL(u).origin)
+    .optional(),
   // The queue board only shows unless this is `true`: retrying, promoting or removing jobs by
   // hand bypasses the extraction rows' own state machine.
   ADMIN_QUEUES_WRITABLE: z

@@ -56,8 +56,8 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   const signedIn = requireSession(db, lifetime);
 
   const api = Router();
-  api.use(noStore, sameOriginOnly);
-  api.use(sessionRoutes(db, lifetime, throttle, signedIn));
+  api.use(noStore, sameOriginOnly(config.PUBLIC_URL));
+  api.use(sessionRoutes(db, lifetime, throttle, signedIn, config.PUBLIC_URL));
   api.use(signedIn, deps.rateLimit);
   api.use(keyRoutes(db, config.MAX_KEYS_PER_ACCOUNT));
   api.use(usageRoutes(db));

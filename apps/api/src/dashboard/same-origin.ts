@@ -9,14 +9,22 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * every cross-origin and every non-GET fetch/form post, so a missing one is refused too (only
  * non-browser clients omit it, and they have the API with keys).
  */
-export const sameOriginOnly: RequestHandler = (req, _res, next) => {
-  if (SAFE_METHODS.has(req.method)) {
+export function sameOriginOnly(publicOrigin: string | undefined): RequestHandler {
+  return (req, _res, next) => {
+    if (SAFE_METHODS.has(req.method)) {
+      next();
+      return;
+    }
+    const origin = req.get('origin');
+    // Behind a TLS-terminating proxy the request arrives as http: PUBLIC_URL says what the
+    // browser's origin is.
+    const own = publicOrigin ?? `${req.protocol}://${req.get('host') ?? ''}`;
+    if (!origin || origin !== own)
+      throw new HttpError(
+        403,
+        'CROSS_ORIGIN',
+        'Cross-origin requests cannot change anything here.',
+      );
     next();
-    return;
-  }
-  const origin = req.get('origin');
-  const own = `${req.protocol}://${req.get('host') ?? ''}`;
-  if (!origin || origin !== own)
-    throw new HttpError(403, 'CROSS_ORIGIN', 'Cross-origin requests cannot change anything here.');
-  next();
-};
+  };
+}

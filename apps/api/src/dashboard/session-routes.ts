@@ -36,6 +36,8 @@ export function sessionRoutes(
   lifetime: SessionLifetime,
   throttle: SignInThrottle,
   requireSession: RequestHandler,
+  /** PUBLIC_URL's origin: decides the cookie's Secure flag and name behind TLS proxies. */
+  publicOrigin?: string,
 ): Router {
   const router = Router();
 
@@ -48,7 +50,7 @@ export function sessionRoutes(
     await throttle.succeeded(data.email);
     // A fresh token on every sign-in: a token planted before sign-in is never promoted.
     const { token, expiresAt } = await openSession(db, user.id, lifetime);
-    setSessionCookie(req, res, token, expiresAt);
+    setSessionCookie(req, res, token, expiresAt, publicOrigin);
     req.log.info({ userId: user.id, accountId: user.accountId }, 'dashboard sign-in');
     sendOk(res, view(user, token), 'Signed in.');
   });
@@ -62,7 +64,7 @@ export function sessionRoutes(
   router.delete('/session', async (req, res) => {
     const token = readSessionToken(req);
     if (token) await closeSession(db, token);
-    clearSessionCookie(req, res);
+    clearSessionCookie(req, res, publicOrigin);
     sendOk(res, {}, 'Signed out.');
   });
 
