@@ -175,3 +175,11 @@ export function opsPort(config: WorkerConfig): number | undefined {
     ? undefined
     : config.WORKER_METRICS_PORT + config.WORKER_INDEX;
 }
+
+/**
+ * The process's environment as it is, for the one consumer that filters it itself: Chromium's
+ * launch, which passes on only harmless variables (sources/webpage/browser/environment.ts).
+ */
+export function processEnvironment(): Readonly<Record<string, string | undefined>> {
+  return { ...process.env };
+}

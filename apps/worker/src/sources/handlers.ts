@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { ExtractionFailure, type PreparedSource } from '@xt/contract';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
-import type { WorkerConfig } from '../config.ts';
+import { processEnvironment, type WorkerConfig } from '../config.ts';
 import { keepSourceBytes } from '../page-previews/source-bytes.ts';
 import { createPrepPool } from '../prep-pool/index.ts';
 import { chromiumExecutable, type StartupCheck } from '../startup-checks.ts';
@@ -130,6 +130,7 @@ export function createSourceHandlers(
         maxPagesPerBrowser: config.BROWSER_MAX_PAGES,
         maxHtmlBytes: config.MAX_HTML_BYTES,
         maxRedirects: config.MAX_REDIRECTS,
+        environment: processEnvironment(),
         logger,
       });
       const r = renderer;

@@ -16,6 +16,8 @@ import type { RenderedWebpage } from './types.ts';
 export interface WebpageRendererOptions {
   /** Chromium binary (Debian's /usr/bin/chromium here); Playwright's own browser when absent. */
   executablePath?: string;
+  /** The process's environment, of which Chromium gets only the harmless variables; none when absent. */
+  environment?: Readonly<Record<string, string | undefined>>;
   /** Places exempt from the public-address rule (`SOURCE_ALLOWLIST`). */
   allowlist: Allowlist;
   /** Whole budget of one render: navigation, settling and reading the page. */
@@ -88,6 +90,7 @@ export function createWebpageRenderer(opts: WebpageRendererOptions): WebpageRend
       const host = new BrowserHost({
         ...(opts.executablePath === undefined ? {} : { executablePath: opts.executablePath }),
         proxyServer: proxy.server,
+        environment: opts.environment ?? {},
         maxPagesPerBrowser: opts.maxPagesPerBrowser,
         maxBrowserRssBytes: opts.maxBrowserRssBytes ?? 1.5 * 2 ** 30,
         logger,

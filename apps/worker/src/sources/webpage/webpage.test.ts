@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
@@ -283,10 +284,55 @@ describe('webpage renderer: failures and deadlines', () => {
 });
 
 describe('browser host', () => {
+  it("launches Chromium with none of the worker's secrets in its environment", async () => {
+    const secrets = {
+      DATABASE_URL: 'postgres://u:db-secret-7f3a@db/x',
+      OPENAI_API_KEY: 'sk-secret-7f3a',
+    };
+    // In this process's own environment too: a launch that inherited it would carry them.
+    const before = {
+      DATABASE_URL: process.env.DATABASE_URL,
+      OPENAI_API_KEY: process.env.OPENAI_API_KEY,
+    };
+    Object.assign(process.env, secrets);
+    const host = new BrowserHost({
+      executablePath: CHROMIUM,
+      proxyServer: 'http://127.0.0.1:9',
+      environment: process.env,
+      maxPagesPerBrowser: 10,
+      maxBrowserRssBytes: Number.MAX_SAFE_INTEGER,
+      logger: { debug() {}, info() {}, warn() {} },
+    });
+    try {
+      const lease = await host.acquire();
+      const session = await lease.browser.newBrowserCDPSession();
+      const info = (await session.send('SystemInfo.getProcessInfo')) as {
+        processInfo: { id: number }[];
+      };
+      await session.detach();
+      const environs = await Promise.all(
+        info.processInfo.map((p) => readFile(`/proc/${p.id}/environ`, 'utf8').catch(() => '')),
+      );
+      expect(environs.some((e) => e.includes('PATH='))).toBe(true);
+      for (const environ of environs) {
+        expect(environ).not.toContain('db-secret-7f3a');
+        expect(environ).not.toContain('sk-secret-7f3a');
+        expect(environ).not.toContain('DATABASE_URL');
+      }
+      lease.release();
+    } finally {
+      for (const [name, value] of Object.entries(before))
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      await host.close();
+    }
+  });
+
   it('replaces the browser after its page budget and after a crash', async () => {
     const host = new BrowserHost({
       executablePath: CHROMIUM,
       proxyServer: 'http://127.0.0.1:9',
+      environment: process.env,
       maxPagesPerBrowser: 2,
       maxBrowserRssBytes: Number.MAX_SAFE_INTEGER,
       logger: { debug() {}, info() {}, warn() {} },

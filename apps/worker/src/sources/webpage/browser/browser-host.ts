@@ -2,11 +2,17 @@ import { readFile } from 'node:fs/promises';
 import { chromium, type Browser } from 'playwright-core';
 import { outsideLogContext } from '@xt/runtime';
 import { CHROMIUM_ARGS } from './chromium-args.ts';
+import { browserEnvironment } from './environment.ts';
 import type { WebpageLogger } from '../logger.ts';
 
 export interface BrowserHostOptions {
   /** Chromium binary; when absent Playwright looks for its own download. */
   executablePath?: string;
+  /**
+   * The process's environment; Chromium gets only the harmless part of it (browserEnvironment),
+   * never the service's secrets.
+   */
+  environment: Readonly<Record<string, string | undefined>>;
   /** The filtering proxy every context must use. */
   proxyServer: string;
   maxPagesPerBrowser: number;
@@ -138,6 +144,7 @@ export class BrowserHost {
           : { executablePath: this.#opts.executablePath }),
         headless: true,
         args: [...CHROMIUM_ARGS],
+        env: browserEnvironment(this.#opts.environment),
         // The launch-wide proxy covers anything outside our contexts; credentials are per context.
         proxy: { server: this.#opts.proxyServer },
         handleSIGINT: false,
@@ -150,7 +157,16 @@ export class BrowserHost {
     this.#all.add(instance);
     launched.then(
       (browser) => {
-        this.#opts.logger.info({ browser: id, version: browser.version() }, 'chromium launched');
+        this.#opts.logger.info(
+          {
+            browser: id,
+            version: browser.version(),
+            // What isolates the pages it renders (docs/security.md#browser-isolation).
+            environment: 'no secrets (allow-listed variables only)',
+            sandbox: CHROMIUM_ARGS.includes('--no-sandbox') ? 'off' : 'on',
+          },
+          'chromium launched',
+        );
         browser.on('disconnected', () => {
           this.#all.delete(instance);
           if (!instance.retiring) this.#opts.logger.warn({ browser: id }, 'chromium disconnected');
