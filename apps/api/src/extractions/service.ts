@@ -35,6 +35,12 @@ const OFFLINE_RECHECK_MS = 1_000;
  * on their own; this also covers a queue whose connection has not come up since start-up.
  */
 const ENQUEUE_DEADLINE_MS = 1_500;
+/**
+ * After an enqueue failed or timed out, creates skip Redis for this long (a breaker): while Redis
+ * hangs only the first create waits out the deadline, the rest answer at once and the
+ * reconciler enqueues their rows when Redis is back.
+ */
+const ENQUEUE_SKIP_AFTER_FAILURE_MS = 5_000;
 
 /** The record reads every poll and every waiting create makes (see preparedPerDb). */
 const extractionById = preparedPerDb('extraction_by_id', (db, name) =>
@@ -70,6 +76,8 @@ export class ExtractionService {
   private readonly config: ApiConfig;
   private readonly keys: IdempotencyKeys;
   private readonly outage: OutageReporter;
+  /** Until when creates leave enqueueing to the reconciler (ENQUEUE_SKIP_AFTER_FAILURE_MS). */
+  private enqueueSkipUntil = 0;
   private readonly store: BlobStore;
   /**
    * Turns for copying an upload into the database. Without them, many large uploads at once
@@ -224,6 +232,8 @@ export class ExtractionService {
       ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
     };
     try {
+      if (Date.now() < this.enqueueSkipUntil)
+        throw new Error('Redis failed moments ago; enqueue left to the reconciler');
       await pTimeout(
         enqueueExtraction(this.queue, payload, {
           attempts: this.config.JOB_ATTEMPTS,
@@ -235,6 +245,8 @@ export class ExtractionService {
     } catch (err) {
       // The committed row is the record: the reconciler enqueues it once Redis answers. No
       // worker can start it before then, so waiting would only hold the client: answer now.
+      if (Date.now() >= this.enqueueSkipUntil)
+        this.enqueueSkipUntil = Date.now() + ENQUEUE_SKIP_AFTER_FAILURE_MS;
       stopListening.abort();
       this.outage.failed(err);
       // The outage itself is one warning (above); each request only notes which row waits.
@@ -245,6 +257,7 @@ export class ExtractionService {
       return { kind: 'accepted', row, retryAfterSeconds: 5, replayed };
     }
     this.outage.recovered();
+    this.enqueueSkipUntil = 0;
 
     if (firstWake === null) return { kind: 'accepted', row, retryAfterSeconds: 2, replayed };
     const latest = (await this.waitForFinal(accountId, id, deadline, firstWake, signal)) ?? row;

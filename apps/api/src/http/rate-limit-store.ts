@@ -14,6 +14,12 @@ return { redis.call('INCR', KEYS[1]), ttl }`;
 /** After a failed call, requests skip Redis for this long before one tries it again. */
 const SKIP_AFTER_FAILURE_MS = 5_000;
 
+/**
+ * Per Redis connection, not per store: the per-key and per-account limiters share one client,
+ * and a hung Redis must cost one request its timeout, not one per limiter.
+ */
+const skipUntilByClient = new WeakMap<Redis, number>();
+
 type WithIncrement = Redis & {
   xtRateIncrement(key: string, windowMs: string): Promise<[number, number]>;
 };
@@ -33,7 +39,6 @@ export class RedisRateLimitStore implements Store {
   readonly #prefix: string;
   readonly #outage: OutageReporter;
   #windowMs = 60_000;
-  #skipUntil = 0;
 
   constructor(redis: Redis, prefix: string, outage: OutageReporter) {
     if (!('xtRateIncrement' in redis))
@@ -63,7 +68,7 @@ export class RedisRateLimitStore implements Store {
   }
 
   async #call<T>(command: () => Promise<T>): Promise<T> {
-    if (Date.now() < this.#skipUntil || this.#redis.status !== 'ready') {
+    if (Date.now() < (skipUntilByClient.get(this.#redis) ?? 0) || this.#redis.status !== 'ready') {
       const err = new Error(`Redis is not available (connection ${this.#redis.status})`);
       this.#outage.failed(err);
       throw err;
@@ -73,7 +78,7 @@ export class RedisRateLimitStore implements Store {
       this.#outage.recovered();
       return result;
     } catch (err) {
-      this.#skipUntil = Date.now() + SKIP_AFTER_FAILURE_MS;
+      skipUntilByClient.set(this.#redis, Date.now() + SKIP_AFTER_FAILURE_MS);
       this.#outage.failed(err);
       throw err;
     }
