@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ExtractionFailure, type SourceType } from '@xt/contract';
 import { isDatabaseUnavailable, type Db } from '@xt/db';
 import { extract, type ModelClient } from '@xt/model';
-import { extractJobPayload, forJobFailure, publishCompletion } from '@xt/queue';
+import { forJobFailure, publishCompletion, type ExtractJobPayload } from '@xt/queue';
 import {
   createOutageReporter,
   errorSummary,
@@ -75,21 +75,22 @@ export function createProcessor(deps: ProcessorDeps) {
   );
   return async function processExtraction(
     job: Job,
+    payload: ExtractJobPayload,
     token?: string,
     stop?: AbortSignal,
   ): Promise<{ status: string }> {
     metrics?.picked(job);
     return metrics
-      ? metrics.running(() => processOnce(job, token, stop))
-      : processOnce(job, token, stop);
+      ? metrics.running(() => processOnce(job, payload, token, stop))
+      : processOnce(job, payload, token, stop);
   };
 
   async function processOnce(
     job: Job,
+    { extractionId, requestId, traceparent }: ExtractJobPayload,
     token?: string,
     stop?: AbortSignal,
   ): Promise<{ status: string }> {
-    const { extractionId, requestId, traceparent } = extractJobPayload.parse(job.data);
     const traceId = parseTraceparent(traceparent)?.traceId;
     const fields: LogContext = {
       extractionId,

@@ -1,7 +1,13 @@
 import { Queue, Worker } from 'bullmq';
 import type { Db } from '@xt/db';
 import { parseAllowlist } from '@xt/fetcher';
-import { createRedis, WEBHOOK_BACKOFF, WEBHOOK_QUEUE } from '@xt/queue';
+import {
+  catalogueProcessor,
+  createRedis,
+  DELIVER_WEBHOOK_JOB,
+  WEBHOOK_BACKOFF,
+  WEBHOOK_QUEUE,
+} from '@xt/queue';
 import type { Logger } from '@xt/runtime';
 import { createDeliveryProcessor, createRelay, retryDelay } from '@xt/webhooks';
 import type { WorkerConfig } from './config.ts';
@@ -26,11 +32,13 @@ export async function startWebhookDelivery(
 
   const worker = new Worker(
     WEBHOOK_QUEUE,
-    createDeliveryProcessor({
-      db,
-      allowlist: parseAllowlist(config.WEBHOOK_ALLOWLIST),
-      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      logger: log,
+    catalogueProcessor(WEBHOOK_QUEUE, {
+      [DELIVER_WEBHOOK_JOB]: createDeliveryProcessor({
+        db,
+        allowlist: parseAllowlist(config.WEBHOOK_ALLOWLIST),
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        logger: log,
+      }),
     }),
     {
       connection: blocking,

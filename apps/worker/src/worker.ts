@@ -2,7 +2,14 @@ import { Queue, Worker } from 'bullmq';
 import { createBlobStore } from '@xt/blob-store';
 import { createDb, runMigrations } from '@xt/db';
 import { createModelClient } from '@xt/model';
-import { createRedis, EXTRACTION_QUEUE, extractionRetryDelay, isRedisUnavailable } from '@xt/queue';
+import {
+  catalogueProcessor,
+  createRedis,
+  EXTRACT_JOB,
+  EXTRACTION_QUEUE,
+  extractionRetryDelay,
+  isRedisUnavailable,
+} from '@xt/queue';
 import type { WorkerConfig } from './config.ts';
 import { createAppLogger, createDependencyOutages, errorSummary, type Logger } from '@xt/runtime';
 import { pagePreviews } from './page-previews/index.ts';
@@ -136,20 +143,24 @@ export async function startWorker(
       : {}),
   });
 
-  const worker = new Worker(EXTRACTION_QUEUE, processor, {
-    connection: blocking,
-    prefix: config.QUEUE_PREFIX,
-    concurrency: config.WORKER_CONCURRENCY,
-    lockDuration: config.LOCK_DURATION_MS,
-    stalledInterval: config.STALLED_INTERVAL_MS,
-    // A job whose worker died is re-delivered once the lock lapses; twice is a poison job.
-    maxStalledCount: 2,
-    name: config.WORKER_NAME,
-    settings: {
-      backoffStrategy: (attemptsMade, _type, err) =>
-        extractionRetryDelay(attemptsMade, config.JOB_BACKOFF_MS, err),
+  const worker = new Worker(
+    EXTRACTION_QUEUE,
+    catalogueProcessor(EXTRACTION_QUEUE, { [EXTRACT_JOB]: processor }),
+    {
+      connection: blocking,
+      prefix: config.QUEUE_PREFIX,
+      concurrency: config.WORKER_CONCURRENCY,
+      lockDuration: config.LOCK_DURATION_MS,
+      stalledInterval: config.STALLED_INTERVAL_MS,
+      // A job whose worker died is re-delivered once the lock lapses; twice is a poison job.
+      maxStalledCount: 2,
+      name: config.WORKER_NAME,
+      settings: {
+        backoffStrategy: (attemptsMade, _type, err) =>
+          extractionRetryDelay(attemptsMade, config.JOB_BACKOFF_MS, err),
+      },
     },
-  });
+  );
   worker.on('error', onQueueError);
 
   const reconciler = createReconciler({

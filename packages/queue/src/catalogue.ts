@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JobsOptions } from 'bullmq';
+import { UnrecoverableError, type Job, type JobsOptions } from 'bullmq';
 import { EXTRACTION_BACKOFF } from './backoff.ts';
 
 /**
@@ -68,5 +68,61 @@ export function deliverWebhookJobOptions(messageId: string, retries: number): Jo
     backoff: { type: WEBHOOK_BACKOFF },
     removeOnComplete: { age: 24 * 3600, count: 10_000 },
     removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
+  };
+}
+
+/**
+ * Every queue's job names and their payload schemas. A worker consumes a queue through
+ * `catalogueProcessor`, whose handler map must name exactly these jobs: a job kind added here
+ * without a handler, or a handler for a job that is not here, fails typecheck.
+ */
+export const JOB_CATALOGUE = {
+  [EXTRACTION_QUEUE]: { [EXTRACT_JOB]: extractJobPayload },
+  [WEBHOOK_QUEUE]: { [DELIVER_WEBHOOK_JOB]: deliverWebhookPayload },
+} as const;
+
+type Catalogue = typeof JOB_CATALOGUE;
+export type QueueName = keyof Catalogue;
+export type JobName<Q extends QueueName> = keyof Catalogue[Q] & string;
+export type JobPayload<Q extends QueueName, N extends JobName<Q>> =
+  Catalogue[Q][N] extends z.ZodType<infer P> ? P : never;
+
+/** Handles one job kind: the job as BullMQ gives it and its payload, already checked. */
+export type JobHandler<P> = (
+  job: Job,
+  payload: P,
+  token?: string,
+  signal?: AbortSignal,
+) => Promise<unknown>;
+
+export type QueueHandlers<Q extends QueueName> = {
+  readonly [N in JobName<Q>]: JobHandler<JobPayload<Q, N>>;
+};
+
+/**
+ * The BullMQ processor of queue `queue`: checks each job's payload against the catalogue and
+ * hands it to the handler of its name. A job of a name the catalogue does not know, or with a
+ * payload its schema refuses, can never succeed: it fails at once instead of being retried.
+ */
+export function catalogueProcessor<Q extends QueueName>(queue: Q, handlers: QueueHandlers<Q>) {
+  const schemas: Record<string, z.ZodType> = JOB_CATALOGUE[queue];
+  const byName = handlers as Record<string, JobHandler<unknown>>;
+  return (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> => {
+    const schema = Object.hasOwn(schemas, job.name) ? schemas[job.name] : undefined;
+    const handler = byName[job.name];
+    if (!schema || !handler)
+      return Promise.reject(
+        new UnrecoverableError(`queue "${queue}" has no job "${job.name}" in its catalogue`),
+      );
+    const parsed = schema.safeParse(job.data);
+    if (!parsed.success)
+      return Promise.reject(
+        new UnrecoverableError(
+          `job "${job.name}" on queue "${queue}" has a payload its schema refuses: ${parsed.error.issues
+            .map((i) => `${i.path.join('.') || '(payload)'} ${i.message}`)
+            .join('; ')}`,
+        ),
+      );
+    return handler(job, parsed.data, token, signal);
   };
 }

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ExtractionFailure } from '@xt/contract';
 import { webhookAttempts, webhookEndpoints, webhookEvents, webhookMessages, type Db } from '@xt/db';
 import { safePost, type Allowlist, type LookupAll } from '@xt/fetcher';
-import { deliverWebhookPayload, forJobFailure } from '@xt/queue';
+import { forJobFailure, type DeliverWebhookPayload } from '@xt/queue';
 import { scrubText } from '@xt/runtime';
 import { webhookHeaders } from './signing.ts';
 
@@ -29,8 +29,7 @@ type Outcome =
  * message failed. The URL goes through the safe fetcher again on every attempt.
  */
 export function createDeliveryProcessor(deps: DeliveryDeps) {
-  async function deliverWebhook(job: Job): Promise<string> {
-    const { messageId } = deliverWebhookPayload.parse(job.data);
+  async function deliverWebhook(job: Job, { messageId }: DeliverWebhookPayload): Promise<string> {
     const [found] = await deps.db
       .select({
         status: webhookMessages.status,
@@ -120,8 +119,8 @@ export function createDeliveryProcessor(deps: DeliveryDeps) {
     throw new Error(outcome.error);
   }
   // BullMQ stores what is thrown (message and stack) on the job.
-  return (job: Job): Promise<string> =>
-    deliverWebhook(job).catch((err: unknown) => {
+  return (job: Job, payload: DeliverWebhookPayload): Promise<string> =>
+    deliverWebhook(job, payload).catch((err: unknown) => {
       throw forJobFailure(err);
     });
 }

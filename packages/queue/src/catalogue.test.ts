@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { UnrecoverableError, type Job } from 'bullmq';
+import { describe, expect, it } from 'vitest';
+import {
+  catalogueProcessor,
+  DELIVER_WEBHOOK_JOB,
+  EXTRACT_JOB,
+  EXTRACTION_QUEUE,
+  WEBHOOK_QUEUE,
+  type ExtractJobPayload,
+} from './catalogue.ts';
+
+const job = (name: string, data: unknown) => ({ name, data }) as Job;
+
+describe('catalogueProcessor', () => {
+  it('hands each job its checked payload', async () => {
+    const seen: ExtractJobPayload[] = [];
+    const processor = catalogueProcessor(EXTRACTION_QUEUE, {
+      [EXTRACT_JOB]: (_job, payload) => {
+        seen.push(payload);
+        return Promise.resolve('done');
+      },
+    });
+    const extractionId = randomUUID();
+    await expect(processor(job(EXTRACT_JOB, { extractionId, requestId: 'r1' }))).resolves.toBe(
+      'done',
+    );
+    expect(seen).toEqual([{ extractionId, requestId: 'r1' }]);
+  });
+
+  it('fails a job it has no handler for at once, without a retry', async () => {
+    const processor = catalogueProcessor(WEBHOOK_QUEUE, {
+      [DELIVER_WEBHOOK_JOB]: () => Promise.resolve(),
+    });
+    const failure = processor(job(EXTRACT_JOB, { extractionId: randomUUID() }));
+    await expect(failure).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(failure).rejects.toThrow('queue "webhooks" has no job "extract"');
+  });
+
+  it('fails a payload its schema refuses at once, naming the field', async () => {
+    const processor = catalogueProcessor(EXTRACTION_QUEUE, {
+      [EXTRACT_JOB]: () => Promise.resolve(),
+    });
+    const failure = processor(job(EXTRACT_JOB, { extractionId: 'not-a-uuid' }));
+    await expect(failure).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(failure).rejects.toThrow(/extractionId/);
+  });
+
+  it('will not compile without a handler for every job kind of the queue', () => {
+    // @ts-expect-error: the extraction queue's `extract` job has no handler
+    catalogueProcessor(EXTRACTION_QUEUE, {});
+    catalogueProcessor(WEBHOOK_QUEUE, {
+      [DELIVER_WEBHOOK_JOB]: () => Promise.resolve(),
+      // @ts-expect-error: `extract` is not a job of the webhook queue
+      [EXTRACT_JOB]: () => Promise.resolve(),
+    });
+  });
+});
