@@ -175,6 +175,9 @@ describe('logs and failure reasons', () => {
       `SELECT error_message AS text FROM extractions UNION ALL SELECT error FROM webhook_attempts`,
     );
     const reasons = await jobReasons();
+    // Log lines are written through a buffer flushed every second: wait for the worker's line
+    // about the refused completion before reading what the processes wrote.
+    await waitFor(() => worker.output().includes('forced_complete'), 10_000).catch(() => undefined);
     const logs = `${replica.process.output()}\n${worker.output()}`;
     const everything = [logs, ...stored.rows.map((r) => r.text ?? ''), ...reasons].join('\n');
 
