@@ -66,6 +66,9 @@ export const configSchema = z.object({
   SESSION_MAX_DAYS: z.coerce.number().positive().default(7),
   SIGNIN_MAX_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   SIGNIN_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+  // Attempts per email from all addresses it never signed in from, per window: bounds a guesser
+  // who rotates addresses without locking the owner out of an address they used before.
+  SIGNIN_MAX_PER_EMAIL_GLOBAL: z.coerce.number().int().min(1).default(50),
   SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Where the built dashboard is; default: the @xt/dashboard workspace's dist/. */
   DASHBOARD_ASSETS_DIR: z.string().min(1).optional(),

@@ -49,6 +49,7 @@ export function dashboardRouter(deps: DashboardDeps): Router {
     redis: deps.redis,
     prefix: config.QUEUE_PREFIX,
     perEmail: config.SIGNIN_MAX_PER_EMAIL,
+    perEmailGlobal: config.SIGNIN_MAX_PER_EMAIL_GLOBAL,
     perAddress: config.SIGNIN_MAX_PER_ADDRESS,
     windowSeconds: config.SIGNIN_WINDOW_SECONDS,
     logger: deps.logger,

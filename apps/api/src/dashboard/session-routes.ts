@@ -47,7 +47,7 @@ export function sessionRoutes(
     await throttle.attempt(data.email, req.ip ?? 'unknown');
     const user = await checkCredentials(db, data.email, data.password);
     if (!user) throw new HttpError(401, 'UNAUTHORIZED', 'Wrong email or password.');
-    await throttle.succeeded(data.email);
+    await throttle.succeeded(data.email, req.ip ?? 'unknown');
     // A fresh token on every sign-in: a token planted before sign-in is never promoted.
     const { token, expiresAt } = await openSession(db, user.id, lifetime);
     setSessionCookie(req, res, token, expiresAt, publicOrigin);
