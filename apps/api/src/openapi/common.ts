@@ -44,7 +44,7 @@ const retryAfter = z
   .string()
   .regex(/^\d+$/)
   .meta({ description: 'seconds to wait before trying again' });
-const rateLimitHeaders = {
+export const rateLimitHeaders = {
   'RateLimit-Limit': z.string().optional().meta({ description: 'requests allowed per window' }),
   'RateLimit-Remaining': z.string().optional().meta({ description: 'requests left this window' }),
   'RateLimit-Reset': z.string().optional().meta({ description: 'seconds until the window resets' }),

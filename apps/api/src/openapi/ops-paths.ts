@@ -2,7 +2,10 @@ import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { ErrorBody } from '../http/response-schemas.ts';
 import { AliveSchema, NotReadySchema, ReadySchema } from '../ops/health.ts';
-import { json, requestIdHeaders, retryAfter } from './common.ts';
+import { json, rateLimitHeaders, requestIdHeaders, retryAfter } from './common.ts';
+
+/** The queue board counts failed sign-ins per address and says so on every answer. */
+const boardHeaders = requestIdHeaders.extend(rateLimitHeaders);
 
 /** Operational routes live outside /v1 and need no API key (docs/api.md#operational-routes). */
 const outside = { servers: [{ url: '/' }] };
@@ -92,17 +95,22 @@ export const opsPaths: ZodOpenApiPathsObject = {
     get: {
       tags: ['Operations'],
       operationId: 'getQueueDashboard',
-      summary: 'The queue dashboard (bull-board); only when ADMIN_USER and ADMIN_PASSWORD are set',
+      summary: 'The queue board (bull-board); only when ADMIN_USER and ADMIN_PASSWORD are set',
       security: [{ adminBasic: [] }],
       responses: {
-        '200': { description: 'The dashboard', headers: requestIdHeaders, content: html },
+        '200': { description: 'The board', headers: boardHeaders, content: html },
         '401': {
           description: 'Missing or wrong credentials',
-          headers: requestIdHeaders.extend({
+          headers: boardHeaders.extend({
             'WWW-Authenticate': z
               .string()
               .meta({ examples: ['Basic realm="queues", charset="UTF-8"'] }),
           }),
+          content: json(ErrorBody),
+        },
+        '429': {
+          description: 'Too many failed sign-ins from this address (`RATE_LIMITED`)',
+          headers: boardHeaders.extend({ 'Retry-After': retryAfter }),
           content: json(ErrorBody),
         },
         '404': {
