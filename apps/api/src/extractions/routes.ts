@@ -3,7 +3,7 @@ import express, { Router, type Request, type RequestHandler, type Response } fro
 import { parseAllowlist } from '@xt/fetcher';
 import type { ApiConfig } from '../config.ts';
 import { principalOf } from '../auth/principal.ts';
-import { acceptBody, multipartBoundary, bodyObject, defaultEmptyBody } from '../http/body.ts';
+import { acceptBody, multipartBoundary, parseBodyObject, defaultEmptyBody } from '../http/body.ts';
 import { sendOk } from '../http/envelope.ts';
 import { listQueryOr422 } from '../http/list.ts';
 import { idParam } from '../http/validate.ts';
@@ -82,14 +82,19 @@ export function extractionRoutes(
     const principal = principalOf(req);
     const key = readIdempotencyKey(req);
     const input = withKeyCheck(key, () =>
-      parseExtractionBody(bodyObject(req.body, ['metadata']), {
-        maxTextChars: config.MAX_TEXT_CHARS,
-        maxUploadBytes: config.MAX_UPLOAD_BYTES,
-        allowlist,
-        // Forms carry metadata as a JSON string; JSON bodies as an object.
-        form: !req.is(['application/json', 'application/*+json']),
-        files: receivedFile(req),
-      }),
+      parseBodyObject(
+        req.body,
+        (body) =>
+          parseExtractionBody(body, {
+            maxTextChars: config.MAX_TEXT_CHARS,
+            maxUploadBytes: config.MAX_UPLOAD_BYTES,
+            allowlist,
+            // Forms carry metadata as a JSON string; JSON bodies as an object.
+            form: !req.is(['application/json', 'application/*+json']),
+            files: receivedFile(req),
+          }),
+        ['metadata'],
+      ),
     );
     const wait = decideWait(req.get('prefer'), config.EXTRACTION_WAIT_SECONDS);
 

@@ -1,4 +1,5 @@
 import express, { type RequestHandler } from 'express';
+import type { FieldError } from '@xt/contract';
 import { HttpError, validationError } from './errors.ts';
 import { unstorableText } from './text-safety.ts';
 
@@ -59,15 +60,8 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-/**
- * A JSON body must be an object; arrays and scalars are a validation error on the body.
- * `checkedByRoute` names fields whose own validation also refuses unstorable text: when only they
- * hold some, the route reports it together with every other problem in them (metadata).
- */
-export function bodyObject(
-  body: unknown,
-  checkedByRoute: readonly string[] = [],
-): Record<string, unknown> {
+/** A JSON body must be an object, nested no deeper than the service reads. */
+function checkedShape(body: unknown): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new HttpError(422, 'VALIDATION_FAILED', 'The request is invalid.', {
       fields: [{ field: 'body', message: 'the request body must be a JSON object' }],
@@ -82,13 +76,69 @@ export function bodyObject(
         message: `${field} nests deeper than ${MAX_BODY_DEPTH} levels`,
       })),
     );
-  // Refused before any route-specific check: PostgreSQL cannot store U+0000, and a lone
-  // surrogate has no UTF-8 form (docs/input-normalisation.md).
-  const unstorable = unstorableText(body);
+  return body as Record<string, unknown>;
+}
+
+/**
+ * Text PostgreSQL cannot store (U+0000) and lone surrogates, which have no UTF-8 form
+ * (docs/input-normalisation.md), outside the fields named in `checkedByRoute`, whose own
+ * validation reports it together with every other problem in them (metadata).
+ */
+function unstorableOutside(
+  body: Record<string, unknown>,
+  checkedByRoute: readonly string[],
+): FieldError[] {
   const routeChecks = (field: string) =>
     checkedByRoute.some((name) => field === name || field.startsWith(`${name}.`));
-  if (unstorable.some((e) => !routeChecks(e.field))) throw validationError(unstorable);
-  return body as Record<string, unknown>;
+  return unstorableText(body).filter((e) => !routeChecks(e.field));
+}
+
+/**
+ * A JSON body must be an object; arrays and scalars are a validation error on the body, and
+ * unstorable text is refused before any route-specific check. For routes that validate the
+ * fields themselves, `parseBodyObject` reports both kinds of problem in one answer.
+ */
+export function bodyObject(
+  body: unknown,
+  checkedByRoute: readonly string[] = [],
+): Record<string, unknown> {
+  const object = checkedShape(body);
+  const unstorable = unstorableOutside(object, checkedByRoute);
+  if (unstorable.length > 0) throw validationError(unstorable);
+  return object;
+}
+
+/**
+ * Runs a route's own parse over a JSON body object and answers one 422 naming every problem:
+ * text that cannot be stored beside the route's own field errors, so a client fixing a NUL in
+ * one field is not sent back again for another field that was wrong all along.
+ */
+export function parseBodyObject<T>(
+  body: unknown,
+  parse: (object: Record<string, unknown>) => T,
+  checkedByRoute: readonly string[] = [],
+): T {
+  const object = checkedShape(body);
+  const unstorable = unstorableOutside(object, checkedByRoute);
+  if (unstorable.length === 0) return parse(object);
+  const together = (err: unknown): HttpError => {
+    if (!(err instanceof HttpError) || err.status !== 422 || !err.fields)
+      return validationError(unstorable);
+    const named = new Set(unstorable.map((e) => e.field));
+    return validationError([...unstorable, ...err.fields.filter((f) => !named.has(f.field))]);
+  };
+  let parsed: T;
+  try {
+    parsed = parse(object);
+  } catch (err) {
+    throw together(err);
+  }
+  if (parsed instanceof Promise)
+    return parsed.then(
+      () => Promise.reject(validationError(unstorable)),
+      (err: unknown) => Promise.reject(together(err)),
+    ) as T;
+  throw validationError(unstorable);
 }
 
 /**

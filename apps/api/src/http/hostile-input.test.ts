@@ -83,6 +83,24 @@ describe('text the database cannot store', () => {
     expect(pair.status).toBe(201);
     expect(pair.body.data.name).toBe('emoji \ud83d\ude00');
   });
+
+  it("names the request's other invalid fields beside the unstorable one, in every body", async () => {
+    const schema = await api.request('POST', '/v1/schemas', {
+      json: { name: 'a\u0000b', structure: { type: 'object', properties: {} }, extra: 1 },
+    });
+    expect(schema.status).toBe(422);
+    expect(fields(schema).sort()).toEqual(['name', 'structure.properties']);
+    const extraction = await api.request('POST', '/v1/extractions', {
+      json: { type: 'text', source: 'x\ud800', citations: 'yes' },
+    });
+    expect(extraction.status).toBe(422);
+    expect(fields(extraction).sort()).toEqual(['citations', 'schema_id', 'source']);
+    const webhook = await api.request('POST', '/v1/webhooks', {
+      json: { url: 'ftp://example.com/hook', events: [], description: '\u0000' },
+    });
+    expect(webhook.status).toBe(422);
+    expect(fields(webhook)).toEqual(expect.arrayContaining(['description', 'url', 'events']));
+  });
 });
 
 describe('dates at the ends of the calendar', () => {

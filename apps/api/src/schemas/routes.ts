@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { principalOf } from '../auth/principal.ts';
-import { bodyObject, jsonBody } from '../http/body.ts';
+import { parseBodyObject, jsonBody } from '../http/body.ts';
 import { sendOk } from '../http/envelope.ts';
 import { listQueryOr422 } from '../http/list.ts';
 import { idParam } from '../http/validate.ts';
@@ -24,7 +24,9 @@ export function schemaRoutes(service: SchemaService, basePath: string): Router {
 
   router.post('/schemas', ...json, async (req, res) => {
     const key = readIdempotencyKey(req);
-    const input = withKeyCheck(key, () => parseSchemaBody(bodyObject(req.body), 'full'));
+    const input = withKeyCheck(key, () =>
+      parseBodyObject(req.body, (body) => parseSchemaBody(body, 'full')),
+    );
     const { row, replayed } = await service.create(
       principalOf(req).accountId,
       input as SchemaInput,
@@ -48,14 +50,14 @@ export function schemaRoutes(service: SchemaService, basePath: string): Router {
 
   router.put('/schemas/:id', ...json, async (req, res) => {
     const id = idParam(req.params.id, 'Schema');
-    const input = parseSchemaBody(bodyObject(req.body), 'full');
+    const input = parseBodyObject(req.body, (body) => parseSchemaBody(body, 'full'));
     const row = await service.update(principalOf(req).accountId, id, input);
     sendOk(res, serializeSchema(row), 'Schema updated.');
   });
 
   router.patch('/schemas/:id', ...json, async (req, res) => {
     const id = idParam(req.params.id, 'Schema');
-    const patch = parseSchemaBody(bodyObject(req.body), 'partial');
+    const patch = parseBodyObject(req.body, (body) => parseSchemaBody(body, 'partial'));
     const row = await service.update(principalOf(req).accountId, id, patch);
     sendOk(res, serializeSchema(row), 'Schema updated.');
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, revokeKey } from '@xt/accounts';
 import { createDb } from '@xt/db';
+import { waitFor } from '@xt/testkit';
 import { checkResponsesAgainstOpenApi, startTestApi, type TestApi } from '../test-support.ts';
 
 checkResponsesAgainstOpenApi();
@@ -208,7 +209,11 @@ describe('auth and envelope', () => {
       const { key } = await createKey(handle.db, { accountName: 'acme', scope: 'write' });
       expect((await api.request('GET', '/v1/schemas', { key })).status).toBe(200);
       await revokeKey(handle.db, key.slice(0, 14));
-      const revoked = await api.request('GET', '/v1/schemas', { key });
+      // Keys are cached per process; the revocation reaches it by NOTIFY, within a second.
+      const revoked = await waitFor(async () => {
+        const res = await api.request('GET', '/v1/schemas', { key });
+        return res.status === 401 ? res : undefined;
+      }, 5_000);
       expect(revoked.status).toBe(401);
       expect(revoked.body).toMatchObject({ status: false, code: 'UNAUTHORIZED' });
     } finally {

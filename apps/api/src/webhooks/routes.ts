@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { parseAllowlist } from '@xt/fetcher';
 import { principalOf } from '../auth/principal.ts';
-import { bodyObject, jsonBody } from '../http/body.ts';
+import { parseBodyObject, jsonBody } from '../http/body.ts';
 import { sendOk } from '../http/envelope.ts';
 import { listQueryOr422 } from '../http/list.ts';
 import { idParam } from '../http/validate.ts';
@@ -23,7 +23,9 @@ export function webhookRoutes(
   const allowlist = parseAllowlist(options.allowlist);
 
   router.post('/webhooks', ...json, async (req, res) => {
-    const input = await parseEndpointBody(bodyObject(req.body), 'full', allowlist);
+    const input = await parseBodyObject(req.body, (body) =>
+      parseEndpointBody(body, 'full', allowlist),
+    );
     const row = await service.create(principalOf(req).accountId, input as EndpointInput);
     res.setHeader('Location', `${options.basePath}/webhooks/${row.id}`);
     sendOk(res, serializeEndpointWithSecret(row), 'Webhook endpoint created.', 201);
@@ -45,7 +47,9 @@ export function webhookRoutes(
     const accountId = principalOf(req).accountId;
     // Another account's id is a 404 even when the body is also wrong: look before validating.
     await service.get(accountId, id);
-    const patch = await parseEndpointBody(bodyObject(req.body), 'partial', allowlist);
+    const patch = await parseBodyObject(req.body, (body) =>
+      parseEndpointBody(body, 'partial', allowlist),
+    );
     const row = await service.update(accountId, id, patch);
     sendOk(res, serializeEndpoint(row), 'Webhook endpoint updated.');
   });
