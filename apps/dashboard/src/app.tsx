@@ -13,6 +13,7 @@ import { SchemasPage } from './pages/schemas.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
 import { UsagePage } from './pages/usage.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
+import { AccountPage } from './pages/account.tsx';
 import { SessionContext } from './session.tsx';
 import type { SessionView, User } from './types.ts';
 
@@ -80,6 +81,7 @@ export function App() {
             <Route path="/dashboard/extractions/:id" component={ExtractionDetailPage} />
             <Route path="/dashboard/usage" component={UsagePage} />
             <Route path="/dashboard/webhooks" component={WebhooksPage} />
+            <Route path="/dashboard/account" component={AccountPage} />
             <Route default component={NotFoundPage} />
           </Router>
         </Layout>

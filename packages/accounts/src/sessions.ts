@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import { accounts, sessions, users, type Db } from '@xt/db';
 import type { DashboardUser } from './users.ts';
 
@@ -87,4 +87,24 @@ export async function findSession(
 
 export async function closeSession(db: Db, token: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+}
+
+/**
+ * Ends every session of a user but the one named by `keepToken` (none when omitted): "sign out
+ * everywhere", and what a password change does to the sessions a thief may hold.
+ */
+export async function closeUserSessions(
+  db: Db,
+  userId: string,
+  keepToken?: string,
+): Promise<number> {
+  const rows = await db
+    .delete(sessions)
+    .where(
+      keepToken
+        ? and(eq(sessions.userId, userId), ne(sessions.tokenHash, hashToken(keepToken)))
+        : eq(sessions.userId, userId),
+    )
+    .returning({ id: sessions.id });
+  return rows.length;
 }

@@ -72,3 +72,26 @@ export async function checkCredentials(
 export async function countUsers(db: Db): Promise<number> {
   return db.$count(users);
 }
+
+/**
+ * Sets a user's password when `current` is theirs: false (and nothing changed) when it is not.
+ * The caller ends the user's other sessions, so a password changed after a theft locks the
+ * thief out too.
+ */
+export async function changePassword(
+  db: Db,
+  userId: string,
+  current: string,
+  next: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!row || !(await verifyPassword(current, row.passwordHash))) return false;
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(next) })
+    .where(eq(users.id, userId));
+  return true;
+}

@@ -1,11 +1,14 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import {
+  changePassword,
   checkCredentials,
   closeSession,
+  closeUserSessions,
   csrfTokenFor,
   MAX_PASSWORD_LENGTH,
   openSession,
+  passwordProblem,
   type DashboardUser,
   type SessionLifetime,
 } from '@xt/accounts';
@@ -20,6 +23,17 @@ import type { SignInThrottle } from './signin-throttle.ts';
 const signInBody = z.object({
   email: z.string().trim().min(1, 'email is required').max(254),
   password: z.string().min(1, 'password is required').max(MAX_PASSWORD_LENGTH),
+});
+
+const passwordBody = z.object({
+  currentPassword: z
+    .string()
+    .min(1, 'currentPassword is required')
+    .max(MAX_PASSWORD_LENGTH, 'currentPassword is not this user’s password'),
+  newPassword: z.string().superRefine((value, ctx) => {
+    const problem = passwordProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: `newPassword ${problem}` });
+  }),
 });
 
 const view = (user: DashboardUser, token: string) => ({
@@ -59,6 +73,39 @@ export function sessionRoutes(
     const token = readSessionToken(req);
     if (!req.dashboardUser || !token) throw new Error('route is not behind requireSession');
     sendOk(res, view(req.dashboardUser, token), 'Signed in.');
+  });
+
+  /**
+   * A new password, given the current one. Guesses of the current password count against the
+   * same bounds as sign-in attempts, and every other session of the user ends with the change:
+   * whoever knew the old password is signed out.
+   */
+  router.put('/password', requireSession, ...jsonBody('16kb'), async (req, res) => {
+    const user = req.dashboardUser;
+    const token = readSessionToken(req);
+    if (!user || !token) throw new Error('route is not behind requireSession');
+    const { data, errors } = checkFields(passwordBody, bodyObject(req.body));
+    if (!data) throw validationError(errors);
+    const address = req.ip ?? 'unknown';
+    await throttle.attempt(user.email, address);
+    if (!(await changePassword(db, user.id, data.currentPassword, data.newPassword)))
+      throw validationError([
+        { field: 'currentPassword', message: 'currentPassword is not this user’s password' },
+      ]);
+    await throttle.succeeded(user.email, address);
+    const ended = await closeUserSessions(db, user.id, token);
+    req.log.info({ userId: user.id, endedSessions: ended }, 'dashboard password changed');
+    sendOk(res, { endedSessions: ended }, 'Password changed; your other sessions were ended.');
+  });
+
+  /** Sign out everywhere: every session of the user ends, this one included. */
+  router.delete('/sessions', requireSession, async (req, res) => {
+    const user = req.dashboardUser;
+    if (!user) throw new Error('route is not behind requireSession');
+    const ended = await closeUserSessions(db, user.id);
+    clearSessionCookie(req, res, publicOrigin);
+    req.log.info({ userId: user.id, endedSessions: ended }, 'dashboard signed out everywhere');
+    sendOk(res, { endedSessions: ended }, 'Signed out everywhere.');
   });
 
   router.delete('/session', async (req, res) => {

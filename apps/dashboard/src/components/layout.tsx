@@ -9,6 +9,7 @@ const NAV = [
   { href: '/dashboard/extractions', label: 'Extractions' },
   { href: '/dashboard/usage', label: 'Usage' },
   { href: '/dashboard/webhooks', label: 'Webhooks' },
+  { href: '/dashboard/account', label: 'Account' },
 ];
 
 export function Layout(props: { children: ComponentChildren }) {
