@@ -87,8 +87,8 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
   {
     name: 'haproxy',
     probe: '/usr/sbin/haproxy',
-    why: 'npm run lint:containers checks ops/haproxy/haproxy.cfg with haproxy -c',
-    purposes: ['ci'],
+    why: 'npm run lint:containers checks ops/haproxy/haproxy.cfg with haproxy -c; the TLS test runs the dashboard behind it',
+    purposes: ['test', 'ci'],
   },
   {
     name: 'ca-certificates',
