@@ -110,15 +110,19 @@ export function createLogger(level: string, name: string, output: LogOutput = {}
 const FLUSH_INTERVAL_MS = 1_000;
 
 /**
- * Standard output written in 4 KiB batches from a buffer, asynchronously: one write per
- * request's line was a measurable share of the API's CPU (docs/performance.md). pino's own
- * destination flushes the buffer synchronously when the process exits, whether by
- * `process.exit`, the end of the event loop or an uncaught exception; only a SIGKILL loses the
- * last lines.
+ * Standard output written in 4 KiB batches from a buffer: one write per request's line was a
+ * measurable share of the API's CPU (docs/performance.md). pino's own destination flushes the
+ * buffer when the process exits, whether by `process.exit`, the end of the event loop or an
+ * uncaught exception; only a SIGKILL loses the last lines.
+ *
+ * The batches are written synchronously: the saving is in writing 4 KiB at a time, and an
+ * asynchronous write still in flight when the exit flush writes the rest could land after it,
+ * putting a process's last lines out of order (seen under load).
  */
 function bufferedStdout(): DestinationStream {
-  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  // A flush while a write is in flight does nothing; the write drains the buffer anyway.
+  const stream = pino.destination({ dest: 1, sync: true, minLength: 4096 });
+  // pino flushes asynchronous destinations at exit; a synchronous one's buffer is flushed here.
+  process.once('exit', () => stream.flushSync());
   setInterval(() => stream.flush(), FLUSH_INTERVAL_MS).unref();
   return stream;
 }

@@ -85,7 +85,8 @@ describe('upload retention', () => {
       [id],
     );
     expect(left.rows[0]).toEqual({ blobs: 0, chunks: 0, ref: null });
-    expect(worker.output()).toContain('uploaded files removed');
+    // Log lines reach the output in batches, at the latest a second after they are written.
+    await waitFor(() => worker.output().includes('uploaded files removed'), 10_000);
     // A worker process starts and completes a job before the sweep can find it.
   }, 120_000);
 });
