@@ -1,6 +1,11 @@
 import type { GroundingSource } from '@xt/contract';
 import { describe, expect, it } from 'vitest';
+import { cumulativeWidths } from './glyph-widths.ts';
 import { indexSource, locateValue } from './index.ts';
+
+/** Where the first `chars` characters of `line` end, as a share of its width. */
+const along = (line: string, chars: number) =>
+  cumulativeWidths(line)[chars]! / cumulativeWidths(line)[line.length]!;
 
 const text = (content: string): GroundingSource => ({ kind: 'text', content });
 
@@ -182,7 +187,7 @@ describe('locateValue: locations', () => {
     expect(located).toMatchObject({ quote: '250.00', page: 2, start: null, end: null });
     expect(located.boxes).toHaveLength(1);
     const [x0, y0, x1, y1] = located.boxes[0]!;
-    expect(x0).toBeCloseTo(0.5 + (0.24 * 6) / 12);
+    expect(x0).toBeCloseTo(0.5 + 0.24 * along('Total 250.00', 6));
     expect(x1).toBeCloseTo(0.74);
     expect([y0, y1]).toEqual([0.8, 0.82]);
   });
@@ -192,10 +197,24 @@ describe('locateValue: locations', () => {
     expect(located.quote).toBe('inter-\nnationally');
     expect(located.page).toBe(2);
     expect(located.boxes).toHaveLength(2);
-    expect(located.boxes[0]![0]).toBeCloseTo(0.1 + (0.8 * 14) / 20);
+    expect(located.boxes[0]![0]).toBeCloseTo(0.1 + 0.8 * along('Goods shipped inter-', 14));
     expect(located.boxes[0]![2]).toBeCloseTo(0.9);
     expect(located.boxes[1]![0]).toBeCloseTo(0.1);
-    expect(located.boxes[1]![2]).toBeCloseTo(0.1 + (0.7 * 10) / 17);
+    expect(located.boxes[1]![2]).toBeCloseTo(0.1 + 0.7 * along('nationally by sea', 10));
+  });
+
+  it('weights characters by their width: narrow letters and spaces before a figure move its box', () => {
+    // In Helvetica (as the fixture PDFs are set) "Total due: " is narrower than its 11 of 21
+    // characters suggest; a character count would put the box a digit too far right.
+    const line = 'Total due: 924.60 EUR';
+    const located = locateValue(924.6, {
+      kind: 'pages',
+      pages: [{ page: 1, lines: [{ text: line, box: [0.1, 0.5, 0.5, 0.52] }] }],
+    })!;
+    const [x0, , x1] = located.boxes[0]!;
+    expect(x0).toBeCloseTo(0.1 + 0.4 * (4_725 / 10_172), 3);
+    expect(x1).toBeCloseTo(0.1 + 0.4 * (7_783 / 10_172), 3);
+    expect(x0).toBeLessThan(0.1 + (0.4 * 11) / 21);
   });
 
   it('quotes a webpage’s text with no page, box or offsets', () => {

@@ -1,4 +1,5 @@
 import type { CitationBox } from '@xt/contract';
+import { cumulativeWidths } from './glyph-widths.ts';
 import type { IndexedLine, SourceIndex } from './source-index.ts';
 
 export const MAX_QUOTE = 500;
@@ -30,7 +31,7 @@ export function locatedAt(index: SourceIndex, start: number, rawEnd: number, how
     case 'plain':
       return { quote, page: null, boxes: [], start: null, end: null, how };
     case 'pages': {
-      const { page, boxes } = pageBoxes(index.lines, start, end);
+      const { page, boxes } = pageBoxes(index.flat, index.lines, start, end);
       return { quote, page, boxes, start: null, end: null, how };
     }
   }
@@ -49,10 +50,12 @@ function lineAt(lines: IndexedLine[], offset: number): number {
 
 /**
  * One box per line the quote covers, on the page where it starts. A partly covered line's box is
- * narrowed in proportion to the characters covered: text-layer and OCR lines carry no per-character
- * positions, and proportional widths sit much closer to the words than the whole line does.
+ * narrowed to the characters covered, each weighted by a common proportional font's width
+ * (glyph-widths.ts): text-layer and OCR lines carry no per-character positions, and weighted
+ * widths sit much closer to the glyphs than the whole line, or a plain character count, does.
  */
 function pageBoxes(
+  flat: string,
   lines: IndexedLine[],
   start: number,
   end: number,
@@ -68,8 +71,9 @@ function pageBoxes(
     const to = Math.min(end, line.start + line.length) - line.start;
     if (to <= from) continue;
     const [x0, y0, x1, y1] = line.box;
-    const width = x1 - x0;
-    const share = (chars: number) => (line.length === 0 ? 0 : (width * chars) / line.length);
+    const widths = cumulativeWidths(flat.slice(line.start, line.start + line.length));
+    const total = widths[widths.length - 1] ?? 0;
+    const share = (chars: number) => (total === 0 ? 0 : ((x1 - x0) * (widths[chars] ?? 0)) / total);
     boxes.push([x0 + share(from), y0, x0 + share(to), y1]);
   }
   return { page, boxes };

@@ -1,6 +1,7 @@
 import type { GroundingSource } from '@xt/contract';
 import { describe, expect, it } from 'vitest';
 import { allowedEdits, sellers } from './approximate.ts';
+import { cumulativeWidths } from './glyph-widths.ts';
 import { indexSource, locateValue } from './index.ts';
 
 const text = (content: string): GroundingSource => ({ kind: 'text', content });
@@ -56,7 +57,8 @@ describe('locateValue: OCR noise and the model’s quote', () => {
     // The figure's own place in the line, not the whole line.
     const [x0, y0, x1, y1] = located!.boxes[0]!;
     expect(located!.boxes).toHaveLength(1);
-    expect(x0).toBeCloseTo(0.1 + (0.6 * 6) / 14);
+    const widths = cumulativeWidths('Tota1 1,234.5O');
+    expect(x0).toBeCloseTo(0.1 + (0.6 * widths[6]!) / widths[14]!);
     expect(x1).toBeCloseTo(0.7);
     expect([y0, y1]).toEqual([0.3, 0.32]);
   });
