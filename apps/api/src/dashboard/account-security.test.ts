@@ -99,7 +99,7 @@ describe('the dashboard user’s own sessions', () => {
       headers: here,
     });
     expect(res.status).toBe(200);
-    expect((await res.json()) as unknown).toMatchObject({ data: {} });
+    expect(await res.json()).toMatchObject({ data: {} });
     expect(res.headers.get('set-cookie') ?? '').toMatch(/xt_session=;/);
     expect(await alive(here)).toBe(false);
     expect(await alive(elsewhere)).toBe(false);
