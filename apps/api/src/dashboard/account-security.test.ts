@@ -23,11 +23,8 @@ afterAll(async () => {
   await api?.close();
 });
 
-interface Session {
-  cookie: string;
-  origin: string;
-  'x-csrf-token': string;
-}
+/** The headers a signed-in browser sends with a mutation. */
+type Session = Record<'cookie' | 'origin' | 'x-csrf-token', string>;
 
 async function signIn(password: string): Promise<Session | number> {
   const res = await fetch(`${api.url}/dashboard/api/session`, {
