@@ -111,9 +111,9 @@ const FLUSH_INTERVAL_MS = 1_000;
 
 /**
  * Standard output written in 4 KiB batches from a buffer: one write per request's line was a
- * measurable share of the API's CPU (docs/performance.md). pino's own destination flushes the
- * buffer when the process exits, whether by `process.exit`, the end of the event loop or an
- * uncaught exception; only a SIGKILL loses the last lines.
+ * measurable share of the API's CPU (docs/performance.md). The buffer is flushed on the
+ * process's `exit` event, which follows `process.exit`, the end of the event loop and an
+ * uncaught exception alike; only a SIGKILL loses the last lines.
  *
  * The batches are written synchronously: the saving is in writing 4 KiB at a time, and an
  * asynchronous write still in flight when the exit flush writes the rest could land after it,
@@ -121,7 +121,6 @@ const FLUSH_INTERVAL_MS = 1_000;
  */
 function bufferedStdout(): DestinationStream {
   const stream = pino.destination({ dest: 1, sync: true, minLength: 4096 });
-  // pino flushes asynchronous destinations at exit; a synchronous one's buffer is flushed here.
   process.once('exit', () => stream.flushSync());
   setInterval(() => stream.flush(), FLUSH_INTERVAL_MS).unref();
   return stream;
