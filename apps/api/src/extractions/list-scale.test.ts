@@ -102,11 +102,13 @@ describe.each(Object.entries(FILTERS))('the list, %s', (_name, params) => {
     const pages = async (accountId: string) => {
       const { total, rows } = listStatements(handle.db, accountId, q);
       const [totalPlan, rowsPlan] = [await explain(total), await explain(rows)];
-      // The page is an index walk in list order: no sequential or bitmap scan of the account,
-      // no sort of every matching row.
-      expect(nodes(rowsPlan).map((n) => n['Node Type'])).not.toContainEqual(
-        expect.stringMatching(/Seq Scan|Bitmap|^Sort$/),
-      );
+      // At size the page is an index walk in list order: no sequential or bitmap scan of the
+      // account, no sort of every matching row. (For the small account's nine failed rows the
+      // planner rightly may sort them; what it reads is still bounded below.)
+      if (accountId === BIG)
+        expect(nodes(rowsPlan).map((n) => n['Node Type'])).not.toContainEqual(
+          expect.stringMatching(/Seq Scan|Bitmap|^Sort$/),
+        );
       return { total: pagesRead(totalPlan), rows: pagesRead(rowsPlan), totalPlan };
     };
     const big = await pages(BIG);

@@ -39,22 +39,24 @@ async function start(thresholdMs: number): Promise<OpsServer> {
 }
 
 /**
- * Sends `GET path` from a thread of its own (this thread is about to block), raises `sent` once
- * the request is in the kernel's hands, and resolves with the raw answer.
+ * Sends `GET path` from a thread of its own once this thread has raised `flags[1]` (it is then
+ * blocked, so it cannot serve the request early), raises `flags[0]` once the request is in the
+ * kernel's hands, and resolves with the raw answer.
  */
-function requestFromThread(url: string, path: string, sent: Int32Array) {
+function requestFromThread(url: string, path: string, flags: Int32Array) {
   const { port } = new URL(url);
   const thread = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
      const net = require('node:net');
+     Atomics.wait(workerData.flags, 1, 0);
      const socket = net.connect(Number(workerData.port), '127.0.0.1', () => {
        socket.write('GET ${path} HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n', () =>
-         { Atomics.store(workerData.sent, 0, 1); });
+         { Atomics.store(workerData.flags, 0, 1); });
      });
      let answer = '';
      socket.on('data', (d) => { answer += d; });
      socket.on('end', () => parentPort.postMessage(answer));`,
-    { eval: true, workerData: { port, sent } },
+    { eval: true, workerData: { port, flags } },
   );
   return new Promise<string>((resolve, reject) => {
     thread.once('message', (answer: string) => {
@@ -65,8 +67,11 @@ function requestFromThread(url: string, path: string, sent: Int32Array) {
   });
 }
 
-function blockFor(ms: number, after: Int32Array): void {
-  while (Atomics.load(after, 0) === 0) {
+/** Blocks this thread, lets the request thread go, and goes on blocking `ms` once it has sent. */
+function blockFor(ms: number, flags: Int32Array): void {
+  Atomics.store(flags, 1, 1);
+  Atomics.notify(flags, 1);
+  while (Atomics.load(flags, 0) === 0) {
     // Spin until the other thread's request is on its way.
   }
   const until = performance.now() + ms;
@@ -82,11 +87,9 @@ describe('event loop watchdog', () => {
     expect(before.status).toBe(200);
     expect(((await before.json()) as { data: { eventLoop: boolean } }).data.eventLoop).toBe(true);
 
-    const sent = new Int32Array(new SharedArrayBuffer(8));
-    const answered = requestFromThread(server.url, '/readyz', sent);
-    // Give the thread time to start, without blocking yet.
-    await new Promise((r) => setTimeout(r, 50));
-    blockFor(1_000, sent);
+    const flags = new Int32Array(new SharedArrayBuffer(8));
+    const answered = requestFromThread(server.url, '/readyz', flags);
+    blockFor(1_000, flags);
     const raw = await answered;
     expect(raw).toMatch(/^HTTP\/1\.1 503/);
     expect(raw).toMatch(/"eventLoop":false/);
