@@ -41,7 +41,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Fetching and preparing a source knows nothing of extraction rows or their states; the worker joins the two.',
-      from: { path: '^(packages/sources|apps/worker/src/sources)/' },
+      from: { path: '^packages/sources/' },
       to: { path: '^packages/extractions/' },
     },
     {

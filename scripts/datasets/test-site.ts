@@ -5,7 +5,7 @@
  * site is on a private address the service otherwise refuses to fetch.
  */
 import { parseArgs } from 'node:util';
-import { startTestSite } from '../../apps/worker/src/sources/webpage/test-site.ts';
+import { startTestSite } from '@xt/testkit/fixtures';
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '0' } } });
 const site = await startTestSite({ port: Number(values.port) });

@@ -3,7 +3,7 @@
  * bundled worker, which reads it at start-up instead of bundling it again.
  */
 import { writeFile } from 'node:fs/promises';
-import { bundlePageScript } from './sources/webpage/markdown/page-script.ts';
+import { bundlePageScript } from '@xt/sources/page-script';
 
 const out = process.argv[2] ?? 'dist/page-script.js';
 await writeFile(out, await bundlePageScript());

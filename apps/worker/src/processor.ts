@@ -12,10 +12,10 @@ import {
   withLogContext,
   type LogContext,
 } from '@xt/runtime';
-import type { SourcePreparer } from './sources/index.ts';
+import type { SourcePreparer } from '@xt/sources';
 import { untimed } from './ops/stages.ts';
 import type { WorkerMetrics } from './ops/worker-metrics.ts';
-import { groundOutput } from './grounded-output.ts';
+import { groundOutput } from '@xt/grounding';
 import type { PagePreviews } from './page-previews/index.ts';
 import { claim, complete, exists, recordFailure, release } from '@xt/extractions';
 

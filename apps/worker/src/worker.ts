@@ -10,13 +10,12 @@ import {
   extractionRetryDelay,
   isRedisUnavailable,
 } from '@xt/queue';
-import type { WorkerConfig } from './config.ts';
+import { processEnvironment, type WorkerConfig } from './config.ts';
 import { createAppLogger, createDependencyOutages, errorSummary, type Logger } from '@xt/runtime';
 import { pagePreviews } from './page-previews/index.ts';
 import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
 import { createReconciler } from '@xt/extractions';
-import { createSourceHandlers } from './sources/handlers.ts';
-import { createSourcePreparer } from './sources/index.ts';
+import { chromiumExecutable, createSourceHandlers, createSourcePreparer } from '@xt/sources';
 import { startUploadSweep } from './upload-sweep.ts';
 import { startWebhookDelivery } from './webhooks.ts';
 import { startWorkerOps } from './ops/start-ops.ts';
@@ -25,7 +24,6 @@ import { startLoopWatchdog } from './ops/loop-watchdog.ts';
 import pLimit from 'p-limit';
 import {
   checkChromium,
-  chromiumExecutable,
   readinessOf,
   type StartupCheck,
   type WorkerReadiness,
@@ -112,7 +110,11 @@ export async function startWorker(
     onCall: (call) => metrics.modelCall(call),
   });
   const store = createBlobStore(config, db.db);
-  const handlers = createSourceHandlers(config, logger, chromium, metrics.time);
+  const handlers = createSourceHandlers(config, logger, {
+    environment: processEnvironment(),
+    chromium,
+    time: metrics.time,
+  });
   const sources = createSourcePreparer(
     handlers,
     { store, maxBytes: config.MAX_UPLOAD_BYTES },

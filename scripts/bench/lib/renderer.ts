@@ -1,6 +1,6 @@
 /** The worker's webpage renderer with the worker's default settings, for sections 6 and 7. */
 import { parseAllowlist } from '@xt/fetcher';
-import { createWebpageRenderer } from '@xt/worker';
+import { createWebpageRenderer } from '@xt/sources';
 
 export const NETWORK_IDLE_MS = 500; // the worker's NETWORK_IDLE_MS default
 

@@ -10,7 +10,8 @@
  */
 import type { Citation, PreparedSource, PublicModel, Structure } from '@xt/contract';
 import { createModelClient, extract, type ModelClient } from '@xt/model';
-import { groundOutput, preparePdf, prepareTextBytes } from '@xt/worker';
+import { groundOutput } from '@xt/grounding';
+import { preparePdf, prepareTextBytes } from '@xt/sources';
 import { placedTextPdf, scannedPdf } from '@xt/testkit/fixtures';
 import { startModelStandIn, type Behaviour } from '@xt/testkit/model-stand-in';
 import { emitResult, progress } from '../lib/child.ts';

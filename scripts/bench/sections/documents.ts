@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import type { PublicModel } from '@xt/contract';
 import { jpegImage, mixedPdf } from '@xt/testkit/fixtures';
-import { prepareImage, visionSize, preparePdf, renderSize } from '@xt/worker';
+import { prepareImage, visionSize, preparePdf, renderSize } from '@xt/sources';
 import { emitResult, progress, timed } from '../lib/child.ts';
 
 const { values } = parseArgs({

@@ -7,7 +7,7 @@
  */
 import { countTokens } from 'gpt-tokenizer';
 import type { PublicModel } from '@xt/contract';
-import { visionTokens, preparePdf } from '@xt/worker';
+import { visionTokens, preparePdf } from '@xt/sources';
 import { CORPUS_PAGES, pageHtml, startCorpusServer } from '../corpus/pages.ts';
 import { corpusPdfs } from '../corpus/pdfs.ts';
 import { emitResult, progress } from '../lib/child.ts';

@@ -1,14 +1,13 @@
 import type { SourceType } from '@xt/contract';
+import { SOURCE_STAGES } from '@xt/sources';
 
 /**
- * The stages of a job whose durations are measured (docs/observability.md):
- * - `fetch`: downloading a URL source, or reading an upload from the blob store;
- * - `render`: a webpage in Chromium (its own navigation and downloads included);
- * - `rasterise`: PDF and image preparation on the prep threads, queueing for a thread included;
+ * The stages of a job whose durations are measured (docs/observability.md): the source's own
+ * (`fetch`, `render`, `rasterise`, see @xt/sources) and then
  * - `model`: the model calls, repairs and chunks included;
  * - `store`: recording the outcome in PostgreSQL.
  */
-export const STAGES = ['fetch', 'render', 'rasterise', 'model', 'store'] as const;
+export const STAGES = [...SOURCE_STAGES, 'model', 'store'] as const;
 export type Stage = (typeof STAGES)[number];
 
 /** Runs `work` and records how long it took under `stage`, whether it succeeded or not. */

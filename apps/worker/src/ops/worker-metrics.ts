@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import type { FailureCode } from '@xt/contract';
 import type { ModelCallRecord } from '@xt/model';
 import { Counter, createRegistry, Gauge, Histogram, type Registry } from '@xt/telemetry';
-import type { SourceStats } from '../sources/index.ts';
+import type { SourceStats } from '@xt/sources';
 import type { StageTimer } from './stages.ts';
 
 /** What the processor learnt about an extraction's end; `code` only for failures. */

@@ -4,10 +4,7 @@ import type { BlobStore } from '@xt/blob-store';
 import type { Citations, PreparedSource, SourceType } from '@xt/contract';
 import type { Db } from '@xt/db';
 import { errorSummary } from '@xt/runtime';
-import type { PagePreview, PreviewTask } from './render.ts';
-import { sourceBytesOf } from './source-bytes.ts';
-
-export { renderPreviews, PREVIEW_WIDTH, type PagePreview, type PreviewTask } from './render.ts';
+import { sourceBytesOf, type PagePreview, type PreviewTask } from '@xt/sources';
 
 export interface PagePreviewDeps {
   db: Db;

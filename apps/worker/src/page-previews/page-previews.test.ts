@@ -12,7 +12,7 @@ import type { Citation, Citations } from '@xt/contract';
 import { createDb, type DbHandle } from '@xt/db';
 import { createTestDatabase, type TestDatabase } from '@xt/testkit';
 import { corruptPdf, exifRotatedJpeg, textPdf } from '@xt/testkit/fixtures';
-import { createPrepPool, type PrepPool } from '../prep-pool/index.ts';
+import { createPrepPool, type PrepPool } from '@xt/sources';
 import { citedPages, storePagePreviews, type PagePreviewDeps } from './index.ts';
 
 let database: TestDatabase;

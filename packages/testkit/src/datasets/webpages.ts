@@ -1,5 +1,5 @@
 /**
- * Pages of the worker's test site (apps/worker/src/sources/webpage/test-site.ts) as `.url`
+ * Pages of the worker's test site (`@xt/testkit/fixtures`, test-site.ts) as `.url`
  * cases holding paths, resolved against the running site with `xt eval --site <origin>`.
  */
 export const WEBPAGE_SCHEMA = {

@@ -7,7 +7,7 @@ import { ExtractionFailure, type ContentPart } from '@xt/contract';
 import { parseAllowlist, type LookupAll } from '@xt/fetcher';
 import { BrowserHost, browserRssBytes } from './browser/index.ts';
 import { createWebpageRenderer, type RenderedWebpage, type WebpageRenderer } from './index.ts';
-import { startTestSite, STORY_LEAD, type TestSite } from './test-site.ts';
+import { startTestSite, STORY_LEAD, type TestSite } from '@xt/testkit/fixtures';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PAGE_TIMEOUT_MS = 6000;

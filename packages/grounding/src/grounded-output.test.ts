@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ExtractResult } from '@xt/model';
-import { groundOutput } from './grounded-output.ts';
+import { groundOutput, type ModelAnswer } from './grounded-output.ts';
 
-const result = (output: unknown, truncated: string[] = []): ExtractResult => ({
+const result = (output: unknown, truncated: string[] = []): ModelAnswer => ({
   output,
   annotations: { quotes: new Map(), probabilities: new Map([['/total', 0.9]]) },
   truncated,
-  totalTokens: 10,
-  calls: 1,
 });
 
 describe('groundOutput', () => {

@@ -2,14 +2,41 @@ import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { ExtractionFailure, type PreparedSource } from '@xt/contract';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
-import { processEnvironment, type WorkerConfig } from '../config.ts';
-import { keepSourceBytes } from '../page-previews/source-bytes.ts';
-import { createPrepPool } from '../prep-pool/index.ts';
-import { chromiumExecutable, type StartupCheck } from '../startup-checks.ts';
-import { untimed, type StageTimer } from '../ops/stages.ts';
-import type { PrepareOptions, SourceHandlers } from './index.ts';
+import type { PdfMode } from './pdf/prepare-pdf.ts';
+import { createPrepPool } from './prep-pool/index.ts';
+import type { PrepareOptions, SourceHandlers } from './preparer.ts';
+import { keepSourceBytes } from './previews/source-bytes.ts';
 import { withSentText } from './sent-text.ts';
+import { untimed, type SourceStageTimer } from './stages.ts';
+import { chromiumExecutable } from './webpage/browser/executable.ts';
 import { createWebpageRenderer, type WebpageRenderer } from './webpage/index.ts';
+
+/**
+ * The limits sources are prepared under, named as the worker's configuration names them
+ * (docs/api.md#limits): the worker passes its config, the benchmark its own values.
+ */
+export interface SourcesConfig {
+  CHROMIUM_PATH?: string | undefined;
+  SOURCE_ALLOWLIST: string;
+  FETCH_TIMEOUT_MS: number;
+  MAX_REDIRECTS: number;
+  PREP_THREADS: number;
+  PREP_TIMEOUT_MS: number;
+  PREP_TEXT_TIMEOUT_MS: number;
+  PREP_THREAD_HEAP_MB: number;
+  OCR_TIMEOUT_MS: number;
+  PDF_MODE: PdfMode;
+  MAX_PDF_BYTES: number;
+  MAX_PDF_PAGES: number;
+  MAX_PDF_IMAGE_PAGES: number;
+  MAX_IMAGE_BYTES: number;
+  MAX_IMAGE_PIXELS: number;
+  RENDER_CONCURRENCY: number;
+  PAGE_TIMEOUT_MS: number;
+  NETWORK_IDLE_MS: number;
+  BROWSER_MAX_PAGES: number;
+  MAX_HTML_BYTES: number;
+}
 
 /**
  * The URL source types, wired to the worker's limits (docs/api.md#limits). Fetching and model calls
@@ -17,13 +44,18 @@ import { createWebpageRenderer, type WebpageRenderer } from './webpage/index.ts'
  * rendered by one shared Chromium, a few pages at a time.
  */
 export function createSourceHandlers(
-  config: WorkerConfig,
+  config: SourcesConfig,
   logger: Logger,
-  /** The start-up check of Chromium; when it failed, webpage jobs fail at once, unretried. */
-  chromium?: Promise<StartupCheck>,
-  /** Records each stage's duration (docs/observability.md). */
-  time: StageTimer = untimed,
+  opts: {
+    /** What Chromium may inherit of the caller's environment (filtered again by the renderer). */
+    environment: Readonly<Record<string, string | undefined>>;
+    /** The start-up check of Chromium; when it failed, webpage jobs fail at once, unretried. */
+    chromium?: Promise<{ ok: boolean }> | undefined;
+    /** Records each stage's duration (docs/observability.md). */
+    time?: SourceStageTimer | undefined;
+  },
 ): SourceHandlers {
+  const { chromium, time = untimed } = opts;
   const executablePath = chromiumExecutable(config.CHROMIUM_PATH);
   const allowlist = parseAllowlist(config.SOURCE_ALLOWLIST);
   // One pinned agent per process: connection reuse without ever skipping the address check.
@@ -130,7 +162,7 @@ export function createSourceHandlers(
         maxPagesPerBrowser: config.BROWSER_MAX_PAGES,
         maxHtmlBytes: config.MAX_HTML_BYTES,
         maxRedirects: config.MAX_REDIRECTS,
-        environment: processEnvironment(),
+        environment: opts.environment,
         logger,
       });
       const r = renderer;

@@ -1,9 +1,21 @@
 import type { Citations, ExtractionWarning, PreparedSource } from '@xt/contract';
-import { buildCitations } from '@xt/grounding';
-import type { ExtractResult } from '@xt/model';
+import { buildCitations } from './citations.ts';
 
 /** Ungrounded pointers named in the warning's message; the citations list every one. */
 const POINTERS_NAMED = 10;
+
+/** What the model layer answered, as far as grounding reads it (the model's ExtractResult). */
+export interface ModelAnswer {
+  output: unknown;
+  /** Pointers of lists the model's output limit may have cut short. */
+  truncated: readonly string[];
+  annotations: {
+    /** The model's verbatim quotes by pointer, checked against the source before use. */
+    quotes: Map<string, string>;
+    /** The model's own probability per leaf pointer, where its answer carried logprobs. */
+    probabilities?: Map<string, number> | null | undefined;
+  };
+}
 
 export interface GroundedOutput {
   /** null when citations were not asked for */
@@ -17,7 +29,7 @@ export interface GroundedOutput {
  * against the source as read, when asked for, and what it knows it left undone.
  */
 export function groundOutput(
-  result: ExtractResult,
+  result: ModelAnswer,
   source: PreparedSource,
   citationsRequested: boolean,
 ): GroundedOutput {

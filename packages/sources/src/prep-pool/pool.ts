@@ -2,8 +2,8 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ExtractionFailure, isFailureCode, type PreparedSource } from '@xt/contract';
-import type { PagePreview } from '../page-previews/render.ts';
-import type { PreparedPdf } from '../sources/pdf/prepare-pdf.ts';
+import type { PagePreview } from '../previews/render.ts';
+import type { PreparedPdf } from '../pdf/prepare-pdf.ts';
 import type {
   ImageTask,
   PdfTask,

@@ -5,8 +5,8 @@ import {
   type SourceType,
 } from '@xt/contract';
 import type { BlobStore } from '@xt/blob-store';
-import { untimed, type StageTimer } from '../ops/stages.ts';
-import type { PagePreview, PreviewTask } from '../page-previews/render.ts';
+import type { PagePreview, PreviewTask } from './previews/render.ts';
+import { untimed, type SourceStageTimer } from './stages.ts';
 import { readUpload, type UploadedSource } from './upload.ts';
 
 export type { UploadedSource } from './upload.ts';
@@ -69,7 +69,7 @@ const notEnabled = (type: SourceType) =>
 export function createSourcePreparer(
   handlers: SourceHandlers,
   uploads?: { store: BlobStore; maxBytes: number },
-  time: StageTimer = untimed,
+  time: SourceStageTimer = untimed,
 ): SourcePreparer {
   // Reading an upload from the blob store is this source's fetch.
   const read = (type: SourceType, file: UploadedSource, store: BlobStore, maxBytes: number) =>

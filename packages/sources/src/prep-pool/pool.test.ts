@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as fx from '@xt/testkit/fixtures';
-import type { PdfOptions } from '../sources/pdf/prepare-pdf.ts';
+import type { PdfOptions } from '../pdf/prepare-pdf.ts';
 import { createPrepPool, type PrepPool } from './index.ts';
 import { failureOf } from '@xt/testkit';
 

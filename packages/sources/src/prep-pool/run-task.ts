@@ -1,9 +1,9 @@
 import { ExtractionFailure, type PreparedSource } from '@xt/contract';
-import { renderPreviews, type PagePreview } from '../page-previews/render.ts';
-import { prepareImage } from '../sources/image/prepare-image.ts';
-import { preparePdf, type PreparedPdf } from '../sources/pdf/prepare-pdf.ts';
-import { prepareTextBytes } from '../sources/text.ts';
-import { HtmlTooDeepError, htmlToMarkdown } from '../sources/webpage/markdown/html.ts';
+import { renderPreviews, type PagePreview } from '../previews/render.ts';
+import { prepareImage } from '../image/prepare-image.ts';
+import { preparePdf, type PreparedPdf } from '../pdf/prepare-pdf.ts';
+import { prepareTextBytes } from '../text.ts';
+import { HtmlTooDeepError, htmlToMarkdown } from '../webpage/markdown/html.ts';
 import type { PrepResponse, PrepTask } from './tasks.ts';
 
 function staticMarkdown(html: string): string {

@@ -1,6 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
-import { openPdf } from '../sources/pdf/open-pdf.ts';
-import { renderPageAt } from '../sources/pdf/render-page.ts';
+import { openPdf } from '../pdf/open-pdf.ts';
+import { renderPageAt } from '../pdf/render-page.ts';
 
 /** Wide enough to read a line of an invoice on a laptop, small enough to store per page. */
 export const PREVIEW_WIDTH = 1000;

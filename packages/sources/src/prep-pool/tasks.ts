@@ -1,7 +1,7 @@
 import type { PreparedSource } from '@xt/contract';
-import type { PagePreview, PreviewTask } from '../page-previews/render.ts';
-import type { ImageOptions } from '../sources/image/prepare-image.ts';
-import type { PdfOptions, PreparedPdf } from '../sources/pdf/prepare-pdf.ts';
+import type { PagePreview, PreviewTask } from '../previews/render.ts';
+import type { ImageOptions } from '../image/prepare-image.ts';
+import type { PdfOptions, PreparedPdf } from '../pdf/prepare-pdf.ts';
 
 /** CPU-heavy preparation work the pool runs off the main event loop. */
 export type ImageTask = { kind: 'image'; bytes: Uint8Array; opts: ImageOptions };
@@ -17,7 +17,7 @@ export type TextTask = {
   /** keep the text to locate values in (docs/citations.md) */
   citations?: boolean | undefined;
 };
-export type { PreviewTask } from '../page-previews/render.ts';
+export type { PreviewTask } from '../previews/render.ts';
 export type PrepTask = ImageTask | PdfTask | TextTask | PreviewTask;
 
 export type PrepResult<T extends PrepTask> = T extends PdfTask

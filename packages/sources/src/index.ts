@@ -1,0 +1,24 @@
+/**
+ * Sources, from what a client submitted to the parts a model reads: fetching (through
+ * @xt/fetcher's address checks), uploads from the blob store, text, PDFs and images prepared on
+ * a pool of threads, and webpages rendered in Chromium. It knows nothing of extraction rows or
+ * their states: the worker joins the two (docs/architecture.md).
+ */
+export {
+  createSourcePreparer,
+  type PrepareOptions,
+  type SourceHandlers,
+  type SourcePreparer,
+  type SourceStats,
+  type UploadedSource,
+} from './preparer.ts';
+export { createSourceHandlers, type SourcesConfig } from './handlers.ts';
+export { createPrepPool, type PrepPool } from './prep-pool/index.ts';
+export { SOURCE_STAGES, type SourceStage, type SourceStageTimer } from './stages.ts';
+export { chromiumExecutable } from './webpage/browser/executable.ts';
+export { createWebpageRenderer } from './webpage/index.ts';
+export { prepareImage, visionSize, visionTokens } from './image/index.ts';
+export { preparePdf, renderSize } from './pdf/index.ts';
+export { prepareTextBytes } from './text.ts';
+export { PREVIEW_WIDTH, type PagePreview, type PreviewTask } from './previews/render.ts';
+export { sourceBytesOf } from './previews/source-bytes.ts';
