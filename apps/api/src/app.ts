@@ -1,6 +1,6 @@
 import express, { Router, type Express } from 'express';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@xt/queue';
 import type { Logger } from 'pino';
 import type { CompletionWaiter } from '@xt/queue';
 import type { DbHandle } from '@xt/db';
@@ -33,7 +33,7 @@ import { UploadTempDir } from './uploads/temp-files.ts';
 export interface AppDeps {
   config: ApiConfig;
   db: DbHandle;
-  redis: Redis;
+  redis: RedisConnection;
   queue: Queue;
   waiter: CompletionWaiter;
   /** API keys this process has authenticated (see key-revocations.ts). */

@@ -31,6 +31,7 @@ export function checkResponsesAgainstOpenApi(): void {
 export interface TestApi {
   url: string;
   database: TestDatabase;
+  /** Every Redis key's prefix, as the API uses it: `{api…}`, in braces (a hash tag). */
   prefix: string;
   config: ApiConfig;
   keys: { write: string; read: string; other: string };
@@ -120,7 +121,7 @@ export async function startTestApi(
   return {
     url: api.url,
     database,
-    prefix,
+    prefix: config.QUEUE_PREFIX,
     config,
     keys: { write: write.key, read: read.key, other: other.key },
     request,

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseEnv } from '@xt/runtime';
+import { parseEnv, redisUrl } from '@xt/runtime';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -11,7 +11,7 @@ export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
  */
 export const configSchema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  REDIS_URL: redisUrl().optional(),
   DATA_DIR: z.string().default(path.join(REPO_ROOT, '.data')),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   WORKER_PROCESSES: z.coerce.number().int().min(0).max(64).default(1),

@@ -1,5 +1,5 @@
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@xt/queue';
 import type { Logger } from 'pino';
 import { ExtractionFailure, type SourceType } from '@xt/contract';
 import { isDatabaseUnavailable, type Db } from '@xt/db';
@@ -21,7 +21,7 @@ import { claim, complete, exists, recordFailure, release } from '@xt/extractions
 
 export interface ProcessorDeps {
   db: Db;
-  redis: Redis;
+  redis: RedisConnection;
   prefix: string;
   model: ModelClient;
   sources: SourcePreparer;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@xt/queue';
 import type { Logger } from 'pino';
 import { extractions, isDatabaseUnavailable, type Db } from '@xt/db';
 import { isRedisUnavailable, type ExtractionJobPolicy } from '@xt/queue';
@@ -33,7 +33,7 @@ const LIVE_JOB_STATES = new Set([
 interface ReconcilerDeps {
   db: Db;
   queue: Queue;
-  redis: Redis;
+  redis: RedisConnection;
   prefix: string;
   policy: ExtractionJobPolicy;
   afterMs: number;
@@ -47,7 +47,7 @@ interface ReconcilerDeps {
  * the lock is lost, so the pass stops.
  */
 async function withRedisLock<T>(
-  redis: Redis,
+  redis: RedisConnection,
   key: string,
   work: (stillHeld: () => Promise<boolean>) => Promise<T>,
   busy: T,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis.ts';
 
 /**
  * Tells API processes that an extraction reached a final state. A request waiting for a result
@@ -11,7 +11,7 @@ export function completionChannel(prefix: string): string {
 }
 
 export async function publishCompletion(
-  redis: Redis,
+  redis: RedisConnection,
   prefix: string,
   extractionId: string,
 ): Promise<void> {
@@ -37,7 +37,7 @@ export interface CompletionWaiter {
  * in a map and always removed on wake-up, timeout or client disconnect.
  */
 export async function createCompletionWaiter(
-  subscriber: Redis,
+  subscriber: RedisConnection,
   prefix: string,
 ): Promise<CompletionWaiter> {
   const listeners = new Map<string, Set<Listener>>();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOG_FORMATS, LOG_LEVELS } from './env.ts';
+import { parseRedisUrl } from './redis-url.ts';
 
 /*
  * The settings the API and the worker both read, declared once so that a variable means the
@@ -10,15 +11,37 @@ import { LOG_FORMATS, LOG_LEVELS } from './env.ts';
 
 const MiB = 1024 * 1024;
 
+/** One server, a cluster or Sentinel: the forms are in redis-url.ts and README's table. */
+export function redisUrl() {
+  return z.string().superRefine((value, ctx) => {
+    try {
+      parseRedisUrl(value);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    }
+  });
+}
+
+/**
+ * Every Redis key the service writes starts with the prefix in braces, `{xt}:`: a Redis Cluster
+ * then puts them all in one hash slot, as BullMQ's scripts (several keys of a queue each) and
+ * any other multi-key command need. Processes with the same prefix share work. Braces may be
+ * written or left out (`xt` and `{xt}` are the same prefix), so a value read back from a
+ * config passes through another process unchanged.
+ */
+function queuePrefix() {
+  return z
+    .string()
+    .regex(/^(?:[\w-]+|\{[\w-]+\})$/, 'must be letters, digits, _ and -, optionally in braces')
+    .default('xt')
+    .transform((p) => (p.startsWith('{') ? p : `{${p}}`));
+}
+
 /** Where the process's dependencies are and how it logs. */
 export const baseConfig = {
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }),
-  // Every queue and cache key starts with it: processes with the same prefix share work.
-  QUEUE_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]+$/)
-    .default('xt'),
+  REDIS_URL: redisUrl(),
+  QUEUE_PREFIX: queuePrefix(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   // PostgreSQL itself, for what needs a session of its own, which a transaction-mode PgBouncer
   // cannot give: the migrations' advisory lock and LISTEN. Default: DATABASE_URL.

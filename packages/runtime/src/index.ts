@@ -9,3 +9,4 @@ export * from './log-context.ts';
 export * from './trace.ts';
 export * from './periodic.ts';
 export * from './config-core.ts';
+export * from './redis-url.ts';

@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@xt/queue';
 import type { Logger } from 'pino';
 import type { SessionLifetime } from '@xt/accounts';
 import { dashboardAssetsDir } from '@xt/dashboard';
@@ -21,7 +21,7 @@ export interface DashboardDeps {
   db: Db;
   /** Where uploads and page previews are stored. */
   store: BlobStore;
-  redis: Redis;
+  redis: RedisConnection;
   logger: Logger;
   /** The API's own resource routers (schemas, extractions, …), served to signed-in people. */
   resources: Router[];

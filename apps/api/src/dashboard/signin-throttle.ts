@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@xt/queue';
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from '../http/errors.ts';
 
 export interface SignInThrottleOptions {
-  redis: Redis;
+  redis: RedisConnection;
   prefix: string;
   /** Attempts per email from one address. */
   perEmail: number;

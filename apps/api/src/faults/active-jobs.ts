@@ -8,8 +8,10 @@ import type { FaultStack } from './stack.ts';
 export async function activeJobsOf(stack: FaultStack, workerName: string): Promise<string[]> {
   const redis = new Redis(stack.redis.url, { maxRetriesPerRequest: 1 });
   try {
-    const ids = await redis.lrange('faults:extractions:active', 0, -1);
-    const owners = await Promise.all(ids.map((id) => redis.hget(`faults:extractions:${id}`, 'pb')));
+    const ids = await redis.lrange('{faults}:extractions:active', 0, -1);
+    const owners = await Promise.all(
+      ids.map((id) => redis.hget(`{faults}:extractions:${id}`, 'pb')),
+    );
     return ids.filter((_, i) => owners[i] === workerName);
   } finally {
     redis.disconnect();

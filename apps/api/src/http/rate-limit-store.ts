@@ -1,5 +1,5 @@
 import type { IncrementResponse, Options, Store } from 'express-rate-limit';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@xt/queue';
 import type { OutageReporter } from '@xt/runtime';
 
 // A fixed window per key: the first hit sets the expiry, later hits only count.
@@ -18,9 +18,9 @@ const SKIP_AFTER_FAILURE_MS = 5_000;
  * Per Redis connection, not per store: the per-key and per-account limiters share one client,
  * and a hung Redis must cost one request its timeout, not one per limiter.
  */
-const skipUntilByClient = new WeakMap<Redis, number>();
+const skipUntilByClient = new WeakMap<RedisConnection, number>();
 
-type WithIncrement = Redis & {
+type WithIncrement = RedisConnection & {
   xtRateIncrement(key: string, windowMs: string): Promise<[number, number]>;
 };
 
@@ -40,7 +40,7 @@ export class RedisRateLimitStore implements Store {
   readonly #outage: OutageReporter;
   #windowMs = 60_000;
 
-  constructor(redis: Redis, prefix: string, outage: OutageReporter) {
+  constructor(redis: RedisConnection, prefix: string, outage: OutageReporter) {
     if (!('xtRateIncrement' in redis))
       redis.defineCommand('xtRateIncrement', { numberOfKeys: 1, lua: INCREMENT });
     this.#redis = redis as WithIncrement;

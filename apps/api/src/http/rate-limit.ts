@@ -1,13 +1,13 @@
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Request, RequestHandler } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@xt/queue';
 import type { Logger } from 'pino';
 import { HttpError } from './errors.ts';
 import { createOutageReporter, errorSummary } from '@xt/runtime';
 import { RedisRateLimitStore } from './rate-limit-store.ts';
 
 interface LimiterOptions {
-  redis: Redis;
+  redis: RedisConnection;
   prefix: string;
   /** Requests per key (or dashboard user) per window. */
   max: number;

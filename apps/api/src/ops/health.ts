@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@xt/queue';
 import type pg from 'pg';
 import { probeAll } from '@xt/telemetry';
 import { z } from 'zod';
@@ -36,7 +36,7 @@ export const NotReadySchema = z
 /** Liveness says the process runs; readiness says it can serve (Postgres and Redis answer). */
 export function healthRoutes(deps: {
   pool: pg.Pool;
-  redis: Redis;
+  redis: RedisConnection;
   /** True once the process is shutting down: a load balancer should stop sending requests. */
   stopping?: () => boolean;
 }): Router {

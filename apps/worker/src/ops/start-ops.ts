@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@xt/queue';
 import type { DbHandle } from '@xt/db';
 import type { Logger } from 'pino';
 import { opsPort, type WorkerConfig } from '../config.ts';
@@ -15,7 +15,7 @@ export async function startWorkerOps(deps: {
   config: WorkerConfig;
   logger: Logger;
   metrics: WorkerMetrics;
-  redis: Redis;
+  redis: RedisConnection;
   pool: DbHandle['pool'];
   chromium: Promise<StartupCheck>;
   stopping: () => boolean;
