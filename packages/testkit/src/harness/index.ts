@@ -5,3 +5,4 @@ export * from './wait.ts';
 export * from './failure.ts';
 export * from './seed-extractions.ts';
 export * from './pgbouncer.ts';
+export * from './redis-cluster.ts';
