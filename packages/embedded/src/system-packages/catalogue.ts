@@ -21,7 +21,7 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
   {
     name: 'redis-server',
     probe: 'redis-server',
-    why: 'the embedded Redis (when REDIS_URL is unset)',
+    why: 'the embedded Redis (when REDIS_URL is unset); the Redis Cluster test starts its own nodes',
     purposes: ['start', 'test', 'ci'],
   },
   {
@@ -132,8 +132,9 @@ export function isPresent(pkg: SystemPackage, pathVariable: string | undefined):
 }
 
 /**
- * The packages a purpose needs in this environment: none for Redis when a server is named, none
- * for Chromium when CHROMIUM_PATH points elsewhere. Off Linux only commands on PATH are looked
+ * The packages a purpose needs in this environment: for `npm start` no Redis when a server is
+ * named (tests start their own cluster nodes whatever REDIS_URL says), no Chromium when
+ * CHROMIUM_PATH points elsewhere. Off Linux only commands on PATH are looked
  * for (Debian's file paths mean nothing there; the worker falls back to Playwright's Chromium).
  */
 export function packagesFor(
@@ -144,7 +145,7 @@ export function packagesFor(
   return SYSTEM_PACKAGES.filter((pkg) => {
     if (!pkg.purposes.includes(purpose)) return false;
     if (platform !== 'linux' && pkg.probe.startsWith('/')) return false;
-    if (pkg.name === 'redis-server' && env.REDIS_URL) return false;
+    if (pkg.name === 'redis-server' && env.REDIS_URL && purpose === 'start') return false;
     if (pkg.name === 'chromium' && env.CHROMIUM_PATH) return false;
     return true;
   });

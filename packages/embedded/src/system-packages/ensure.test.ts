@@ -80,6 +80,13 @@ describe('packagesFor', () => {
     ]);
   });
 
+  it('keeps redis-server for the tests whatever REDIS_URL says: they start cluster nodes', () => {
+    for (const purpose of ['test', 'ci'] as const)
+      expect(packagesFor(purpose, { REDIS_URL: 'redis://r:6379' }).map((p) => p.name)).toContain(
+        'redis-server',
+      );
+  });
+
   it('off Linux, only looks for commands on PATH', () => {
     expect(packagesFor('start', {}, 'darwin').map((p) => p.name)).toEqual([
       'redis-server',
