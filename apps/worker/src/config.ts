@@ -151,6 +151,9 @@ export const configSchema = z.object({
   MAX_IMAGE_PIXELS: int(50_000_000, 1),
   PDF_MODE: z.enum(['auto', 'text', 'images']).default('auto'),
   CHROMIUM_PATH: z.string().optional(),
+  // Who Chromium runs as when the worker runs as root (docs/security.md#browser-isolation): an
+  // unprivileged account, so its sandbox can start and a compromised renderer is nobody.
+  BROWSER_USER: z.string().min(1).default('nobody'),
   BROWSER_MAX_PAGES: int(100, 1),
 });
 

@@ -17,6 +17,8 @@ import { createWebpageRenderer, type WebpageRenderer } from './webpage/index.ts'
  */
 export interface SourcesConfig {
   CHROMIUM_PATH?: string | undefined;
+  /** Who Chromium runs as when the process is root; `nobody` when absent. */
+  BROWSER_USER?: string | undefined;
   SOURCE_ALLOWLIST: string;
   FETCH_TIMEOUT_MS: number;
   MAX_REDIRECTS: number;
@@ -163,6 +165,7 @@ export function createSourceHandlers(
         maxHtmlBytes: config.MAX_HTML_BYTES,
         maxRedirects: config.MAX_REDIRECTS,
         environment: opts.environment,
+        ...(config.BROWSER_USER === undefined ? {} : { browserUser: config.BROWSER_USER }),
         logger,
       });
       const r = renderer;

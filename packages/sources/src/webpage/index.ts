@@ -9,6 +9,7 @@ export {
   type WebpageRendererOptions,
 } from './renderer.ts';
 export type { RenderedWebpage } from './types.ts';
+export { ChromiumLauncher, type BrowserIsolation } from './browser/index.ts';
 export type { WebpageLogger } from './logger.ts';
 export {
   htmlToMarkdown,

@@ -18,6 +18,8 @@ export interface WebpageRendererOptions {
   executablePath?: string;
   /** The process's environment, of which Chromium gets only the harmless variables; none when absent. */
   environment?: Readonly<Record<string, string | undefined>>;
+  /** Who Chromium runs as when the worker is root (BROWSER_USER); default `nobody`. */
+  browserUser?: string;
   /** Places exempt from the public-address rule (`SOURCE_ALLOWLIST`). */
   allowlist: Allowlist;
   /** Whole budget of one render: navigation, settling and reading the page. */
@@ -91,6 +93,7 @@ export function createWebpageRenderer(opts: WebpageRendererOptions): WebpageRend
         ...(opts.executablePath === undefined ? {} : { executablePath: opts.executablePath }),
         proxyServer: proxy.server,
         environment: opts.environment ?? {},
+        ...(opts.browserUser === undefined ? {} : { user: opts.browserUser }),
         maxPagesPerBrowser: opts.maxPagesPerBrowser,
         maxBrowserRssBytes: opts.maxBrowserRssBytes ?? 1.5 * 2 ** 30,
         logger,

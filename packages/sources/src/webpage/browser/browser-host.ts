@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { outsideLogContext } from '@xt/runtime';
 import { CHROMIUM_ARGS } from './chromium-args.ts';
-import { browserEnvironment } from './environment.ts';
+import { ChromiumLauncher } from './launcher.ts';
 import type { WebpageLogger } from '../logger.ts';
 
 export interface BrowserHostOptions {
@@ -13,6 +13,8 @@ export interface BrowserHostOptions {
    * never the service's secrets.
    */
   environment: Readonly<Record<string, string | undefined>>;
+  /** Who Chromium runs as when the worker is root (BROWSER_USER); default `nobody`. */
+  user?: string;
   /** The filtering proxy every context must use. */
   proxyServer: string;
   maxPagesPerBrowser: number;
@@ -75,6 +77,7 @@ export class BrowserHost {
   #closed = false;
   readonly #all = new Set<Instance>();
   #leased = 0;
+  #launcher: Promise<ChromiumLauncher> | undefined;
 
   constructor(opts: BrowserHostOptions) {
     this.#opts = opts;
@@ -132,41 +135,44 @@ export class BrowserHost {
         await browser?.close().catch(() => undefined);
       }),
     );
+    const launcher = await this.#launcher?.catch(() => undefined);
+    await launcher?.dispose();
   }
 
   #launch(): Instance {
     const id = this.#nextId++;
+    // Made once, on first use: it finds the user, and on its first launch whether the sandbox works.
+    const launcher = (this.#launcher ??= ChromiumLauncher.create({
+      ...(this.#opts.executablePath === undefined
+        ? {}
+        : { executablePath: this.#opts.executablePath }),
+      environment: this.#opts.environment,
+      ...(this.#opts.user === undefined ? {} : { user: this.#opts.user }),
+    }));
     // Serves later jobs too: launched outside this job's log context (docs/logging.md).
-    const launched = outsideLogContext(() =>
-      chromium.launch({
-        ...(this.#opts.executablePath === undefined
-          ? {}
-          : { executablePath: this.#opts.executablePath }),
+    const launched = outsideLogContext(async () => {
+      const isolated = await launcher;
+      const browser = await isolated.launch({
         headless: true,
         args: [...CHROMIUM_ARGS],
-        env: browserEnvironment(this.#opts.environment),
         // The launch-wide proxy covers anything outside our contexts; credentials are per context.
         proxy: { server: this.#opts.proxyServer },
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
-      }),
-    );
+      });
+      // What isolates the pages it renders (docs/security.md#browser-isolation).
+      this.#opts.logger.info(
+        { browser: id, version: browser.version(), ...isolated.isolation },
+        'chromium launched',
+      );
+      return browser;
+    });
     const instance: Instance = { id, launched, pages: 0, active: 0, retiring: false };
     this.#current = instance;
     this.#all.add(instance);
     launched.then(
       (browser) => {
-        this.#opts.logger.info(
-          {
-            browser: id,
-            version: browser.version(),
-            // What isolates the pages it renders (docs/security.md#browser-isolation).
-            environment: 'no secrets (allow-listed variables only)',
-            sandbox: CHROMIUM_ARGS.includes('--no-sandbox') ? 'off' : 'on',
-          },
-          'chromium launched',
-        );
         browser.on('disconnected', () => {
           this.#all.delete(instance);
           if (!instance.retiring) this.#opts.logger.warn({ browser: id }, 'chromium disconnected');

@@ -6,3 +6,4 @@ export {
   type BrowserLease,
 } from './browser-host.ts';
 export { CHROMIUM_ARGS } from './chromium-args.ts';
+export { ChromiumLauncher, type BrowserIsolation } from './launcher.ts';

@@ -1,0 +1,135 @@
+/**
+ * How the launcher decides the user and the sandbox, and what the launch line says. Real
+ * Chromium; a kernel without user namespaces is played by a script in front of it that fails
+ * the way Chromium does there.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserHost } from './browser-host.ts';
+import { ChromiumLauncher } from './launcher.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const asRoot = process.getuid?.() === 0;
+const LAUNCH = { headless: true, args: ['--disable-gpu'] };
+
+let dir: string;
+let noUserNamespaces: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'xt-launcher-test-'));
+  // Run by the unprivileged user when the test runs as root.
+  await chmod(dir, 0o755);
+  noUserNamespaces = path.join(dir, 'chromium-without-userns');
+  await writeFile(
+    noUserNamespaces,
+    `#!/bin/sh
+for arg do
+  if [ "$arg" = --no-sandbox ]; then exec '${CHROMIUM}' "$@"; fi
+done
+echo '[1:1:1125/120000.000000:FATAL:content/browser/zygote_host/zygote_host_impl_linux.cc:132] No usable sandbox! If you are running on Ubuntu 23.10+ or another Linux distro that has disabled unprivileged user namespaces with AppArmor, see https://chromium.googlesource.com/chromium/src/+/main/docs/security/apparmor-userns-restrictions.md.' >&2
+exit 1
+`,
+    { mode: 0o755 },
+  );
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const nobody = () =>
+  `nobody (uid ${execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim()})`;
+
+describe('chromium launcher', () => {
+  it('says on its launch line: environment allow-listed, the user, sandbox on', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const host = new BrowserHost({
+      executablePath: CHROMIUM,
+      proxyServer: 'http://127.0.0.1:9',
+      environment: process.env,
+      maxPagesPerBrowser: 10,
+      maxBrowserRssBytes: Number.MAX_SAFE_INTEGER,
+      logger: {
+        debug() {},
+        info: (fields: Record<string, unknown>, msg?: string) =>
+          void lines.push({ ...fields, msg }),
+        warn() {},
+      },
+    });
+    try {
+      (await host.acquire()).release();
+    } finally {
+      await host.close();
+    }
+    const launched = lines.find((l) => l.msg === 'chromium launched');
+    expect(launched).toMatchObject({
+      environment: 'allow-listed',
+      user: asRoot ? nobody() : `${os.userInfo().username} (uid ${os.userInfo().uid})`,
+      sandbox: 'on',
+    });
+  });
+
+  it('falls back to no sandbox only when the sandbox cannot start, and says why', async () => {
+    const launcher = await ChromiumLauncher.create({
+      executablePath: noUserNamespaces,
+      environment: process.env,
+    });
+    try {
+      expect(launcher.isolation.sandbox).toBe('unknown');
+      const first = await launcher.launch(LAUNCH);
+      await first.close();
+      expect(launcher.isolation.sandbox).toMatch(/^off: No usable sandbox! If you are running/);
+      // Remembered: the next launch goes straight to the working one.
+      const second = await launcher.launch(LAUNCH);
+      await second.close();
+    } finally {
+      await launcher.dispose();
+    }
+  });
+
+  it('does not fall back when the browser fails for another reason', async () => {
+    const launcher = await ChromiumLauncher.create({
+      executablePath: path.join(dir, 'missing-chromium'),
+      environment: process.env,
+    });
+    try {
+      await expect(launcher.launch({ ...LAUNCH, timeout: 20_000 })).rejects.toThrow();
+      expect(launcher.isolation.sandbox).toBe('unknown');
+    } finally {
+      await launcher.dispose();
+    }
+  });
+
+  it.runIf(asRoot)(
+    'runs Chromium as root, unsandboxed, only when BROWSER_USER says root',
+    async () => {
+      const launcher = await ChromiumLauncher.create({
+        executablePath: CHROMIUM,
+        environment: process.env,
+        user: 'root',
+      });
+      try {
+        expect(launcher.isolation).toMatchObject({
+          user: 'root (uid 0)',
+          sandbox: expect.stringMatching(/^off: /),
+        });
+        await (await launcher.launch(LAUNCH)).close();
+      } finally {
+        await launcher.dispose();
+      }
+    },
+  );
+
+  it.runIf(asRoot)('refuses a BROWSER_USER this machine does not have', async () => {
+    await expect(
+      ChromiumLauncher.create({
+        executablePath: CHROMIUM,
+        environment: {},
+        user: 'no-such-user-xt',
+      }),
+    ).rejects.toThrow('BROWSER_USER "no-such-user-xt" is not a user of this machine');
+  });
+});
