@@ -1,5 +1,5 @@
-import { chromium } from 'playwright-core';
 import { errorSummary } from '@xt/runtime';
+import { ChromiumLauncher, type BrowserIsolation } from '@xt/sources';
 
 /** One thing a worker needs, checked at start-up. */
 export interface StartupCheck {
@@ -9,20 +9,35 @@ export interface StartupCheck {
   message: string;
 }
 
+/** The Chromium check also says how the browser is isolated, for the start-up line. */
+export interface ChromiumCheck extends StartupCheck {
+  isolation?: BrowserIsolation;
+}
+
 /**
- * Starts Chromium once and closes it, so a worker that cannot render webpages says so when it
- * starts rather than on its first webpage job.
+ * Starts Chromium once, isolated as the renderer starts it, and closes it, so a worker that
+ * cannot render webpages says so when it starts rather than on its first webpage job, and says
+ * how its pages will be isolated (environment, user, sandbox).
  */
 export async function checkChromium(
   executablePath: string | undefined,
+  isolation: {
+    environment: Readonly<Record<string, string | undefined>>;
+    /** BROWSER_USER. */
+    user: string;
+  },
   timeoutMs = 30_000,
-): Promise<StartupCheck> {
+): Promise<ChromiumCheck> {
   const where = executablePath ?? "Playwright's own download";
+  let launcher: ChromiumLauncher | undefined;
   try {
-    const browser = await chromium.launch({
+    launcher = await ChromiumLauncher.create({
       ...(executablePath === undefined ? {} : { executablePath }),
+      ...isolation,
+    });
+    const browser = await launcher.launch({
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      args: ['--disable-gpu', '--no-first-run', '--disable-background-networking'],
       timeout: timeoutMs,
       handleSIGINT: false,
       handleSIGTERM: false,
@@ -30,7 +45,13 @@ export async function checkChromium(
     });
     const version = browser.version();
     await browser.close();
-    return { name: 'chromium', ok: true, message: `Chromium ${version} at ${where}` };
+    const { user, sandbox } = launcher.isolation;
+    return {
+      name: 'chromium',
+      ok: true,
+      message: `Chromium ${version} at ${where}: environment allow-listed, user ${user}, sandbox ${sandbox}`,
+      isolation: launcher.isolation,
+    };
   } catch (err) {
     const reason = errorSummary(err).message.split('\n')[0] ?? 'unknown error';
     return {
@@ -40,6 +61,8 @@ export async function checkChromium(
         `Chromium could not be started (${where}): ${reason}. Webpage sources fail until it can: ` +
         'install it (Debian: apt-get install chromium) or set CHROMIUM_PATH to a Chromium binary.',
     };
+  } finally {
+    await launcher?.dispose();
   }
 }
 

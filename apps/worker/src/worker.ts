@@ -43,7 +43,10 @@ export async function startWorker(
   config: WorkerConfig,
   logger: Logger = createAppLogger(config, config.WORKER_NAME),
 ): Promise<RunningWorker> {
-  const chromiumCheck = checkChromium(chromiumExecutable(config.CHROMIUM_PATH));
+  const chromiumCheck = checkChromium(chromiumExecutable(config.CHROMIUM_PATH), {
+    environment: processEnvironment(),
+    user: config.BROWSER_USER,
+  });
   await runMigrations(config.DATABASE_DIRECT_URL ?? config.DATABASE_URL);
   // Connection trouble is logged once per outage, not once per reconnect attempt or job.
   const outages = createDependencyOutages(logger);
@@ -66,8 +69,11 @@ export async function startWorker(
   // the answer. Readiness stays false until every check has answered.
   const checks: StartupCheck[] = [];
   const chromium = chromiumCheck.then((check) => {
-    if (check.ok) logger.info({ check: check.name }, check.message);
-    else logger.error({ check: check.name }, check.message);
+    // The isolation line (docs/security.md#browser-isolation): a warning while the sandbox is off.
+    const fields = { check: check.name, ...check.isolation };
+    if (!check.ok) logger.error(fields, check.message);
+    else if (check.isolation?.sandbox.startsWith('off')) logger.warn(fields, check.message);
+    else logger.info(fields, check.message);
     checks.push(check);
     return check;
   });

@@ -16,7 +16,7 @@ export { createSourceHandlers, type SourcesConfig } from './handlers.ts';
 export { createPrepPool, type PrepPool } from './prep-pool/index.ts';
 export { SOURCE_STAGES, type SourceStage, type SourceStageTimer } from './stages.ts';
 export { chromiumExecutable } from './webpage/browser/executable.ts';
-export { createWebpageRenderer } from './webpage/index.ts';
+export { ChromiumLauncher, createWebpageRenderer, type BrowserIsolation } from './webpage/index.ts';
 export { prepareImage, visionSize, visionTokens } from './image/index.ts';
 export { preparePdf, renderSize } from './pdf/index.ts';
 export { prepareTextBytes } from './text.ts';
