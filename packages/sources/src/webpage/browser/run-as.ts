@@ -41,7 +41,7 @@ const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 function script(user: SystemUser, executable: string): string {
   const ids = `${user.uid}:${user.gid}`;
   return `#!/bin/sh
-# Written by the xt worker (sources/webpage/browser/run-as.ts): Chromium as ${user.name}.
+# Written by the xt worker (@xt/sources, webpage/browser/run-as.ts): Chromium as ${user.name}.
 set -eu
 for arg do
   case $arg in
