@@ -1,9 +1,15 @@
 /*
- * The extraction's lifecycle, whichever process drives it: the enqueue (API and reconciler),
- * the worker's transitions (claim, complete, fail, release), and the reconciler that gives
- * rows left without a job a new one. Apps call these; none of them writes an extraction's
- * status on its own.
+ * The extraction's lifecycle, whichever process drives it, one use case per file: the create
+ * (write, enqueue, wait), find, delete, the worker's transitions (claim, complete, fail,
+ * release) and the reconciler that gives rows left without a job a new one. Apps call these;
+ * none of them writes an extraction's status on its own. Refusals are the errors in errors.ts,
+ * which the API maps to HTTP.
  */
+export { ExtractionNotFound, UnknownSchema } from './errors.ts';
+export { type NewExtraction, type KeyClaim, type Transaction } from './create.ts';
+export { createSubmitExtraction, type SubmitOutcome, type SubmitContext } from './submit.ts';
+export { findExtraction, getExtraction } from './find.ts';
+export { deleteExtraction } from './delete.ts';
 export * from './enqueue.ts';
 export * from './transitions.ts';
 export * from './reconcile.ts';

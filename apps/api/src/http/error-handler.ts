@@ -1,8 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import multer from 'multer';
-import { HttpError } from './errors.ts';
+import { HttpError, validationError } from './errors.ts';
 import { isObjectStoreUnavailable } from '@xt/blob-store';
 import { isDatabaseUnavailable } from '@xt/db';
+import { ExtractionNotFound, UnknownSchema } from '@xt/extractions';
 import { errorSummary } from '@xt/runtime';
 import { sendError } from './envelope.ts';
 
@@ -76,6 +77,14 @@ function fromMulter(err: unknown): HttpError | null {
   return null;
 }
 
+/** The lifecycle's refusals (packages/extractions/src/errors.ts), as the interface answers them. */
+function fromDomain(err: unknown): HttpError | null {
+  if (err instanceof ExtractionNotFound) return new HttpError(404, 'NOT_FOUND', err.message);
+  if (err instanceof UnknownSchema)
+    return validationError([{ field: err.field, message: err.message }]);
+  return null;
+}
+
 /** Client errors raised by the router itself: a malformed percent-encoding in the path. */
 function fromRouter(err: unknown): HttpError | null {
   if (err instanceof URIError && (err as URIError & { status?: number }).status === 400)
@@ -88,7 +97,11 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
   const known =
     err instanceof HttpError
       ? err
-      : (fromBodyParser(err) ?? fromMulter(err) ?? fromRouter(err) ?? fromDependency(err));
+      : (fromDomain(err) ??
+        fromBodyParser(err) ??
+        fromMulter(err) ??
+        fromRouter(err) ??
+        fromDependency(err));
   if (res.headersSent) {
     req.log.error({ err }, 'error after headers were sent');
     res.end();

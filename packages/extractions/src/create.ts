@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { LimitFunction } from 'p-limit';
+import type { PublicModel, SourceType, UploadedFile } from '@xt/contract';
+import type { BlobStore, DbExecutor } from '@xt/blob-store';
+import { extractions, isNotNullViolation, schemas, type Db, type ExtractionRow } from '@xt/db';
+import { UnknownSchema } from './errors.ts';
+
+/** A create, validated by whoever received it (the API's body parsers). */
+export interface NewExtraction {
+  schemaId: string;
+  type: SourceType;
+  source: string;
+  model: PublicModel;
+  instruction?: string | undefined;
+  /** The client's own labels: stored and returned, never shown to the model. */
+  metadata: Record<string, string>;
+  citations: boolean;
+  /** An uploaded file; `source` is then its display name. Its bytes may be read once. */
+  upload?: { file: UploadedFile; open(): AsyncIterable<Uint8Array> } | undefined;
+}
+
+export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** What an Idempotency-Key claim found: a new key, or the resource an earlier request made. */
+export type KeyClaim = { kind: 'new' } | { kind: 'replay'; resourceId: string };
+
+export interface CreateDeps {
+  db: Db;
+  store: BlobStore;
+  /**
+   * Turns for copying an upload into the store. Without them, many large uploads at once hold
+   * every pooled connection for seconds each, and requests waiting for one are refused.
+   */
+  storeSlots: LimitFunction;
+  /**
+   * The account's bound on unfinished extractions, read in the create's transaction: throws
+   * past it, else answers how many there are (the new job's fair-scheduling priority).
+   */
+  admit: (db: DbExecutor, accountId: string) => Promise<number>;
+}
+
+export type Written =
+  { created: true; row: ExtractionRow; priority: number } | { created: false; id: string };
+
+/**
+ * Writes the extraction as `pending`, with snapshots of the schema's name and structure so a
+ * later change of the schema never changes what this extraction asked for.
+ *
+ * With an Idempotency-Key (`claimKey`) the key is claimed in the same transaction as the row:
+ * a repeat of the request finds the id the key created instead (docs/idempotency.md). An
+ * uploaded file is stored in the same transaction: the row never exists without its bytes, nor
+ * the bytes without it.
+ */
+export async function writeExtraction(
+  deps: CreateDeps,
+  accountId: string,
+  input: NewExtraction,
+  opts: {
+    requestId: string;
+    claimKey?: ((tx: Transaction, id: string) => Promise<KeyClaim>) | undefined;
+  },
+): Promise<Written> {
+  const id = randomUUID();
+  const write = async (tx: DbExecutor, inTransaction: Transaction | null): Promise<Written> => {
+    if (opts.claimKey) {
+      if (!inTransaction) throw new Error('an Idempotency-Key is only claimed in a transaction');
+      const claim = await opts.claimKey(inTransaction, id);
+      if (claim.kind === 'replay') return { created: false, id: claim.resourceId };
+    }
+    const active = await deps.admit(tx, accountId);
+    const stored = input.upload ? await deps.store.put(tx, input.upload.open()) : undefined;
+    if (stored && stored.size !== input.upload?.file.size)
+      throw new Error('the stored upload differs in size from the one received');
+    // One statement: the schema's snapshot is read by the insert itself (a missing schema
+    // leaves the name null, which the column refuses), saving a round trip per create.
+    const snapshot = (column: typeof schemas.name | typeof schemas.structure) =>
+      sql`(select ${column} from ${schemas} where ${schemas.accountId} = ${accountId} and ${schemas.id} = ${input.schemaId})`;
+    const [inserted] = await tx
+      .insert(extractions)
+      .values({
+        id,
+        accountId,
+        schemaId: input.schemaId,
+        schemaName: snapshot(schemas.name),
+        schemaStructure: snapshot(schemas.structure),
+        sourceType: input.type,
+        source: input.source,
+        instruction: input.instruction ?? null,
+        metadata: input.metadata,
+        file: input.upload?.file ?? null,
+        fileRef: stored?.ref ?? null,
+        model: input.model,
+        citationsRequested: input.citations,
+        requestId: opts.requestId,
+      })
+      .returning()
+      .catch((err: unknown) => {
+        throw isNotNullViolation(err, 'schema_name') ? new UnknownSchema() : err;
+      });
+    if (!inserted) throw new Error('insert returned no row');
+    return { created: true, row: inserted, priority: active + 1 };
+  };
+  // Without a key to claim or bytes to store there is nothing to commit together: the insert
+  // runs on its own, saving BEGIN and COMMIT round trips on the hottest path
+  // (docs/performance.md). An upload's copy holds a connection for as long as it takes, so
+  // uploads take turns (storeSlots) and the other requests keep their connections.
+  const inTransaction = () => deps.db.transaction((tx) => write(tx, tx));
+  if (input.upload) return deps.storeSlots(inTransaction);
+  return opts.claimKey ? inTransaction() : write(deps.db, null);
+}

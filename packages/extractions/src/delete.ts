@@ -1,0 +1,60 @@
+import { and, eq } from 'drizzle-orm';
+import type { Queue } from 'bullmq';
+import type { Logger } from 'pino';
+import type { BlobStore } from '@xt/blob-store';
+import { extractions, type Db } from '@xt/db';
+import { errorSummary } from '@xt/runtime';
+import { ExtractionNotFound } from './errors.ts';
+
+/**
+ * Deletes the row first: a job that is already running then finds nothing to update and writes
+ * no result and no charge. A job still waiting is removed from the queue. An uploaded file and
+ * the page previews go in the same transaction as the row.
+ */
+export async function deleteExtraction(
+  deps: { db: Db; store: BlobStore; queue: Queue },
+  accountId: string,
+  id: string,
+  log: Logger,
+): Promise<void> {
+  const { db, store } = deps;
+  const deleted = await db.transaction(async (tx) => {
+    const rows = await tx
+      .delete(extractions)
+      .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)))
+      .returning({
+        id: extractions.id,
+        fileRef: extractions.fileRef,
+        pageImages: extractions.pageImages,
+      });
+    if (store.transactional) await store.delete(tx, storedRefs(rows));
+    return rows;
+  });
+  // A store outside the transaction loses the bytes only once the row is gone; should that
+  // fail, the orphan sweep removes them.
+  const refs = storedRefs(deleted);
+  if (!store.transactional && refs.length > 0)
+    await store
+      .delete(db, refs)
+      .catch((err: unknown) =>
+        log.warn({ error: errorSummary(err), extractionId: id }, 'stored upload left to the sweep'),
+      );
+  if (deleted.length === 0) throw new ExtractionNotFound();
+  try {
+    const job = await deps.queue.getJob(id);
+    if (job && !(await job.isActive())) await job.remove();
+  } catch (err) {
+    // Locked by a worker that just picked it up: that worker will find no row and stop.
+    log.debug({ err, extractionId: id }, 'job not removed');
+  }
+}
+
+/** The upload and the page previews drawn from it (docs/citations.md#review-view). */
+function storedRefs(
+  rows: { fileRef: string | null; pageImages: Record<string, string> | null }[],
+): string[] {
+  return rows.flatMap((r) => [
+    ...(r.fileRef ? [r.fileRef] : []),
+    ...Object.values(r.pageImages ?? {}),
+  ]);
+}

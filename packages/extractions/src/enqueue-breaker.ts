@@ -1,0 +1,43 @@
+import type { Queue } from 'bullmq';
+import pTimeout from 'p-timeout';
+import type { ExtractJobPayload, ExtractionJobPolicy } from '@xt/queue';
+import { enqueueExtraction } from './enqueue.ts';
+
+/**
+ * The longest an enqueue may take before the create is answered anyway. Redis commands time out
+ * on their own; this also covers a queue whose connection has not come up since start-up.
+ */
+const ENQUEUE_DEADLINE_MS = 1_500;
+/**
+ * After an enqueue failed or timed out, creates skip Redis for this long: while Redis hangs
+ * only the first create waits out the deadline, the rest answer at once and the reconciler
+ * enqueues their rows when Redis is back.
+ */
+const SKIP_AFTER_FAILURE_MS = 5_000;
+
+/**
+ * The create path's enqueue, per process: bounded by a deadline and behind a breaker. A failure
+ * is not the caller's failure (the committed row is the record and the reconciler gives it its
+ * job), so it resolves false instead of throwing, with the error for the outage report.
+ */
+export function createEnqueueBreaker(queue: Queue) {
+  let skipUntil = 0;
+  return async function enqueue(
+    payload: ExtractJobPayload,
+    policy: ExtractionJobPolicy,
+  ): Promise<{ ok: true } | { ok: false; error: unknown }> {
+    try {
+      if (Date.now() < skipUntil)
+        throw new Error('Redis failed moments ago; enqueue left to the reconciler');
+      await pTimeout(enqueueExtraction(queue, payload, policy), {
+        milliseconds: ENQUEUE_DEADLINE_MS,
+        message: 'enqueue timed out',
+      });
+    } catch (error) {
+      if (Date.now() >= skipUntil) skipUntil = Date.now() + SKIP_AFTER_FAILURE_MS;
+      return { ok: false, error };
+    }
+    skipUntil = 0;
+    return { ok: true };
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * What the lifecycle's use cases refuse, in their own terms. The API maps each to its HTTP
+ * answer in one place (apps/api/src/http/error-handler.ts); other callers (tests, tools) read
+ * them as they are.
+ */
+export class ExtractionNotFound extends Error {
+  constructor(message = 'Extraction not found.') {
+    super(message);
+    this.name = 'ExtractionNotFound';
+  }
+}
+
+/** The create named a schema this account does not have (the field is `schema_id`). */
+export class UnknownSchema extends Error {
+  readonly field = 'schema_id';
+  constructor() {
+    super('schema_id does not name a schema of this account');
+    this.name = 'UnknownSchema';
+  }
+}
