@@ -38,8 +38,12 @@ it('changes the password, signing out the other browser, then signs out everywhe
   await page.getByLabel('Current password').fill('not my password');
   await page.getByLabel('New password').fill(NEW_PASSWORD);
   await page.getByRole('button', { name: 'Change password' }).click();
+  // Checking a password is a deliberately slow hash: on a busy machine it outlasts the poll's
+  // default second.
   await expect
-    .poll(() => page.getByRole('form', { name: 'Change password' }).textContent())
+    .poll(() => page.getByRole('form', { name: 'Change password' }).textContent(), {
+      timeout: 20_000,
+    })
     .toMatch(/currentPassword is not this user’s password/);
 
   await page.getByLabel('Current password').fill(PASSWORD);
