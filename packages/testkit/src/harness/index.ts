@@ -6,3 +6,4 @@ export * from './failure.ts';
 export * from './seed-extractions.ts';
 export * from './pgbouncer.ts';
 export * from './redis-cluster.ts';
+export * from './redis-sentinel.ts';
