@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from './api.ts';
+import { ApiError, type FieldError } from './api.ts';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -38,4 +38,45 @@ export function useTitle(title: string): void {
   useEffect(() => {
     document.title = `${title} · Extraction dashboard`;
   }, [title]);
+}
+
+export interface Submission {
+  busy: boolean;
+  error: ApiError | undefined;
+  /** A 422's per-field messages, shown on their fields; other errors show as one notice. */
+  fields: FieldError[];
+  /**
+   * Runs one request a form or button makes: busy while it runs, its error kept when it fails
+   * (anything thrown that is not an ApiError is shown as one).
+   */
+  run: (work: () => Promise<void>) => Promise<void>;
+  /** The same as a form's onSubmit: the browser's own submission is stopped first. */
+  onSubmit: (work: () => Promise<void>) => (e: Event) => void;
+}
+
+/** What every dashboard form did by hand: busy, error and field errors around one request. */
+export function useSubmit(): Submission {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError>();
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await work();
+    } catch (err) {
+      setError(err instanceof ApiError ? err : new ApiError(0, String(err)));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return {
+    busy,
+    error,
+    fields: error?.fields ?? [],
+    run,
+    onSubmit: (work) => (e) => {
+      e.preventDefault();
+      void run(work);
+    },
+  };
 }

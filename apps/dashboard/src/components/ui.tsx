@@ -34,6 +34,37 @@ export function Field(props: {
   );
 }
 
+/** A labelled one-line input with its hint and errors: the common case of Field. */
+export function TextField(props: {
+  label: string;
+  name: string;
+  value: string;
+  onValue: (value: string) => void;
+  errors?: string[];
+  hint?: string;
+  type?: 'text' | 'email' | 'password' | 'url';
+  autoComplete?: string;
+  required?: boolean;
+  maxLength?: number;
+  placeholder?: string;
+}) {
+  const { label, errors, hint, onValue, ...input } = props;
+  return (
+    <Field label={label} {...(errors ? { errors } : {})} {...(hint ? { hint } : {})}>
+      {(f) => (
+        <input
+          id={f.id}
+          type="text"
+          {...input}
+          aria-describedby={f.describedBy}
+          aria-invalid={f.invalid}
+          onInput={(e) => onValue(e.currentTarget.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
 export function Spinner(props: { label?: string }) {
   return (
     <div class="loading" role="status">

@@ -9,10 +9,11 @@ import {
   PageHeader,
   SecretValue,
   Spinner,
+  TextField,
 } from '../components/ui.tsx';
 import { DataTable, type Column } from '../components/data-table.tsx';
 import { formatDateTime } from '../format.ts';
-import { useLoad, useTitle } from '../hooks.ts';
+import { useLoad, useSubmit, useTitle } from '../hooks.ts';
 import type { ApiKey } from '../types.ts';
 
 type CreatedKey = ApiKey & { key: string };
@@ -20,45 +21,25 @@ type CreatedKey = ApiKey & { key: string };
 function CreateKeyForm(props: { onCreated: (key: CreatedKey) => void }) {
   const [label, setLabel] = useState('');
   const [scope, setScope] = useState<'write' | 'read'>('write');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError>();
-
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      props.onCreated(await api.post<CreatedKey>('/keys', { label, scope }));
-      setLabel('');
-    } catch (err) {
-      setError(err as ApiError);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const fields = error?.fields ?? [];
+  const { busy, error, fields, onSubmit } = useSubmit();
+  const submit = onSubmit(async () => {
+    props.onCreated(await api.post<CreatedKey>('/keys', { label, scope }));
+    setLabel('');
+  });
   return (
-    <form class="card form-inline" onSubmit={(e) => void submit(e)} aria-label="Create a key">
+    <form class="card form-inline" onSubmit={submit} aria-label="Create a key">
       <h2 class="card__title">Create a key</h2>
       {error && !fields.length && <ErrorNotice error={error} />}
       <div class="form-inline__row">
-        <Field
+        <TextField
           label="Label"
+          name="label"
+          maxLength={100}
+          value={label}
+          onValue={setLabel}
           errors={errorsFor(fields, 'label')}
           hint="What uses it, e.g. “billing job”"
-        >
-          {(f) => (
-            <input
-              id={f.id}
-              name="label"
-              maxLength={100}
-              value={label}
-              aria-describedby={f.describedBy}
-              aria-invalid={f.invalid}
-              onInput={(e) => setLabel(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        />
         <Field label="Scope" errors={errorsFor(fields, 'scope')} hint="Read keys can only GET">
           {(f) => (
             <select

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, errorsFor, type ApiError } from '../api.ts';
+import { api, errorsFor } from '../api.ts';
 import { ErrorNotice, Field, PageHeader, Spinner } from '../components/ui.tsx';
-import { useTitle } from '../hooks.ts';
+import { useSubmit, useTitle } from '../hooks.ts';
 import type { ExtractionRecord } from '../types.ts';
 import { useSchemaChoices } from './extractions.tsx';
 
@@ -38,19 +38,14 @@ export function RunExtractionPage() {
   const [file, setFile] = useState<File>();
   const [instruction, setInstruction] = useState('');
   const [citations, setCitations] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError>();
-  const fields = error?.fields ?? [];
+  const { busy, error, fields, onSubmit } = useSubmit();
 
   const chooseMode = (m: Mode) => {
     setMode(m);
     setType(TYPES[m][0]?.value ?? 'text');
   };
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const submit = onSubmit(async () => {
     const form = new FormData();
     form.append('schema_id', schemaId);
     form.append('type', type);
@@ -59,17 +54,12 @@ export function RunExtractionPage() {
     } else form.append('source', mode === 'text' ? text : url);
     if (instruction.trim()) form.append('instruction', instruction);
     if (citations) form.append('citations', 'true');
-    try {
-      // Answer at once (202) and watch it finish on the detail page.
-      const created = await api.post<ExtractionRecord>('/extractions', form, {
-        prefer: 'respond-async',
-      });
-      route(`/dashboard/extractions/${created.id}`);
-    } catch (err) {
-      setError(err as ApiError);
-      setBusy(false);
-    }
-  };
+    // Answer at once (202) and watch it finish on the detail page.
+    const created = await api.post<ExtractionRecord>('/extractions', form, {
+      prefer: 'respond-async',
+    });
+    route(`/dashboard/extractions/${created.id}`);
+  });
 
   const choices = schemas.data?.data ?? [];
   return (
@@ -85,7 +75,7 @@ export function RunExtractionPage() {
           </span>
         </div>
       )}
-      <form class="card" onSubmit={(e) => void submit(e)} noValidate>
+      <form class="card" onSubmit={submit} noValidate>
         {error && !fields.length && <ErrorNotice error={error} />}
         <Field label="Schema" errors={errorsFor(fields, 'schema_id')}>
           {(f) => (

@@ -4,7 +4,7 @@ import { api, errorsFor, type ApiError } from '../api.ts';
 import { StructureOutline } from '../components/structure-outline.tsx';
 import { ConfirmDialog, ErrorNotice, Field, PageHeader, Spinner } from '../components/ui.tsx';
 import { formatDateTime } from '../format.ts';
-import { useLoad, useTitle } from '../hooks.ts';
+import { useLoad, useSubmit, useTitle } from '../hooks.ts';
 import type { Schema } from '../types.ts';
 
 const STARTER = {
@@ -37,9 +37,8 @@ export function SchemaEditorPage() {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [structureText, setStructureText] = useState(JSON.stringify(STARTER, null, 2));
-  const [error, setError] = useState<ApiError>();
+  const { busy, error, fields, onSubmit } = useSubmit();
   const [saved, setSaved] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<ApiError>();
 
@@ -52,33 +51,23 @@ export function SchemaEditorPage() {
   }, [existing.data]);
 
   const parsed = parseJson(structureText);
-  const fields = error?.fields ?? [];
 
-  const save = async (e: Event) => {
-    e.preventDefault();
+  const save = onSubmit(async () => {
     if (parsed.problem) return;
-    setBusy(true);
-    setError(undefined);
     setSaved(undefined);
     const body = {
       name,
       description: description.trim() ? description : null,
       structure: parsed.value,
     };
-    try {
-      if (id) {
-        await api.put<Schema>(`/schemas/${id}`, body);
-        setSaved('Schema saved.');
-      } else {
-        const created = await api.post<Schema>('/schemas', body);
-        route(`/dashboard/schemas/${created.id}`);
-      }
-    } catch (err) {
-      setError(err as ApiError);
-    } finally {
-      setBusy(false);
+    if (id) {
+      await api.put<Schema>(`/schemas/${id}`, body);
+      setSaved('Schema saved.');
+    } else {
+      const created = await api.post<Schema>('/schemas', body);
+      route(`/dashboard/schemas/${created.id}`);
     }
-  };
+  });
 
   const remove = async () => {
     try {
@@ -128,7 +117,7 @@ export function SchemaEditorPage() {
           {formatDateTime(existing.data.updatedAt)} · <code>{existing.data.id}</code>
         </p>
       )}
-      <form onSubmit={(e) => void save(e)} noValidate>
+      <form onSubmit={save} noValidate>
         {saved && (
           <div class="notice notice--ok" role="status">
             {saved}

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { ApiError } from '../api.ts';
 import { api, errorsFor } from '../api.ts';
-import { ErrorNotice, Field } from '../components/ui.tsx';
-import { useTitle } from '../hooks.ts';
+import { ErrorNotice, TextField } from '../components/ui.tsx';
+import { useSubmit, useTitle } from '../hooks.ts';
 import type { SessionView } from '../types.ts';
 
 export function SignInPage(props: {
@@ -12,25 +11,14 @@ export function SignInPage(props: {
   useTitle('Sign in');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError>();
-
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      props.onSignedIn(await api.post<SessionView>('/session', { email, password }));
-    } catch (err) {
-      setError(err as ApiError);
-      setBusy(false);
-    }
-  };
-  const fields = error?.fields ?? [];
+  const { busy, error, fields, onSubmit } = useSubmit();
+  const submit = onSubmit(async () =>
+    props.onSignedIn(await api.post<SessionView>('/session', { email, password })),
+  );
 
   return (
     <main class="signin">
-      <form class="card signin__card" onSubmit={(e) => void submit(e)} noValidate>
+      <form class="card signin__card" onSubmit={submit} noValidate>
         <div class="brand brand--large">
           <span class="brand__mark" aria-hidden="true">
             {'{ }'}
@@ -44,36 +32,26 @@ export function SignInPage(props: {
           </div>
         )}
         {error && !fields.length && <ErrorNotice error={error} />}
-        <Field label="Email" errors={errorsFor(fields, 'email')}>
-          {(f) => (
-            <input
-              id={f.id}
-              type="email"
-              name="email"
-              autoComplete="username"
-              required
-              value={email}
-              aria-describedby={f.describedBy}
-              aria-invalid={f.invalid}
-              onInput={(e) => setEmail(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="Password" errors={errorsFor(fields, 'password')}>
-          {(f) => (
-            <input
-              id={f.id}
-              type="password"
-              name="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              aria-describedby={f.describedBy}
-              aria-invalid={f.invalid}
-              onInput={(e) => setPassword(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onValue={setEmail}
+          errors={errorsFor(fields, 'email')}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+          errors={errorsFor(fields, 'password')}
+        />
         <button type="submit" class="button button--primary button--block" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>

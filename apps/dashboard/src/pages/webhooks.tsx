@@ -4,74 +4,53 @@ import {
   ConfirmDialog,
   Empty,
   ErrorNotice,
-  Field,
   PageHeader,
   SecretValue,
   Spinner,
   StatusBadge,
+  TextField,
 } from '../components/ui.tsx';
 import { DataTable, type Column } from '../components/data-table.tsx';
 import { Pager } from '../components/pager.tsx';
 import { formatDateTime } from '../format.ts';
-import { useLoad, useTitle } from '../hooks.ts';
+import { useLoad, useSubmit, useTitle } from '../hooks.ts';
 import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEndpoint } from '../types.ts';
 
 function CreateEndpointForm(props: { onCreated: (e: WebhookEndpoint) => void }) {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<string[]>([...WEBHOOK_EVENTS]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError>();
-  const fields = error?.fields ?? [];
+  const { busy, error, fields, onSubmit } = useSubmit();
   const eventErrors = fields.filter((f) => f.field.startsWith('events')).map((f) => f.message);
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const body = { url, events, ...(description.trim() ? { description } : {}) };
-      props.onCreated(await api.post<WebhookEndpoint>('/webhooks', body));
-      setUrl('');
-      setDescription('');
-    } catch (err) {
-      setError(err as ApiError);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = onSubmit(async () => {
+    const body = { url, events, ...(description.trim() ? { description } : {}) };
+    props.onCreated(await api.post<WebhookEndpoint>('/webhooks', body));
+    setUrl('');
+    setDescription('');
+  });
   return (
-    <form class="card" onSubmit={(e) => void submit(e)} noValidate aria-label="Add an endpoint">
+    <form class="card" onSubmit={submit} noValidate aria-label="Add an endpoint">
       <h2 class="card__title">Add an endpoint</h2>
       {error && !fields.length && <ErrorNotice error={error} />}
       <div class="grid-2">
-        <Field
+        <TextField
           label="URL"
+          name="url"
+          type="url"
+          value={url}
+          onValue={setUrl}
+          placeholder="https://example.com/hooks/extractions"
           errors={errorsFor(fields, 'url')}
           hint="Where events are POSTed (https recommended)."
-        >
-          {(f) => (
-            <input
-              id={f.id}
-              type="url"
-              value={url}
-              placeholder="https://example.com/hooks/extractions"
-              aria-describedby={f.describedBy}
-              aria-invalid={f.invalid}
-              onInput={(e) => setUrl(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="Description (optional)" errors={errorsFor(fields, 'description')}>
-          {(f) => (
-            <input
-              id={f.id}
-              value={description}
-              aria-describedby={f.describedBy}
-              onInput={(e) => setDescription(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        />
+        <TextField
+          label="Description (optional)"
+          name="description"
+          value={description}
+          onValue={setDescription}
+          errors={errorsFor(fields, 'description')}
+        />
       </div>
       <fieldset class="fieldset-plain">
         <legend>Events</legend>
