@@ -2,15 +2,17 @@
  * The service on a Redis Cluster: three redis-server nodes on this machine, joined by
  * `redis-cli --cluster create`, and REDIS_URL in its cluster form for the API and a worker
  * process. Creates that wait, asynchronous creates polled, the completion message, the
- * reconciler, the rate limiter and the sign-in throttle all work through the cluster, and every
- * key the service wrote is in the one hash slot of its braced prefix.
+ * reconciler, the rate limiter, the sign-in throttle, queue metrics and the worker healthcheck's
+ * look at the queue all work through the cluster, and every key the service wrote is in the one
+ * hash slot of its braced prefix.
  */
 import type pg from 'pg';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '@xt/accounts';
 import { createDb } from '@xt/db';
-import { completionChannel, createRedis, type RedisConnection } from '@xt/queue';
+import { EXTRACTION_QUEUE, completionChannel, createRedis, type RedisConnection } from '@xt/queue';
 import {
   openTestPool,
   startModelStandIn,
@@ -177,6 +179,19 @@ describe('on a three-node Redis Cluster', () => {
     // Its in-memory fallback would also answer; the counters in the cluster say it was used.
     const keys = [...(await keysByNode()).values()].flat();
     expect(keys.some((k) => k.startsWith(`${api.prefix}:signin:`))).toBe(true);
+  });
+
+  it('reads the queue for metrics and the worker healthcheck', async () => {
+    const metrics = await api.request('GET', '/metrics', { key: null });
+    // The depths are left out when the queue cannot be read, so a count means it was.
+    expect(metrics.text).toMatch(/extraction_queue_jobs\{state="completed"\} [1-9]/);
+    // The container healthcheck's evidence: BullMQ names each consumer's connection.
+    const connection = createRedis(cluster.url, 'producer');
+    const queue = new Queue(EXTRACTION_QUEUE, { connection, prefix: api.prefix });
+    const workers = await queue.getWorkers();
+    await queue.close();
+    connection.disconnect();
+    expect(workers.map((w) => w.rawname)).toContainEqual(expect.stringContaining(':w:test-worker'));
   });
 
   it('kept every key of the service in one hash slot, on one node', async () => {
