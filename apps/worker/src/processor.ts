@@ -43,6 +43,9 @@ export interface ProcessorDeps {
 /** The reason the worker aborts its running jobs with when its shutdown grace has run out. */
 export const SHUTDOWN_REASON = 'worker shutting down';
 
+/** A preparation at least this long is followed by a look whether the row was deleted meanwhile. */
+const RECHECK_AFTER_PREPARING_MS = 50;
+
 /** While PostgreSQL is away a job is put back this long (plus jitter) without using an attempt. */
 const DATABASE_RETRY_MS = 3_000;
 
@@ -169,6 +172,7 @@ export function createProcessor(deps: ProcessorDeps) {
         );
       const citations = row.citationsRequested;
       const prepareOpts = { model: row.model, signal, citations };
+      const preparing = performance.now();
       const source = await withTimeout(
         row.file
           ? deps.sources.prepareUpload(
@@ -179,8 +183,12 @@ export function createProcessor(deps: ProcessorDeps) {
           : deps.sources.prepare(row.sourceType, row.source, prepareOpts),
         signal,
       );
-      // Deleted while its source was being prepared: spend no model tokens on it.
-      if (!(await exists(deps.db, extractionId))) {
+      // Deleted while its source was being prepared: spend no model tokens on it. Not asked
+      // after a preparation of moments (typed text): a deletion in that window costs one model
+      // call, whose result the final conditional update discards, and asking cost a statement
+      // per extraction (docs/performance.md).
+      const prepared = performance.now() - preparing;
+      if (prepared >= RECHECK_AFTER_PREPARING_MS && !(await exists(deps.db, extractionId))) {
         metrics?.finished('deleted');
         return { status: 'deleted' };
       }

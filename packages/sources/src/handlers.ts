@@ -8,8 +8,16 @@ import type { PrepareOptions, SourceHandlers } from './preparer.ts';
 import { keepSourceBytes } from './previews/source-bytes.ts';
 import { withSentText } from './sent-text.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
+import { prepareTextBytes } from './text.ts';
 import { chromiumExecutable } from './webpage/browser/executable.ts';
 import { createWebpageRenderer, type WebpageRenderer } from './webpage/index.ts';
+
+/** Plain text up to this size is prepared on the main loop (well under a millisecond). */
+const INLINE_TEXT_BYTES = 64 * 1024;
+
+const noMarkdown = (): string => {
+  throw new Error('plain text has no markup to convert');
+};
 
 /**
  * The limits sources are prepared under, named as the worker's configuration names them
@@ -144,11 +152,15 @@ export function createSourceHandlers(
     imageBytes: (bytes, opts) => time('rasterise', 'image', () => prepareImageBytes(bytes, opts)),
     // Text is read on a prep thread too: an uploaded HTML file is parsed there (statically,
     // nothing in it runs), and a source that defeats a parser costs a thread, not the loop.
-    text: (bytes, contentType, { citations }) =>
-      pool.runPrep(
-        { kind: 'text', bytes, contentType, citations },
-        { timeoutMs: config.PREP_TEXT_TIMEOUT_MS },
-      ),
+    // Short plain text, the commonest source, is not parsed (one linear scan for blank lines):
+    // it is prepared here, since handing it to a thread and back cost more than the scan.
+    text: async (bytes, contentType, { citations }) =>
+      contentType !== 'text/html' && bytes.length <= INLINE_TEXT_BYTES
+        ? prepareTextBytes(bytes, contentType, noMarkdown, citations)
+        : pool.runPrep(
+            { kind: 'text', bytes, contentType, citations },
+            { timeoutMs: config.PREP_TEXT_TIMEOUT_MS },
+          ),
     async webpage(url, { model, signal, citations }) {
       if (chromium && !(await chromium).ok)
         throw new ExtractionFailure(
