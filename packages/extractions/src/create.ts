@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { LimitFunction } from 'p-limit';
 import type { PublicModel, SourceType, UploadedFile } from '@xt/contract';
 import type { BlobStore, DbExecutor } from '@xt/blob-store';
-import { extractions, isNotNullViolation, schemas, type Db, type ExtractionRow } from '@xt/db';
-import { UnknownSchema } from './errors.ts';
+import {
+  extractionCounts,
+  extractions,
+  isNotNullViolation,
+  schemas,
+  type Db,
+  type ExtractionRow,
+} from '@xt/db';
+import { TooManyActive, UnknownSchema } from './errors.ts';
 
 /** A create, validated by whoever received it (the API's body parsers). */
 export interface NewExtraction {
@@ -34,10 +41,31 @@ export interface CreateDeps {
    */
   storeSlots: LimitFunction;
   /**
-   * The account's bound on unfinished extractions, read in the create's transaction: throws
-   * past it, else answers how many there are (the new job's fair-scheduling priority).
+   * The account's bound on extractions pending or processing (docs/security.md#fair-use): a
+   * create past it is refused with TooManyActive. How many there are is also the new job's
+   * fair-scheduling priority.
    */
-  admit: (db: DbExecutor, accountId: string) => Promise<number>;
+  maxActive: number;
+}
+
+/**
+ * The account's extractions still `pending` or `processing`, as an expression the insert reads
+ * itself: summed from the counters the database keeps (`extraction_counts`, at most 16 shards
+ * × 2 statuses × schemas rows) rather than counted from the account's unfinished rows, which
+ * cost a scan as long as its backlog and a statement of its own per create
+ * (docs/performance.md).
+ */
+function activeSql(accountId: string): SQL<number> {
+  const c = extractionCounts;
+  return sql<number>`(select coalesce(sum(${c.n}), 0) from ${c} where ${c.accountId} = ${accountId} and ${c.status} in ('pending', 'processing'))`.mapWith(
+    Number,
+  );
+}
+
+/** The bound as a statement of its own, for a create that would store bytes first. */
+async function checkActive(db: DbExecutor, accountId: string, limit: number): Promise<void> {
+  const [row] = await db.select({ n: activeSql(accountId) }).from(sql`(select 1) one`);
+  if ((row?.n ?? 0) >= limit) throw new TooManyActive(limit);
 }
 
 export type Written =
@@ -68,12 +96,16 @@ export async function writeExtraction(
       const claim = await opts.claimKey(inTransaction, id);
       if (claim.kind === 'replay') return { created: false, id: claim.resourceId };
     }
-    const active = await deps.admit(tx, accountId);
+    const limit = deps.maxActive;
+    // No bytes are stored for a create the bound refuses (the insert checks again below).
+    if (input.upload) await checkActive(tx, accountId, limit);
     const stored = input.upload ? await deps.store.put(tx, input.upload.open()) : undefined;
     if (stored && stored.size !== input.upload?.file.size)
       throw new Error('the stored upload differs in size from the one received');
-    // One statement: the schema's snapshot is read by the insert itself (a missing schema
-    // leaves the name null, which the column refuses), saving a round trip per create.
+    // One statement: the schema's snapshot and the account's unfinished extractions are read by
+    // the insert itself, saving a round trip each per create. A missing schema leaves the name
+    // null, an account at its bound the status, and the columns refuse either (the name comes
+    // first, so a bad schema_id is answered as such).
     const snapshot = (column: typeof schemas.name | typeof schemas.structure) =>
       sql`(select ${column} from ${schemas} where ${schemas.accountId} = ${accountId} and ${schemas.id} = ${input.schemaId})`;
     const [inserted] = await tx
@@ -93,13 +125,19 @@ export async function writeExtraction(
         model: input.model,
         citationsRequested: input.citations,
         requestId: opts.requestId,
+        status: sql`case when ${activeSql(accountId)} < ${limit} then 'pending' end`,
       })
-      .returning()
+      // RETURNING reads the counters as they were before this insert (its statement trigger
+      // has not run yet), so `active` counts the others.
+      .returning({ ...getTableColumns(extractions), active: activeSql(accountId) })
       .catch((err: unknown) => {
-        throw isNotNullViolation(err, 'schema_name') ? new UnknownSchema() : err;
+        if (isNotNullViolation(err, 'schema_name')) throw new UnknownSchema();
+        if (isNotNullViolation(err, 'status')) throw new TooManyActive(limit);
+        throw err;
       });
     if (!inserted) throw new Error('insert returned no row');
-    return { created: true, row: inserted, priority: active + 1 };
+    const { active, ...row } = inserted;
+    return { created: true, row, priority: active + 1 };
   };
   // Without a key to claim or bytes to store there is nothing to commit together: the insert
   // runs on its own, saving BEGIN and COMMIT round trips on the hottest path

@@ -18,3 +18,13 @@ export class UnknownSchema extends Error {
     this.name = 'UnknownSchema';
   }
 }
+
+/** The account already has `limit` extractions pending or processing (its fair-use bound). */
+export class TooManyActive extends Error {
+  constructor(readonly limit: number) {
+    super(
+      `This account already has ${limit} extractions pending or processing, the most allowed at once; retry once some have finished.`,
+    );
+    this.name = 'TooManyActive';
+  }
+}

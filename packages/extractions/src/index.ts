@@ -5,7 +5,7 @@
  * none of them writes an extraction's status on its own. Refusals are the errors in errors.ts,
  * which the API maps to HTTP.
  */
-export { ExtractionNotFound, UnknownSchema } from './errors.ts';
+export { ExtractionNotFound, TooManyActive, UnknownSchema } from './errors.ts';
 export { type NewExtraction, type KeyClaim, type Transaction } from './create.ts';
 export { createSubmitExtraction, type SubmitOutcome, type SubmitContext } from './submit.ts';
 export { findExtraction, getExtraction } from './find.ts';

@@ -13,7 +13,6 @@ import {
 } from '@xt/extractions';
 import type { CompletionWaiter } from '@xt/queue';
 import type { ApiConfig } from '../config.ts';
-import { checkActiveExtractions } from '../http/account-bounds.ts';
 import { failureHttpStatus } from '../http/failure-status.ts';
 import { HttpError } from '../http/errors.ts';
 import type { ListQuery } from '../http/list-query.ts';
@@ -55,8 +54,7 @@ export class ExtractionService {
       storeSlots: pLimit(
         config.UPLOAD_STORE_CONCURRENCY ?? Math.max(1, Math.floor(config.DB_POOL_MAX / 2)),
       ),
-      admit: (tx, accountId) =>
-        checkActiveExtractions(tx, accountId, config.MAX_ACTIVE_EXTRACTIONS_PER_ACCOUNT),
+      maxActive: config.MAX_ACTIVE_EXTRACTIONS_PER_ACCOUNT,
     });
   }
 

@@ -1,6 +1,6 @@
-import { and, count, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, count, eq, isNull, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { apiKeys, extractions, schemas, webhookEndpoints, type Db } from '@xt/db';
+import { apiKeys, schemas, webhookEndpoints, type Db } from '@xt/db';
 import type { ApiConfig } from '../config.ts';
 import { HttpError } from './errors.ts';
 
@@ -46,34 +46,6 @@ async function countWhere(
     .from(table)
     .where(extra ? and(eq(table.accountId, accountId), extra) : eq(table.accountId, accountId));
   return row?.n ?? 0;
-}
-
-/**
- * Extractions of the account still `pending` or `processing` (an index covers the count): the
- * TOO_MANY_ACTIVE bound, and the new job's queue priority (docs/security.md#fair-scheduling).
- */
-export function activeExtractions(db: Reader, accountId: string): Promise<number> {
-  return countWhere(
-    db,
-    extractions,
-    accountId,
-    inArray(extractions.status, ['pending', 'processing']),
-  );
-}
-
-/** Refuses an extraction past the account's bound of unfinished ones; else their count. */
-export async function checkActiveExtractions(
-  db: Reader,
-  accountId: string,
-  limit: number,
-): Promise<number> {
-  const active = await activeExtractions(db, accountId);
-  if (active >= limit)
-    throw tooManyActive(
-      `This account already has ${limit} extractions pending or processing, the most allowed at once; retry once some have finished.`,
-      5,
-    );
-  return active;
 }
 
 /**

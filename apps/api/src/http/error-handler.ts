@@ -3,7 +3,8 @@ import multer from 'multer';
 import { HttpError, validationError } from './errors.ts';
 import { isObjectStoreUnavailable } from '@xt/blob-store';
 import { isDatabaseUnavailable } from '@xt/db';
-import { ExtractionNotFound, UnknownSchema } from '@xt/extractions';
+import { ExtractionNotFound, TooManyActive, UnknownSchema } from '@xt/extractions';
+import { tooManyActive } from './account-bounds.ts';
 import { errorSummary } from '@xt/runtime';
 import { sendError } from './envelope.ts';
 
@@ -82,6 +83,7 @@ function fromDomain(err: unknown): HttpError | null {
   if (err instanceof ExtractionNotFound) return new HttpError(404, 'NOT_FOUND', err.message);
   if (err instanceof UnknownSchema)
     return validationError([{ field: err.field, message: err.message }]);
+  if (err instanceof TooManyActive) return tooManyActive(err.message, 5);
   return null;
 }
 
