@@ -38,31 +38,10 @@ export type {
 } from '@xt/sdk';
 import type { ExtractionStatus, WebhookEndpoint as SdkWebhookEndpoint } from '@xt/sdk';
 
-/** Dashboard-only reads beside the record (apps/api/src/dashboard/review-routes.ts). */
-export interface ExtractionReview {
-  schemaName: string;
-  previewPages: number[];
-}
+// The dashboard API's own answers (not part of the public API, so not in the SDK).
+export type { ExtractionReview, Usage, UsageDay } from '@xt/contract';
 
 export const STATUSES: ExtractionStatus[] = ['pending', 'processing', 'completed', 'failed'];
-
-export interface UsageDay {
-  date: string;
-  extractions: number;
-  charged: number;
-  failed: number;
-  tokens: number;
-  chargedTokens: number;
-  /** Spent on extractions that were not charged (failed ones). */
-  unchargedTokens: number;
-}
-
-export interface Usage {
-  startDate: string;
-  endDate: string;
-  days: UsageDay[];
-  totals: Omit<UsageDay, 'date'>;
-}
 
 export const WEBHOOK_EVENTS = ['extraction.completed', 'extraction.failed'] as const;
 

@@ -10,3 +10,5 @@ export * from './webhook-events.ts';
 export * from './citations.ts';
 export * from './records.ts';
 export * from './spelling.ts';
+export * from './pagination.ts';
+export * from './dashboard-wire.ts';

@@ -1,19 +1,12 @@
 import { Router } from 'express';
 import { and, eq } from 'drizzle-orm';
 import { BlobNotFoundError, type BlobStore } from '@xt/blob-store';
+import type { ExtractionReview } from '@xt/contract';
 import { extractions, type Db } from '@xt/db';
 import { principalOf } from '../auth/principal.ts';
 import { sendOk } from '../http/envelope.ts';
 import { notFound } from '../http/errors.ts';
 import { idParam } from '../http/validate.ts';
-
-/** What the review view needs beside the record (docs/dashboard.md#review-view). */
-export interface ExtractionReview {
-  /** The schema's name when the extraction was made (it may since have been renamed or deleted). */
-  schemaName: string;
-  /** 1-based pages with a stored preview, ascending. */
-  previewPages: number[];
-}
 
 /**
  * Dashboard-only reads of an extraction: what the public records do not carry (the schema's

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { addUtcDays } from '../http/calendar-date.ts';
 import { validationError } from '../http/errors.ts';
+import type { UsageDay } from '@xt/contract';
 import { extractions, type Db } from '@xt/db';
 import { principalOf } from '../auth/principal.ts';
 import { sendOk } from '../http/envelope.ts';
@@ -9,21 +10,6 @@ import { listQueryOr422 } from '../http/list.ts';
 
 const DEFAULT_DAYS = 30;
 const MAX_DAYS = 366;
-
-export interface UsageDay {
-  date: string;
-  extractions: number;
-  charged: number;
-  failed: number;
-  tokens: number;
-  /** Tokens of completed extractions: what the account pays for. */
-  chargedTokens: number;
-  /**
-   * Tokens spent on extractions that were not charged (failed, or retried and still running):
-   * the operator's spend, shown so it is seen.
-   */
-  unchargedTokens: number;
-}
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { sendOk } from './envelope.ts';
-import type { PaginationMeta } from './pagination.ts';
+import type { PaginationMeta } from '@xt/contract';
 
 /**
  * RFC 8288 `Link` of a list page: absolute URLs of the first, previous, next and last pages, each

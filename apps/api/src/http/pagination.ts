@@ -1,15 +1,4 @@
-/** Pagination `meta` exactly as the interface names it (docs/api.md#pagination). */
-export interface PaginationMeta {
-  total: number;
-  perPage: number;
-  currentPage: number;
-  lastPage: number;
-  firstPage: number;
-  firstPageUrl: string;
-  lastPageUrl: string;
-  nextPageUrl: string | null;
-  previousPageUrl: string | null;
-}
+import type { PaginationMeta } from '@xt/contract';
 
 function pageUrl(page: number): string {
   return `/?page=${page}`;

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { FAILURE_CODES } from '@xt/contract';
-import type { PaginationMeta } from './pagination.ts';
+import type { PaginationMeta } from '@xt/contract';
 
 /** The codes the API itself answers with; a failed extraction adds its failure code. */
 export const API_ERROR_CODES = [

@@ -8,7 +8,6 @@ import type * as contract from '@xt/contract';
 import type { serializeListRecord, serializeSingleRecord } from '@xt/contract';
 import type * as sdk from '@xt/sdk';
 import type { ExtractionCompleted } from '../extractions/response.ts';
-import type { PaginationMeta } from '../http/pagination.ts';
 import type { serializeSchema } from '../schemas/serialize.ts';
 import type { serializeAttempt, serializeEndpointWithSecret } from '../webhooks/serialize.ts';
 
@@ -36,7 +35,7 @@ const checks: {
   fieldDefinition: Equal<sdk.FieldDefinition, contract.FieldDefinition>;
   structure: Equal<sdk.Structure, contract.Structure>;
   fieldError: Equal<sdk.FieldError, contract.FieldError>;
-  meta: Equal<sdk.PaginationMeta, PaginationMeta>;
+  meta: Equal<sdk.PaginationMeta, contract.PaginationMeta>;
   uploadedFile: Equal<sdk.UploadedFile, contract.UploadedFile>;
   single: Fits<Omit<sdk.Extraction, 'source'>, Omit<ServiceSingle, 'source'>>;
   singleSource: Equal<keyof sdk.Extraction['source'], keyof ServiceSingle['source']>;
