@@ -26,4 +26,12 @@ describe('traceparent', () => {
     expect(next?.parentId).not.toBe('00f067aa0ba902b7');
     expect(parseTraceparent(continueTrace(undefined))?.traceId).toMatch(/^[0-9a-f]{32}$/);
   });
+
+  it('draws new ids from its pool without repeating, across refills', () => {
+    // 4 KiB pool, 24 bytes a trace: 1,000 new traces refill it several times.
+    const traces = Array.from({ length: 1000 }, () => parseTraceparent(continueTrace(undefined)));
+    expect(traces.every((t) => t !== undefined)).toBe(true);
+    expect(new Set(traces.map((t) => t?.traceId)).size).toBe(1000);
+    expect(new Set(traces.map((t) => t?.parentId)).size).toBe(1000);
+  });
 });
