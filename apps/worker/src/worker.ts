@@ -15,7 +15,7 @@ import { createAppLogger, createDependencyOutages, errorSummary, type Logger } f
 import { pagePreviews } from './page-previews/index.ts';
 import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
 import { createReconciler } from '@xt/extractions';
-import { chromiumExecutable, createSourceHandlers, createSourcePreparer } from '@xt/sources';
+import { chromiumExecutable, createSourcePreparer } from '@xt/sources';
 import { startUploadSweep } from './upload-sweep.ts';
 import { startWebhookDelivery } from './webhooks.ts';
 import { startWorkerOps } from './ops/start-ops.ts';
@@ -116,17 +116,13 @@ export async function startWorker(
     onCall: (call) => metrics.modelCall(call),
   });
   const store = createBlobStore(config, db.db);
-  const handlers = createSourceHandlers(config, logger, {
+  const sources = createSourcePreparer(config, logger, {
     environment: processEnvironment(),
     chromium,
     time: metrics.time,
+    uploads: { store, maxBytes: config.MAX_UPLOAD_BYTES },
   });
-  const sources = createSourcePreparer(
-    handlers,
-    { store, maxBytes: config.MAX_UPLOAD_BYTES },
-    metrics.time,
-  );
-  metrics.watch(() => handlers.stats?.());
+  metrics.watch(() => sources.stats());
   const processor = createProcessor({
     db: db.db,
     redis,
@@ -138,17 +134,13 @@ export async function startWorker(
     maxAttempts: config.JOB_ATTEMPTS,
     modelConfigured: Boolean(config.OPENAI_API_KEY || config.OPENAI_BASE_URL),
     metrics,
-    ...(handlers.renderPreviews
-      ? {
-          previews: pagePreviews({
-            db: db.db,
-            store,
-            render: handlers.renderPreviews,
-            maxImagePixels: config.MAX_IMAGE_PIXELS,
-            logger,
-          }),
-        }
-      : {}),
+    previews: pagePreviews({
+      db: db.db,
+      store,
+      render: (task) => sources.renderPreviews(task),
+      maxImagePixels: config.MAX_IMAGE_PIXELS,
+      logger,
+    }),
   });
 
   const worker = new Worker(

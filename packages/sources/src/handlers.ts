@@ -4,7 +4,13 @@ import { ExtractionFailure, type PreparedSource } from '@xt/contract';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { PdfMode } from './pdf/prepare-pdf.ts';
 import { createPrepPool } from './prep-pool/index.ts';
-import type { PrepareOptions, SourceHandlers } from './preparer.ts';
+import type { BlobStore } from '@xt/blob-store';
+import {
+  dispatch,
+  type PrepareOptions,
+  type SourceHandlers,
+  type SourcePreparer,
+} from './preparer.ts';
 import { keepSourceBytes } from './previews/source-bytes.ts';
 import { withSentText } from './sent-text.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
@@ -49,23 +55,25 @@ export interface SourcesConfig {
 }
 
 /**
- * The URL source types, wired to the worker's limits (docs/api.md#limits). Fetching and model calls
+ * Turns any submitted source into the parts the model layer takes. The URL source types, wired to the worker's limits (docs/api.md#limits). Fetching and model calls
  * stay on the main loop (I/O); decoding and rasterising go to the prep threads; webpages are
  * rendered by one shared Chromium, a few pages at a time.
  */
-export function createSourceHandlers(
+export function createSourcePreparer(
   config: SourcesConfig,
   logger: Logger,
-  opts: {
+  options: {
     /** What Chromium may inherit of the caller's environment (filtered again by the renderer). */
     environment: Readonly<Record<string, string | undefined>>;
     /** The start-up check of Chromium; when it failed, webpage jobs fail at once, unretried. */
     chromium?: Promise<{ ok: boolean }> | undefined;
     /** Records each stage's duration (docs/observability.md). */
     time?: SourceStageTimer | undefined;
+    /** Where uploaded files' bytes are read from; without it uploads are not enabled. */
+    uploads?: { store: BlobStore; maxBytes: number } | undefined;
   },
-): SourceHandlers {
-  const { chromium, time = untimed } = opts;
+): SourcePreparer {
+  const { chromium, time = untimed } = options;
   const executablePath = chromiumExecutable(config.CHROMIUM_PATH);
   const allowlist = parseAllowlist(config.SOURCE_ALLOWLIST);
   // One pinned agent per process: connection reuse without ever skipping the address check.
@@ -135,7 +143,7 @@ export function createSourceHandlers(
     return withBytes(image, kept);
   }
 
-  return {
+  const handlers: SourceHandlers = {
     async pdf(url, opts) {
       const fetched = await time('fetch', 'pdf', () =>
         fetchSource(url, 'pdf', fetchOptions(config.MAX_PDF_BYTES, opts.signal)),
@@ -176,7 +184,7 @@ export function createSourceHandlers(
         maxPagesPerBrowser: config.BROWSER_MAX_PAGES,
         maxHtmlBytes: config.MAX_HTML_BYTES,
         maxRedirects: config.MAX_REDIRECTS,
-        environment: opts.environment,
+        environment: options.environment,
         ...(config.BROWSER_USER === undefined ? {} : { browserUser: config.BROWSER_USER }),
         logger,
       });
@@ -186,6 +194,10 @@ export function createSourceHandlers(
       );
       return citations ? withSentText(rendered) : rendered;
     },
+  };
+
+  return {
+    ...dispatch(handlers, options.uploads, time),
     renderPreviews: (task) => time('rasterise', task.type, () => pool.runPrep(task)),
     // The pool's own stats accessor, so a change of pool implementation changes only this line.
     stats: () => ({

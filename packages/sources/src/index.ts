@@ -5,14 +5,12 @@
  * their states: the worker joins the two (docs/architecture.md).
  */
 export {
-  createSourcePreparer,
   type PrepareOptions,
-  type SourceHandlers,
   type SourcePreparer,
   type SourceStats,
   type UploadedSource,
 } from './preparer.ts';
-export { createSourceHandlers, type SourcesConfig } from './handlers.ts';
+export { createSourcePreparer, type SourcesConfig } from './handlers.ts';
 export { createPrepPool, type PrepPool } from './prep-pool/index.ts';
 export { SOURCE_STAGES, type SourceStage, type SourceStageTimer } from './stages.ts';
 export { chromiumExecutable } from './webpage/browser/executable.ts';

@@ -21,6 +21,10 @@ export interface PrepareOptions {
   citations?: boolean | undefined;
 }
 
+/**
+ * The one thing the worker knows of sources: a submitted source (or an uploaded file) in,
+ * the parts a model reads out. Built by createSourcePreparer (handlers.ts).
+ */
 export interface SourcePreparer {
   prepare(type: SourceType, source: string, opts: PrepareOptions): Promise<PreparedSource>;
   /** An uploaded file: its bytes come from the blob store instead of a fetch. */
@@ -29,9 +33,14 @@ export interface SourcePreparer {
     file: UploadedSource,
     opts: PrepareOptions,
   ): Promise<PreparedSource>;
+  /** Draws page previews for the review view on a prep thread (docs/citations.md#review-view). */
+  renderPreviews(task: PreviewTask): Promise<PagePreview[]>;
+  /** The state of the prep threads and the browser, read when metrics are scraped. */
+  stats(): SourceStats;
   close(): Promise<void>;
 }
 
+/** How each source type is prepared: the table dispatch() routes by type (see handlers.ts). */
 export interface SourceHandlers {
   pdf?: (url: string, opts: PrepareOptions) => Promise<PreparedSource>;
   image?: (url: string, opts: PrepareOptions) => Promise<PreparedSource>;
@@ -47,11 +56,6 @@ export interface SourceHandlers {
     opts: { citations?: boolean | undefined },
   ) => Promise<PreparedSource>;
   webpage?: (url: string, opts: PrepareOptions) => Promise<PreparedSource>;
-  /** Draws page previews for the review view on a prep thread (docs/citations.md#review-view). */
-  renderPreviews?: (task: PreviewTask) => Promise<PagePreview[]>;
-  close?: () => Promise<void>;
-  /** The state of the prep threads and the browser, read when metrics are scraped. */
-  stats?: () => SourceStats;
 }
 
 export interface SourceStats {
@@ -65,12 +69,12 @@ const notEnabled = (type: SourceType) =>
     `Sources of type ${type} are not enabled on this worker.`,
   );
 
-/** Turns any submitted source into the parts the model layer takes. */
-export function createSourcePreparer(
+/** Routes a source to its type's handler; what a type has no handler for is not enabled. */
+export function dispatch(
   handlers: SourceHandlers,
-  uploads?: { store: BlobStore; maxBytes: number },
+  uploads: { store: BlobStore; maxBytes: number } | undefined,
   time: SourceStageTimer = untimed,
-): SourcePreparer {
+): Pick<SourcePreparer, 'prepare' | 'prepareUpload'> {
   // Reading an upload from the blob store is this source's fetch.
   const read = (type: SourceType, file: UploadedSource, store: BlobStore, maxBytes: number) =>
     time('fetch', type, () => readUpload(store, file, maxBytes));
@@ -99,9 +103,6 @@ export function createSourcePreparer(
       const handler = handlers[type];
       if (!handler) throw notEnabled(type);
       return handler(source, opts);
-    },
-    async close() {
-      await handlers.close?.();
     },
   };
 }
