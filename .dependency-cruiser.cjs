@@ -45,6 +45,21 @@ module.exports = {
       to: { path: '^packages/extractions/' },
     },
     {
+      name: 'tests-use-app-entries',
+      severity: 'error',
+      comment:
+        'The tests workspace reaches an app through its package exports or by starting its process, never by a path into its source.',
+      from: { path: '^tests/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'nothing-imports-tests',
+      severity: 'error',
+      comment: 'tests/ sits on top of everything: no app, package or script depends on it.',
+      from: { path: '^(apps|packages|scripts)/' },
+      to: { path: '^tests/' },
+    },
+    {
       name: 'contract-stands-alone',
       severity: 'error',
       comment: 'The contract is what every side agrees on; it depends on no other workspace.',

@@ -57,7 +57,14 @@ export default tseslint.config(
   },
   {
     // Tests probe JSON bodies of unknown shape; asserting on them is the point.
-    files: ['**/*.test.ts', '**/test-support.ts', '**/test-site.ts', 'scripts/**'],
+    files: [
+      '**/*.test.ts',
+      '**/test-support.ts',
+      '**/test-site.ts',
+      'scripts/**',
+      'tests/**',
+      'apps/*/test/**',
+    ],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -72,6 +79,7 @@ export default tseslint.config(
       '**/config.ts',
       '**/*.test.ts',
       'packages/testkit/**',
+      'tests/**',
       'scripts/**',
       '*.config.ts',
       'apps/launcher/**',

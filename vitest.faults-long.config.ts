@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // (docs/operations.md). They own their servers, so no global setup.
 export default defineConfig({
   test: {
-    include: ['apps/*/src/**/*.long-test.ts'],
+    include: ['tests/faults/**/*.long-test.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
     maxWorkers: 1,

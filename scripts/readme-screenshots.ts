@@ -11,10 +11,7 @@ import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
-const TESTS = [
-  'apps/api/src/dashboard/upload.browser.test.ts',
-  'apps/api/src/dashboard/review.browser.test.ts',
-];
+const TESTS = ['tests/browser/upload.browser.test.ts', 'tests/browser/review.browser.test.ts'];
 const FROM = join(ROOT, '.artifacts', 'dashboard', 'readme');
 const PICTURES = ['dashboard-keys.png', 'dashboard-extraction.png', 'dashboard-review.png'];
 

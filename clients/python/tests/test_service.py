@@ -1,5 +1,5 @@
 """The SDK against the real service (API, worker, PostgreSQL, Redis, the model stand-in), as
-`apps/api/src/sdk/python.test.ts` starts it: XT_BASE_URL and XT_API_KEY say where, and
+`tests/clients/python.test.ts` starts it: XT_BASE_URL and XT_API_KEY say where, and
 XT_TEST_WEBHOOK_PORT is a port the service may deliver webhooks to."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 /**
- * Signature checks on hand-made messages; apps/api/src/sdk/sdk.test.ts verifies a delivery
+ * Signature checks on hand-made messages; tests/clients/sdk.test.ts verifies a delivery
  * signed by the service itself.
  */
 import { createHmac, randomBytes } from 'node:crypto';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createKey, revokeKey } from '@xt/accounts';
 import { createDb, type DbHandle } from '@xt/db';
 import { openTestPool, waitFor } from '@xt/testkit';
-import { startApiReplica, startTestApi, type TestApi } from '../test-support.ts';
+import { startApiReplica, startTestApi, type TestApi } from '../../test/start-api.ts';
 
 const ENV = { KEY_CACHE_TTL_SECONDS: '3600' };
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '@xt/accounts';
 import { createDb } from '@xt/db';
-import { startTestApi, type TestApi } from '../test-support.ts';
+import { startTestApi, type TestApi } from '../../test/start-api.ts';
 
 const EMAIL = 'owner@acme.test';
 const FIRST = 'the first long password';

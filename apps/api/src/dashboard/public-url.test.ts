@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '@xt/accounts';
 import { createDb } from '@xt/db';
-import { startTestApi, type TestApi } from '../test-support.ts';
+import { startTestApi, type TestApi } from '../../test/start-api.ts';
 
 const PUBLIC = 'https://extract.example.com';
 const PASSWORD = 'a long enough password';

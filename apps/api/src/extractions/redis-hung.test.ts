@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startControlledRedis } from '@xt/testkit/faults';
-import { startTestApi, type TestApi } from '../test-support.ts';
+import { startTestApi, type TestApi } from '../../test/start-api.ts';
 
 let redis: Awaited<ReturnType<typeof startControlledRedis>>;
 let api: TestApi;

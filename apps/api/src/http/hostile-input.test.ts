@@ -9,7 +9,7 @@ import {
   startTestApi,
   type TestApi,
   type TestResponse,
-} from '../test-support.ts';
+} from '../../test/start-api.ts';
 
 checkResponsesAgainstOpenApi();
 

@@ -18,7 +18,7 @@ import {
   startTestWorker,
   type RequestOptions,
   type TestApi,
-} from '../test-support.ts';
+} from '../../test/start-api.ts';
 import { sweepExpiredKeys } from './sweep.ts';
 import { createDb } from '@xt/db';
 

@@ -13,7 +13,7 @@ import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import type * as TS from 'typescript';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
-import { startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
+import { startTestApi, startTestWorker, type TestApi } from '../../test/start-api.ts';
 import { openApiDocument } from './document.ts';
 import { createResponseChecker } from './response-check.ts';
 

@@ -8,7 +8,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '@xt/testkit';
 import { CHROMIUM_BASE_ARGS } from '@xt/runtime';
-import { startTestApi, type TestApi } from '../test-support.ts';
+import { startTestApi, type TestApi } from '../../test/start-api.ts';
 
 const ARTIFACTS = path.join(REPO_ROOT, '.artifacts', 'docs');
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkResponsesAgainstOpenApi, startTestApi, type TestApi } from '../test-support.ts';
+import { checkResponsesAgainstOpenApi, startTestApi, type TestApi } from '../../test/start-api.ts';
 
 checkResponsesAgainstOpenApi();
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, revokeKey } from '@xt/accounts';
 import { createDb } from '@xt/db';
 import { waitFor } from '@xt/testkit';
-import { checkResponsesAgainstOpenApi, startTestApi, type TestApi } from '../test-support.ts';
+import { checkResponsesAgainstOpenApi, startTestApi, type TestApi } from '../../test/start-api.ts';
 
 checkResponsesAgainstOpenApi();
 

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiReplica, startTestApi, type TestApi } from '../test-support.ts';
+import { startApiReplica, startTestApi, type TestApi } from '../../test/start-api.ts';
 
 const MiB = 1024 * 1024;
 const CREATES = 20;

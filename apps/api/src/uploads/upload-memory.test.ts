@@ -13,7 +13,7 @@ import { finished } from 'node:stream/promises';
 import type pg from 'pg';
 import { openTestPool } from '@xt/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApiReplica, startTestApi, type TestApi } from '../test-support.ts';
+import { startApiReplica, startTestApi, type TestApi } from '../../test/start-api.ts';
 
 const MiB = 1024 * 1024;
 const FILE_BYTES = 50 * MiB;

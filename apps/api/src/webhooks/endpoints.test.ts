@@ -3,7 +3,7 @@
  * isolation, scopes, and a 422 naming the field for each bad value.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkResponsesAgainstOpenApi, startTestApi, type TestApi } from '../test-support.ts';
+import { checkResponsesAgainstOpenApi, startTestApi, type TestApi } from '../../test/start-api.ts';
 
 checkResponsesAgainstOpenApi();
 

@@ -7,3 +7,4 @@ export * from './seed-extractions.ts';
 export * from './pgbouncer.ts';
 export * from './redis-cluster.ts';
 export * from './redis-sentinel.ts';
+export * from './forwarding-proxy.ts';
