@@ -14,7 +14,7 @@ import {
   type ModelStandIn,
   type RunningRedisSentinel,
 } from '@xt/testkit';
-import { startTestApi, startTestWorker, type TestApi } from '../test-support.ts';
+import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
 
 let sentinel: RunningRedisSentinel;
 let model: ModelStandIn;
