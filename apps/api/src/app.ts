@@ -14,7 +14,7 @@ import { requestId } from './http/request-id.ts';
 import { optionsAsEnvelope } from './http/options.ts';
 import { knownRoutes, routeTable } from './http/known-routes.ts';
 import { openApiDocument } from './openapi/document.ts';
-import { dashboardRouter } from './dashboard/router.ts';
+import { dashboardRouter } from './session-api/router.ts';
 import { queueBoardRoute } from './ops/queue-board.ts';
 import { healthRoutes } from './ops/health.ts';
 import { createMetrics, metricsRoute } from './ops/metrics.ts';
