@@ -1,86 +1,103 @@
-import type { IncrementResponse, Options, Store } from 'express-rate-limit';
 import type { RedisConnection } from '@xt/queue';
 import type { OutageReporter } from '@xt/runtime';
 
-// A fixed window per key: the first hit sets the expiry, later hits only count.
-const INCREMENT = `
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl <= 0 then
-  redis.call('SET', KEYS[1], 1, 'PX', ARGV[1])
-  return { 1, tonumber(ARGV[1]) }
+/**
+ * Both fixed windows of a request in one call: the client's (KEYS[1]) and, unless that one is
+ * already past its limit (ARGV[2]), the account's (KEYS[2]). The first hit of a window sets its
+ * expiry, later hits only count. Both keys start with the braced prefix, so on a Redis Cluster
+ * they share a slot and one script may touch both.
+ */
+const HIT = `
+local function hit(key)
+  local ttl = redis.call('PTTL', key)
+  if ttl <= 0 then
+    redis.call('SET', key, 1, 'PX', ARGV[1])
+    return { 1, tonumber(ARGV[1]) }
+  end
+  return { redis.call('INCR', key), ttl }
 end
-return { redis.call('INCR', KEYS[1]), ttl }`;
+local client = hit(KEYS[1])
+if client[1] > tonumber(ARGV[2]) then return client end
+local account = hit(KEYS[2])
+return { client[1], client[2], account[1], account[2] }`;
 
 /** After a failed call, requests skip Redis for this long before one tries it again. */
 const SKIP_AFTER_FAILURE_MS = 5_000;
 
-/**
- * Per Redis connection, not per store: the per-key and per-account limiters share one client,
- * and a hung Redis must cost one request its timeout, not one per limiter.
- */
+/** Per Redis connection: a hung Redis must cost one request its timeout, not one per caller. */
 const skipUntilByClient = new WeakMap<RedisConnection, number>();
 
-type WithIncrement = RedisConnection & {
-  xtRateIncrement(key: string, windowMs: string): Promise<[number, number]>;
+type WithHit = RedisConnection & {
+  xtRateHit(
+    clientKey: string,
+    accountKey: string,
+    windowMs: string,
+    clientMax: string,
+  ): Promise<number[]>;
 };
 
+/** A window's count so far, this request included, and when it ends. */
+export interface WindowHits {
+  hits: number;
+  resetTime: Date;
+}
+
 /**
- * The rate-limit counters in Redis, shared by all API processes. Written here rather than taken
- * from rate-limit-redis because that store caches its script load at start-up: when Redis is
- * down then, the load fails once, the rejection is never handled, and limiting never resumes.
- * ioredis's defineCommand reloads scripts on its own.
+ * The rate-limit counters in Redis, shared by all API processes: one script call per request
+ * for both limits (one round trip; two were 12% of the API's CPU on a record read,
+ * docs/performance.md). ioredis's defineCommand loads the script again whenever Redis has
+ * lost it, so limiting resumes on its own after an outage.
  *
- * During an outage the store fails fast (no queued commands; after one failure it does not
+ * During an outage the counter fails fast (no queued commands; after one failure it does not
  * touch Redis for a few seconds, so a hung Redis delays at most one request per interval), the
  * limiter lets requests through, and `outage` logs one warning and one recovery line.
  */
-export class RedisRateLimitStore implements Store {
-  readonly #redis: WithIncrement;
+export class RedisRateCounter {
+  readonly #redis: WithHit;
   readonly #prefix: string;
   readonly #outage: OutageReporter;
-  #windowMs = 60_000;
 
   constructor(redis: RedisConnection, prefix: string, outage: OutageReporter) {
-    if (!('xtRateIncrement' in redis))
-      redis.defineCommand('xtRateIncrement', { numberOfKeys: 1, lua: INCREMENT });
-    this.#redis = redis as WithIncrement;
+    if (!('xtRateHit' in redis)) redis.defineCommand('xtRateHit', { numberOfKeys: 2, lua: HIT });
+    this.#redis = redis as WithHit;
     this.#prefix = prefix;
     this.#outage = outage;
   }
 
-  init(options: Options): void {
-    this.#windowMs = options.windowMs;
-  }
-
-  async increment(key: string): Promise<IncrementResponse> {
-    const [hits, ttl] = await this.#call(() =>
-      this.#redis.xtRateIncrement(this.#prefix + key, String(this.#windowMs)),
-    );
-    return { totalHits: hits, resetTime: new Date(Date.now() + ttl) };
-  }
-
-  async decrement(key: string): Promise<void> {
-    await this.#call(() => this.#redis.decr(this.#prefix + key));
-  }
-
-  async resetKey(key: string): Promise<void> {
-    await this.#call(() => this.#redis.del(this.#prefix + key));
-  }
-
-  async #call<T>(command: () => Promise<T>): Promise<T> {
+  /** Counts the request for its client and, unless the client is past `clientMax`, its account. */
+  async hit(
+    client: string,
+    account: string,
+    windowMs: number,
+    clientMax: number,
+  ): Promise<{ client: WindowHits; account?: WindowHits }> {
     if (Date.now() < (skipUntilByClient.get(this.#redis) ?? 0) || this.#redis.status !== 'ready') {
       const err = new Error(`Redis is not available (connection ${this.#redis.status})`);
       this.#outage.failed(err);
       throw err;
     }
+    let reply: number[];
     try {
-      const result = await command();
+      reply = await this.#redis.xtRateHit(
+        `${this.#prefix}:rl:${client}`,
+        `${this.#prefix}:rla:${account}`,
+        String(windowMs),
+        String(clientMax),
+      );
       this.#outage.recovered();
-      return result;
     } catch (err) {
       skipUntilByClient.set(this.#redis, Date.now() + SKIP_AFTER_FAILURE_MS);
       this.#outage.failed(err);
       throw err;
     }
+    const now = Date.now();
+    const window = (hits: number, ttl: number) => ({ hits, resetTime: new Date(now + ttl) });
+    const [clientHits = 0, clientTtl = windowMs, accountHits, accountTtl] = reply;
+    return {
+      client: window(clientHits, clientTtl),
+      ...(accountHits === undefined
+        ? {}
+        : { account: window(accountHits, accountTtl ?? windowMs) }),
+    };
   }
 }

@@ -1,10 +1,10 @@
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import type { Request, RequestHandler } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
+import type { RequestHandler, Response } from 'express';
 import type { RedisConnection } from '@xt/queue';
 import type { Logger } from 'pino';
 import { HttpError } from './errors.ts';
-import { createOutageReporter, errorSummary } from '@xt/runtime';
-import { RedisRateLimitStore } from './rate-limit-store.ts';
+import { createOutageReporter } from '@xt/runtime';
+import { RedisRateCounter, type WindowHits } from './rate-limit-store.ts';
 
 interface LimiterOptions {
   redis: RedisConnection;
@@ -21,6 +21,11 @@ interface LimiterOptions {
  * Request throttling shared by every API process through Redis, so the limits hold behind a load
  * balancer. Counted after authentication: the key (or the dashboard user) is the client, and its
  * account is counted too, so that creating more keys buys no more requests.
+ *
+ * Both limits are counted by one Redis call (rate-limit-store.ts). The answer is what two
+ * express-rate-limit limiters in a row gave: the client's window first, and a request it refuses
+ * is not counted for the account; the `RateLimit-*` headers (IETF draft 6) are those of the
+ * limit that refused, else the account's.
  */
 export function rateLimiter(options: LimiterOptions): RequestHandler {
   const outage = createOutageReporter(
@@ -28,56 +33,51 @@ export function rateLimiter(options: LimiterOptions): RequestHandler {
     'redis',
     'unavailable; rate limiting is suspended until it answers again',
   );
-  const perKey = limiter(
-    options,
-    outage,
-    options.max,
-    'rl',
-    (req) => req.principal?.keyId ?? req.principal?.userId ?? ipKeyGenerator(req.ip ?? 'unknown'),
-  );
-  const perAccount = limiter(options, outage, options.accountMax, 'rla', (req) =>
-    req.principal ? req.principal.accountId : ipKeyGenerator(req.ip ?? 'unknown'),
-  );
-  return (req, res, next) => {
-    void perKey(req, res, (err?: unknown) => {
-      if (err) next(err);
-      else void perAccount(req, res, next);
-    });
+  const counter = new RedisRateCounter(options.redis, options.prefix, outage);
+  const windowMs = options.windowSeconds * 1000;
+  return async (req, res, next) => {
+    const fallback = () => ipKeyGenerator(req.ip ?? 'unknown');
+    const client = req.principal?.keyId ?? req.principal?.userId ?? fallback();
+    const account = req.principal ? req.principal.accountId : fallback();
+    let hits: Awaited<ReturnType<RedisRateCounter['hit']>>;
+    try {
+      hits = await counter.hit(client, account, windowMs, options.max);
+    } catch {
+      // Redis trouble must not take the API down: let the request through (reported once).
+      next();
+      return;
+    }
+    const refusing = !hits.account
+      ? { limit: options.max, window: hits.client }
+      : hits.account.hits > options.accountMax
+        ? { limit: options.accountMax, window: hits.account }
+        : undefined;
+    const shown = refusing ?? { limit: options.accountMax, window: hits.account ?? hits.client };
+    const reset = setHeaders(res, shown.limit, shown.window, options.windowSeconds);
+    if (!refusing) {
+      next();
+      return;
+    }
+    next(
+      new HttpError(
+        429,
+        'RATE_LIMITED',
+        'Maximum number of requests exceeded. Please retry later.',
+        {
+          headers: { 'Retry-After': String(reset) },
+        },
+      ),
+    );
   };
 }
 
-function limiter(
-  options: LimiterOptions,
-  outage: ReturnType<typeof createOutageReporter>,
-  max: number,
-  space: string,
-  keyGenerator: (req: Request) => string,
-): RequestHandler {
-  return rateLimit({
-    windowMs: options.windowSeconds * 1000,
-    limit: max,
-    standardHeaders: 'draft-6',
-    legacyHeaders: false,
-    keyGenerator,
-    store: new RedisRateLimitStore(options.redis, `${options.prefix}:${space}:`, outage),
-    // Redis trouble must not take the API down: let the request through.
-    passOnStoreError: true,
-    // The store reports outages itself (once each); the library would log every failed request.
-    logger: {
-      error: () => undefined,
-      warn: (err: unknown, message?: string) =>
-        options.logger.warn({ error: errorSummary(err) }, message ?? 'rate limiter warning'),
-    },
-    handler: (_req, res, next) => {
-      const reset = res.getHeader('RateLimit-Reset');
-      next(
-        new HttpError(
-          429,
-          'RATE_LIMITED',
-          'Maximum number of requests exceeded. Please retry later.',
-          { headers: { 'Retry-After': String(reset ?? options.windowSeconds) } },
-        ),
-      );
-    },
-  });
+/** The draft-6 headers as express-rate-limit set them; returns the seconds until the reset. */
+function setHeaders(res: Response, limit: number, window: WindowHits, windowSeconds: number) {
+  const reset = Math.max(0, Math.ceil((window.resetTime.getTime() - Date.now()) / 1000));
+  if (res.headersSent) return reset;
+  res.setHeader('RateLimit-Policy', `${limit};w=${windowSeconds}`);
+  res.setHeader('RateLimit-Limit', String(limit));
+  res.setHeader('RateLimit-Remaining', String(Math.max(limit - window.hits, 0)));
+  res.setHeader('RateLimit-Reset', String(reset));
+  return reset;
 }
