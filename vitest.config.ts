@@ -7,21 +7,57 @@ import { defineConfig } from 'vitest/config';
 // builds only a bundler can load; tests resolve dependencies as the service does when it runs.
 const conditions = ['@xt/source', ...defaultServerConditions.filter((c) => c !== 'module')];
 
+// Which project a test file belongs to follows from its path and name alone (README, "Tests").
+const besideCode = ['apps/*/src/**', 'packages/*/src/**', 'scripts/**'];
+const integrationName = '**/*.integration.test.ts';
+const browserName = '**/*.browser.test.ts';
+// PostgreSQL, Redis and the template database, found once for every project that asks.
+const servers = ['packages/testkit/src/global-setup.ts'];
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: [
-      'apps/*/src/**/*.test.ts',
-      'packages/*/src/**/*.test.ts',
-      'scripts/**/*.test.ts',
-      'tests/**/*.test.ts',
-    ],
-    globalSetup: ['packages/testkit/src/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Two cores: integration files start servers, Chromium and worker processes.
+    // Two cores: integration files start servers, Chromium and worker processes. These two
+    // hold across all projects together, so `npm test` runs as many files at once as before.
     maxWorkers: 2,
     pool: 'forks',
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: besideCode.map((dir) => `${dir}/*.test.ts`),
+          exclude: [integrationName, browserName],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: [
+            ...besideCode.map((dir) => `${dir}/${integrationName.slice(3)}`),
+            'tests/e2e/**/*.test.ts',
+            'tests/clients/**/*.test.ts',
+          ],
+          exclude: [browserName],
+          globalSetup: servers,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: [
+            ...besideCode.map((dir) => `${dir}/${browserName.slice(3)}`),
+            'tests/browser/**/*.test.ts',
+          ],
+          globalSetup: servers,
+        },
+      },
+      {
+        // The fault scenarios start their own PostgreSQL, Redis and processes, so no set-up.
+        test: { name: 'faults', include: ['tests/faults/**/*.test.ts'] },
+      },
+    ],
   },
 });

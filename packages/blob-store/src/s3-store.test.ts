@@ -2,7 +2,7 @@
  * The object store against a real S3-protocol server (s3rver, started here on a free port):
  * multipart uploads streamed in, streamed reads, deletes, listing by prefix a page at a time,
  * and an outage told apart from a missing object. MinIO through testcontainers runs the same
- * checks when a Docker engine answers (s3-store-minio.test.ts).
+ * checks when a Docker engine answers (s3-store-minio.integration.test.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 /**
  * What a client developer writes against a client generated from the OpenAPI document with
  * openapi-typescript and openapi-fetch: every operation, through the generated types only.
- * `client.test.ts` generates `./schema.gen.ts` from the served document, type-checks this file
+ * `client.integration.test.ts` generates `./schema.gen.ts` from the served document, type-checks this file
  * against it with `tsc` (strict) and runs it against the real API; the workspace's own
  * typecheck skips this folder, where the generated file exists only during that test.
  */
