@@ -142,14 +142,20 @@ describe('on a three-node Redis Cluster', () => {
          'gpt-4.1', now() - interval '1 minute')`,
       [id, rows[0].account_id, schemaId],
     );
+    // A loaded CI machine can take a while; if it never comes, say what the worker said.
     await waitFor(
       async () =>
         (await api.request('GET', `/v1/extractions/${id}`, { key: api.keys.read })).body.data
           .status === 'completed',
-      30_000,
+      90_000,
       250,
-    );
-  });
+    ).catch((err: unknown) => {
+      const said = worker?.output().split('\n').slice(-60).join('\n');
+      throw new Error(`the orphan row was not completed; the worker's last lines:\n${said}`, {
+        cause: err,
+      });
+    });
+  }, 120_000);
 
   it('counts requests in the cluster and refuses past the limit', async () => {
     const answers: number[] = [];
