@@ -5,29 +5,26 @@
  */
 import pg from 'pg';
 import pLimit from 'p-limit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startModelStandIn, waitFor, type AppProcess, type ModelStandIn } from '@xt/testkit';
-import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
+import { describe, expect } from 'vitest';
+import { waitFor } from '@xt/testkit';
+import { startTestWorker } from '@xt/api/testing';
+import { stackTest } from '../support/stack.ts';
 
-let api: TestApi;
-let model: ModelStandIn;
-let worker: AppProcess | undefined;
-
-beforeAll(async () => {
-  model = await startModelStandIn();
-  api = await startTestApi({ RATE_LIMIT_MAX: '100000', RATE_LIMIT_ACCOUNT_MAX: '100000' });
-});
-
-afterAll(async () => {
-  await worker?.stop('SIGKILL');
-  await api?.close();
-  await model?.close();
+// No worker at first: the busy account's backlog must queue up before one starts.
+const test = stackTest({
+  api: { RATE_LIMIT_MAX: '100000', RATE_LIMIT_ACCOUNT_MAX: '100000' },
+  worker: false,
+  openApi: false,
 });
 
 const BACKLOG = 2_000;
 
 describe('fair scheduling across accounts', () => {
-  it("starts an idle account's extraction ahead of another account's backlog", async () => {
+  test("starts an idle account's extraction ahead of another account's backlog", async ({
+    api,
+    model,
+    onTestFinished,
+  }) => {
     const schemaOf = async (key: string) =>
       (
         await api.request('POST', '/v1/schemas', {
@@ -63,7 +60,9 @@ describe('fair scheduling across accounts', () => {
     const idleId = idle.body.data.id as string;
 
     // One job at a time, so the order the worker takes them in is the order they started.
-    worker = await startTestWorker(api, model.url, { WORKER_CONCURRENCY: '1' });
+    const worker = await startTestWorker(api, model.url, { WORKER_CONCURRENCY: '1' });
+    // Killed, not stopped: a graceful stop would wait for the backlog's running job.
+    onTestFinished(async () => void (await worker.stop('SIGKILL')));
     await waitFor(async () => {
       const got = await api.request('GET', `/v1/extractions/${idleId}`, { key: api.keys.other });
       return got.body.data.status === 'completed';

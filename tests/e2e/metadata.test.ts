@@ -2,26 +2,15 @@
  * Metadata on extractions: stored, returned in both record shapes, taken from JSON, multipart and
  * urlencoded bodies, and never given to the model (the stand-in records everything it receives).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
-import {
-  checkResponsesAgainstOpenApi,
-  startTestApi,
-  startTestWorker,
-  type TestApi,
-} from '@xt/api/testing';
+import { describe, expect } from 'vitest';
+import type { TestApi } from '@xt/api/testing';
+import { stackTest } from '../support/stack.ts';
 
-checkResponsesAgainstOpenApi();
+const test = stackTest({ api: { EXTRACTION_WAIT_SECONDS: '20' } });
 
-let api: TestApi;
-let model: ModelStandIn;
-let worker: AppProcess;
 let schemaId: string;
 
-beforeAll(async () => {
-  model = await startModelStandIn();
-  api = await startTestApi({ EXTRACTION_WAIT_SECONDS: '20' });
-  worker = await startTestWorker(api, model.url);
+test.beforeAll(async ({ api }) => {
   const res = await api.request('POST', '/v1/schemas', {
     json: {
       name: 'Receipt',
@@ -31,18 +20,12 @@ beforeAll(async () => {
   schemaId = res.body.data.id;
 });
 
-afterAll(async () => {
-  await worker?.stop();
-  await api?.close();
-  await model?.close();
-});
-
-beforeEach(() => model.reset());
+test.beforeEach(({ model }) => model.reset());
 
 const fields = (res: { body: { errors?: { field: string }[] } }) =>
   (res.body.errors ?? []).map((e) => e.field).sort();
 
-async function records(id: string) {
+async function records(api: TestApi, id: string) {
   const single = await api.request('GET', `/v1/extractions/${id}`);
   const list = await api.request('GET', `/v1/extractions?limit=100`);
   const listed = list.body.data.data.find((r: { id: string }) => r.id === id);
@@ -50,7 +33,10 @@ async function records(id: string) {
 }
 
 describe('metadata', () => {
-  it('is stored and returned in both records, and never reaches the model', async () => {
+  test('is stored and returned in both records, and never reaches the model', async ({
+    api,
+    model,
+  }) => {
     const metadata = {
       customer: 'cus_SECRET_LABEL_42',
       'order-ref': 'ORD-LABEL-77',
@@ -61,7 +47,7 @@ describe('metadata', () => {
       json: { schema_id: schemaId, type: 'text', source: 'Total 9.99', metadata },
     });
     expect(res.status).toBe(200);
-    const { single, listed } = await records(res.body.data.id);
+    const { single, listed } = await records(api, res.body.data.id);
     expect(single.metadata).toEqual(metadata);
     expect(listed.metadata).toEqual(metadata);
 
@@ -74,17 +60,17 @@ describe('metadata', () => {
     }
   });
 
-  it('is an empty object when none was given', async () => {
+  test('is an empty object when none was given', async ({ api }) => {
     const res = await api.request('POST', '/v1/extractions', {
       json: { schema_id: schemaId, type: 'text', source: 'Total 1', metadata: null },
     });
     expect(res.status).toBe(200);
-    const { single, listed } = await records(res.body.data.id);
+    const { single, listed } = await records(api, res.body.data.id);
     expect(single.metadata).toEqual({});
     expect(listed.metadata).toEqual({});
   });
 
-  it('comes as a JSON string in multipart and urlencoded bodies', async () => {
+  test('comes as a JSON string in multipart and urlencoded bodies', async ({ api }) => {
     const form = new FormData();
     form.append('schema_id', schemaId);
     form.append('type', 'text');
@@ -92,7 +78,9 @@ describe('metadata', () => {
     form.append('metadata', JSON.stringify({ via: 'multipart' }));
     const multipart = await api.request('POST', '/v1/extractions', { body: form });
     expect(multipart.status).toBe(200);
-    expect((await records(multipart.body.data.id)).single.metadata).toEqual({ via: 'multipart' });
+    expect((await records(api, multipart.body.data.id)).single.metadata).toEqual({
+      via: 'multipart',
+    });
 
     const encoded = await api.request('POST', '/v1/extractions', {
       body: new URLSearchParams({
@@ -104,10 +92,12 @@ describe('metadata', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(encoded.status).toBe(200);
-    expect((await records(encoded.body.data.id)).listed.metadata).toEqual({ via: 'urlencoded' });
+    expect((await records(api, encoded.body.data.id)).listed.metadata).toEqual({
+      via: 'urlencoded',
+    });
   });
 
-  it('refuses anything else with 422 on metadata or metadata.<key>', async () => {
+  test('refuses anything else with 422 on metadata or metadata.<key>', async ({ api, model }) => {
     const post = (metadata: unknown) =>
       api.request('POST', '/v1/extractions', {
         json: { schema_id: schemaId, type: 'text', source: 'x', metadata },

@@ -6,40 +6,29 @@
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startModelStandIn,
-  waitFor,
-  type AppProcess,
-  type ModelStandIn,
-  openTestPool,
-} from '@xt/testkit';
-import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
+import { describe, expect } from 'vitest';
+import { openTestPool, waitFor } from '@xt/testkit';
+import { stackTest } from '../support/stack.ts';
 
-let api: TestApi;
-let model: ModelStandIn;
-let worker: AppProcess;
+const test = stackTest({
+  api: { EXTRACTION_WAIT_SECONDS: '60' },
+  worker: { UPLOAD_RETENTION_HOURS: '0', UPLOAD_SWEEP_INTERVAL_MS: '300' },
+  openApi: false,
+});
+
 let db: pg.Pool;
 
-beforeAll(async () => {
-  model = await startModelStandIn();
-  api = await startTestApi({ EXTRACTION_WAIT_SECONDS: '60' });
-  worker = await startTestWorker(api, model.url, {
-    UPLOAD_RETENTION_HOURS: '0',
-    UPLOAD_SWEEP_INTERVAL_MS: '300',
-  });
+test.beforeAll(({ api }) => {
   db = openTestPool(api.database.url);
 }, 120_000);
 
-afterAll(async () => {
-  await worker?.stop();
-  await db?.end();
-  await api?.close();
-  await model?.close();
-}, 60_000);
+test.afterAll(() => db?.end());
 
 describe('upload retention', () => {
-  it('removes the bytes of a finished extraction and keeps its record, showing the file as removed', async () => {
+  test('removes the bytes of a finished extraction and keeps its record, showing the file as removed', async ({
+    api,
+    worker,
+  }) => {
     const schema = await api.request('POST', '/v1/schemas', {
       json: { name: 'Note', structure: { type: 'object', properties: { a: { type: 'string' } } } },
     });

@@ -3,35 +3,25 @@
  * worker runs the job again, the extraction completes, and it is charged once.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startModelStandIn, waitFor, type AppProcess, type ModelStandIn } from '@xt/testkit';
-import {
-  checkResponsesAgainstOpenApi,
-  startTestApi,
-  startTestWorker,
-  type TestApi,
-} from '@xt/api/testing';
+import { describe, expect } from 'vitest';
+import { waitFor, type AppProcess } from '@xt/testkit';
+import { startTestWorker } from '@xt/api/testing';
+import { stackTest } from '../support/stack.ts';
 
-checkResponsesAgainstOpenApi();
-
-let api: TestApi;
-let model: ModelStandIn;
-const workers: AppProcess[] = [];
+// The test starts its workers itself: one to kill, one to take over.
+const test = stackTest({ worker: false });
 const fastRecovery = { LOCK_DURATION_MS: '1500', STALLED_INTERVAL_MS: '500' };
+const workers: AppProcess[] = [];
 
-beforeAll(async () => {
-  model = await startModelStandIn();
-  api = await startTestApi();
-});
-
-afterAll(async () => {
+test.afterAll(async () => {
   for (const w of workers) await w.stop();
-  await api?.close();
-  await model?.close();
 });
 
 describe('a worker that dies mid-job', () => {
-  it('has its job run again by another worker, completing and charging once', async () => {
+  test('has its job run again by another worker, completing and charging once', async ({
+    api,
+    model,
+  }) => {
     const schema = await api.request('POST', '/v1/schemas', {
       json: { name: 'Crash', structure: { type: 'object', properties: { a: { type: 'string' } } } },
     });
