@@ -17,7 +17,7 @@ import {
 import { loadConfig, type ApiConfig } from '../src/config.ts';
 import { createLogger } from '@xt/runtime';
 import { startApi, type RunningApi } from '../src/server.ts';
-import { createResponseChecker, type CheckedResponse } from '../src/openapi/response-check.ts';
+import { createResponseChecker, type CheckedResponse } from './response-check.ts';
 
 let checkResponses: ((res: CheckedResponse) => string[]) | undefined;
 

@@ -6,7 +6,7 @@ import { GenericContainer, Wait, type StartedTestContainer } from 'testcontainer
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { dockerReachable } from '@xt/testkit/env';
-import { describeS3Store } from './s3-store-contract.ts';
+import { describeS3Store } from '../test/s3-store-contract.ts';
 
 const docker = await dockerReachable(process.env);
 const credentials = { accessKeyId: 'minioadmin', secretAccessKey: 'minioadmin' };

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import S3rver from 's3rver';
-import { describeS3Store } from './s3-store-contract.ts';
+import { describeS3Store } from '../test/s3-store-contract.ts';
 
 let server: S3rver;
 let dir: string;

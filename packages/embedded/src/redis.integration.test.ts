@@ -9,7 +9,7 @@ import { pingRedis } from './ping-redis.ts';
 import { isAlive } from './processes.ts';
 import { REDIS_MISSING_MESSAGE } from './redis-binary.ts';
 import { startRedisServer } from './redis.ts';
-import { redisConversation } from './test-support.ts';
+import { redisConversation } from '../test/redis-conversation.ts';
 
 let dataDir: string;
 beforeEach(async () => {

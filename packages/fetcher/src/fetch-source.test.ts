@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowlist, type Allowlist } from './allowlist.ts';
 import { fetchSource } from './fetch-source.ts';
-import { startServer, type RunningServer } from './test-servers.ts';
-import { SAMPLES, bytes } from './test-samples.ts';
-import { failureOf } from '@xt/testkit';
+import { failureOf, startServer, type RunningServer } from '@xt/testkit';
+import { SAMPLES, bytes } from '@xt/testkit/fixtures';
 
 let server: RunningServer;
 let allowlist: Allowlist;

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowlist, type Allowlist } from './allowlist.ts';
 import { createPinnedDispatcher } from './pinned-dispatcher.ts';
 import { safeFetch, type SafeFetchOptions } from './safe-fetch.ts';
-import { closedPort, startCanary, startServer, type RunningServer } from './test-servers.ts';
-import { failureOf } from '@xt/testkit';
+import { closedPort, failureOf, startCanary, startServer, type RunningServer } from '@xt/testkit';
 
 let server: RunningServer;
 let allowlist: Allowlist;

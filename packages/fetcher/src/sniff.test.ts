@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sniffContentType } from './sniff.ts';
-import { SAMPLES, bmp, bytes, ftyp } from './test-samples.ts';
+import { SAMPLES, bmp, bytes, ftyp } from '@xt/testkit/fixtures';
 
 describe('sniffContentType', () => {
   it.each([

@@ -3,8 +3,7 @@ import { parseAllowlist, type Allowlist } from './allowlist.ts';
 import { resolveAndCheck, systemLookup, type LookupAll } from './resolve.ts';
 import { safeFetch } from './safe-fetch.ts';
 import { checkSubmittedUrl } from './submit-url.ts';
-import { startCanary, startServer, type Canary, type RunningServer } from './test-servers.ts';
-import { failureOf } from '@xt/testkit';
+import { failureOf, startCanary, startServer, type Canary, type RunningServer } from '@xt/testkit';
 
 let canary: Canary;
 let fixture: RunningServer;

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
 import { startTestApi, startTestWorker, type TestApi } from '../../test/start-api.ts';
 import { openApiDocument } from './document.ts';
-import { createResponseChecker } from './response-check.ts';
+import { createResponseChecker } from '../../test/response-check.ts';
 
 const folder = fileURLToPath(new URL('./client-check/', import.meta.url));
 const generated = `${folder}schema.gen.ts`;

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from './document.ts';
-import { createResponseChecker } from './response-check.ts';
+import { createResponseChecker } from '../../test/response-check.ts';
 import { MAX_PAGE } from '../http/list-query.ts';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkCredentials } from '@xt/accounts';
-import { cliDatabase, runCli } from './cli-test-support.ts';
+import { cliDatabase, runCli } from '../../test/cli.ts';
 
 const database = cliDatabase();
 

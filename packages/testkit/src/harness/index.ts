@@ -8,3 +8,4 @@ export * from './pgbouncer.ts';
 export * from './redis-cluster.ts';
 export * from './redis-sentinel.ts';
 export * from './forwarding-proxy.ts';
+export * from './local-servers.ts';

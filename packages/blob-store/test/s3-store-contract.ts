@@ -2,9 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { readAll } from './read-all.ts';
-import { createS3BlobStore, isObjectStoreUnavailable, type S3StoreOptions } from './s3-store.ts';
-import { BlobNotFoundError } from './store.ts';
+import { readAll } from '../src/read-all.ts';
+import {
+  createS3BlobStore,
+  isObjectStoreUnavailable,
+  type S3StoreOptions,
+} from '../src/s3-store.ts';
+import { BlobNotFoundError } from '../src/store.ts';
 import type { Db } from '@xt/db';
 
 const noTx = {} as Db;

@@ -1,5 +1,6 @@
 /**
- * Real local servers for the fetcher tests (not exported from the package).
+ * Real local HTTP servers for tests that fetch: one that answers, a canary that counts every
+ * connection it gets, and a port nothing listens on.
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

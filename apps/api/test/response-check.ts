@@ -7,8 +7,8 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { ErrorBody } from '../http/response-schemas.ts';
-import { openApiDocument } from './document.ts';
+import { ErrorBody } from '../src/http/response-schemas.ts';
+import { openApiDocument } from '../src/openapi/document.ts';
 
 // ajv-formats is CommonJS: under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;

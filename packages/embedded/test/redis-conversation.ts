@@ -2,7 +2,8 @@ import { connect } from 'node:net';
 
 /**
  * Sends inline Redis commands followed by QUIT and returns everything the server said, so tests
- * can talk to redis-server over a raw socket without a client library.
+ * can talk to redis-server over a raw socket without a client library. Outside src/ because only
+ * this package's tests use it; @xt/testkit cannot hold it, as testkit depends on this package.
  */
 export function redisConversation(url: string, commands: readonly string[]): Promise<string> {
   const { hostname, port } = new URL(url);
