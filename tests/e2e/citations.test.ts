@@ -5,29 +5,20 @@
  * when asked for. Real API, worker, PostgreSQL and Redis; the model stand-in answers.
  */
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestPool, startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
-import {
-  checkResponsesAgainstOpenApi,
-  startTestApi,
-  startTestWorker,
-  type TestApi,
-  type TestResponse,
-} from '@xt/api/testing';
+import { describe, expect } from 'vitest';
+import { openTestPool } from '@xt/testkit';
+import type { TestApi, TestResponse } from '@xt/api/testing';
+import { stackTest } from '../support/stack.ts';
 
-checkResponsesAgainstOpenApi();
+const test = stackTest({
+  api: { EXTRACTION_WAIT_SECONDS: '20', WEBHOOK_ALLOWLIST: '127.0.0.1:9' },
+});
 
-let api: TestApi;
-let model: ModelStandIn;
-let worker: AppProcess;
 let db: pg.Pool;
 let schemaId: string;
 let keyCounter = 0;
 
-beforeAll(async () => {
-  model = await startModelStandIn();
-  api = await startTestApi({ EXTRACTION_WAIT_SECONDS: '20', WEBHOOK_ALLOWLIST: '127.0.0.1:9' });
-  worker = await startTestWorker(api, model.url);
+test.beforeAll(async ({ api }) => {
   db = openTestPool(api.database.url);
   const res = await api.request('POST', '/v1/schemas', {
     json: {
@@ -44,12 +35,7 @@ beforeAll(async () => {
   expect(hook.status).toBe(201);
 }, 120_000);
 
-afterAll(async () => {
-  await worker?.stop();
-  await db?.end();
-  await api?.close();
-  await model?.close();
-});
+test.afterAll(() => db?.end());
 
 const fields = (res: TestResponse) =>
   (res.body.errors ?? []).map((e: { field: string }) => e.field).sort();
@@ -73,7 +59,7 @@ async function requested(id: string): Promise<boolean> {
   return (r.rows[0] as { citations_requested: boolean }).citations_requested;
 }
 
-async function records(id: string) {
+async function records(api: TestApi, id: string) {
   const single = await api.request('GET', `/v1/extractions/${id}`);
   const list = await api.request('GET', `/v1/extractions?limit=100`);
   const listed = list.body.data.data.find((r: { id: string }) => r.id === id);
@@ -88,7 +74,7 @@ async function webhookData(id: string) {
 }
 
 describe('citations on create', () => {
-  it('refuses anything but a boolean in JSON with a 422 on citations', async () => {
+  test('refuses anything but a boolean in JSON with a 422 on citations', async ({ api }) => {
     for (const bad of ['true', 1, 0, null, {}, []]) {
       const res = await api.request('POST', '/v1/extractions', {
         json: { ...text('Total 1'), citations: bad },
@@ -98,7 +84,9 @@ describe('citations on create', () => {
     }
   });
 
-  it('refuses anything but "true" or "false" in multipart and urlencoded bodies', async () => {
+  test('refuses anything but "true" or "false" in multipart and urlencoded bodies', async ({
+    api,
+  }) => {
     for (const bad of ['1', 'yes', 'TRUE', 'on', '', ' true']) {
       const form = await api.request('POST', '/v1/extractions', {
         body: multipart({ ...text('Total 1'), citations: bad }),
@@ -120,7 +108,7 @@ describe('citations on create', () => {
     expect(fields(twice)).toEqual(['citations']);
   });
 
-  it('is listed with the other problems of the body in one answer', async () => {
+  test('is listed with the other problems of the body in one answer', async ({ api }) => {
     const res = await api.request('POST', '/v1/extractions', {
       json: { schema_id: schemaId, type: 'text', citations: 'yes' },
     });
@@ -128,7 +116,7 @@ describe('citations on create', () => {
     expect(fields(res)).toEqual(['citations', 'source']);
   });
 
-  it('is stored on the row from each body type, false by default', async () => {
+  test('is stored on the row from each body type, false by default', async ({ api }) => {
     const cases: [string, Parameters<TestApi['request']>[2], boolean][] = [
       ['json true', { json: { ...text('Total 2'), citations: true } }, true],
       ['json false', { json: { ...text('Total 2'), citations: false } }, false],
@@ -147,11 +135,11 @@ describe('citations on create', () => {
 });
 
 describe('records', () => {
-  it('have no citations key without citations: true, in every shape', async () => {
+  test('have no citations key without citations: true, in every shape', async ({ api }) => {
     const res = await api.request('POST', '/v1/extractions', { json: text('Total 3.50') });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.data).sort()).toEqual(['id', 'output', 'status', 'totalTokens']);
-    const { single, listed } = await records(res.body.data.id);
+    const { single, listed } = await records(api, res.body.data.id);
     expect(single).not.toHaveProperty('citations');
     expect(listed).not.toHaveProperty('citations');
     expect(single).not.toHaveProperty('warnings');
@@ -159,20 +147,22 @@ describe('records', () => {
     expect(await webhookData(res.body.data.id)).not.toHaveProperty('citations');
   });
 
-  it('carry citations in the create answer, both records and webhook data when asked for', async () => {
+  test('carry citations in the create answer, both records and webhook data when asked for', async ({
+    api,
+  }) => {
     const res = await api.request('POST', '/v1/extractions', {
       json: { ...text('Total 4.75'), citations: true },
     });
     expect(res.status).toBe(200);
     const { id } = res.body.data;
     expect(res.body.data.citations).toEqual(expect.any(Object));
-    const { single, listed } = await records(id);
+    const { single, listed } = await records(api, id);
     expect(single.citations).toEqual(res.body.data.citations);
     expect(listed.citations).toEqual(res.body.data.citations);
     expect((await webhookData(id)).citations).toEqual(res.body.data.citations);
   });
 
-  it('show stored citations and warnings as they are, in the order stored', async () => {
+  test('show stored citations and warnings as they are, in the order stored', async ({ api }) => {
     const res = await api.request('POST', '/v1/extractions', {
       json: { ...text('Total: 12.50 EUR'), citations: true },
     });
@@ -205,7 +195,7 @@ describe('records', () => {
       JSON.stringify(citations),
       JSON.stringify(warnings),
     ]);
-    const { single, listed } = await records(id);
+    const { single, listed } = await records(api, id);
     for (const record of [single, listed]) {
       expect(record.citations).toEqual(citations);
       expect(Object.keys(record.citations)).toEqual(['/total', '/currency']);
@@ -221,7 +211,7 @@ describe('the Idempotency-Key request', () => {
   });
   const freshKey = () => `citations-${Date.now()}-${++keyCounter}`;
 
-  it('differs with citations: true, and not with false or an absent field', async () => {
+  test('differs with citations: true, and not with false or an absent field', async ({ api }) => {
     const key = freshKey();
     const first = await api.request(
       'POST',
@@ -247,7 +237,7 @@ describe('the Idempotency-Key request', () => {
     expect(fields(asked)).toEqual(['Idempotency-Key']);
   });
 
-  it('is the same for citations: true in JSON and "true" in a form', async () => {
+  test('is the same for citations: true in JSON and "true" in a form', async ({ api }) => {
     const key = freshKey();
     const first = await api.request(
       'POST',
