@@ -4,44 +4,22 @@
  * service's address and a key in its environment. The suite's own files say what it checks.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { REPO_ROOT, startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
-import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
+import { expect } from 'vitest';
+import { freePort } from '@xt/embedded';
+import { REPO_ROOT } from '@xt/testkit';
+import { stackTest } from '../support/stack.ts';
 
-let api: TestApi;
-let model: ModelStandIn;
-let worker: AppProcess;
-let webhookPort: number;
-
-/** A port free now, for the suite's webhook receiver (the service must be told it first). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-beforeAll(async () => {
-  webhookPort = await freePort();
-  const allow = { WEBHOOK_ALLOWLIST: `127.0.0.1:${webhookPort}` };
-  model = await startModelStandIn();
-  api = await startTestApi(allow);
-  worker = await startTestWorker(api, model.url, { ...allow, WEBHOOK_RELAY_INTERVAL_MS: '100' });
-}, 120_000);
-
-afterAll(async () => {
-  await worker?.stop();
-  await api?.close();
-  await model?.close();
+// A port free now, for the suite's webhook receiver: the service must be told it first.
+const webhookPort = await freePort();
+const allow = { WEBHOOK_ALLOWLIST: `127.0.0.1:${webhookPort}` };
+const test = stackTest({
+  api: allow,
+  worker: { ...allow, WEBHOOK_RELAY_INTERVAL_MS: '100' },
+  openApi: false,
 });
 
-it('passes the Python SDK unittest suite against the service', async () => {
+test('passes the Python SDK unittest suite against the service', async ({ api }) => {
   const cwd = path.join(REPO_ROOT, 'clients', 'python');
   const child = spawn('python3', ['-m', 'unittest', 'discover', '-v', '-s', 'tests', '-t', '.'], {
     cwd,
