@@ -11,25 +11,18 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  REPO_ROOT,
-  startModelStandIn,
-  waitFor,
-  type AppProcess,
-  type ModelStandIn,
-} from '@xt/testkit';
+import { describe, expect } from 'vitest';
+import { REPO_ROOT, waitFor } from '@xt/testkit';
 import { textPdf } from '@xt/testkit/fixtures';
-import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
+import { stackTest } from '../support/stack.ts';
 
 const MAIN = `${REPO_ROOT}/packages/mcp/src/main.ts`;
 const TSX = import.meta.resolve('tsx');
 // Workspace packages resolve to their sources, as in the tests themselves (no build first).
 const NODE_ARGS = ['--conditions=@xt/source', '--import', TSX, MAIN];
 
-let api: TestApi;
-let model: ModelStandIn;
-let worker: AppProcess;
+const test = stackTest({ openApi: false });
+
 let dir: string;
 let client: Client;
 let env: Record<string, string>;
@@ -49,11 +42,8 @@ async function call(c: Client, name: string, args: Record<string, unknown>) {
   };
 }
 
-beforeAll(async () => {
+test.beforeAll(async ({ api }) => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'xt-mcp-test-'));
-  model = await startModelStandIn();
-  api = await startTestApi();
-  worker = await startTestWorker(api, model.url);
   env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -72,11 +62,8 @@ beforeAll(async () => {
   );
 }, 120_000);
 
-afterAll(async () => {
+test.afterAll(async () => {
   await client?.close();
-  await worker?.stop();
-  await api?.close();
-  await model?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -86,7 +73,7 @@ const invoice = {
 };
 
 describe('xt-mcp over stdio', () => {
-  it('lists its four tools with JSON Schema inputs', async () => {
+  test('lists its four tools with JSON Schema inputs', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'create_schema',
@@ -106,7 +93,9 @@ describe('xt-mcp over stdio', () => {
     });
   });
 
-  it('creates and lists schemas, extracts from text, a file and reads the extraction back', async () => {
+  test('creates and lists schemas, extracts from text, a file and reads the extraction back', async ({
+    model,
+  }) => {
     const schema = await call(client, 'create_schema', { name: 'MCP invoice', structure: invoice });
     expect(schema.isError).toBe(false);
     expect(schema.json).toMatchObject({ name: 'MCP invoice', structure: invoice });
@@ -138,7 +127,9 @@ describe('xt-mcp over stdio', () => {
     expect(record.json).toHaveProperty('citations');
   });
 
-  it('returns the id of an extraction still running after timeout_seconds, to read later', async () => {
+  test('returns the id of an extraction still running after timeout_seconds, to read later', async ({
+    model,
+  }) => {
     const schemaId = (await call(client, 'list_schemas', {})).json.data[0].id as string;
     model.behave({ delayMs: 2500, output: { total: 8, vendor: 'Slow Ltd' } });
     const pending = await call(client, 'extract', {
@@ -156,7 +147,7 @@ describe('xt-mcp over stdio', () => {
     expect(done.result).toEqual({ total: 8, vendor: 'Slow Ltd' });
   });
 
-  it('answers mistakes with errors that say what to change', async () => {
+  test('answers mistakes with errors that say what to change', async ({ model }) => {
     const schemaId = (await call(client, 'list_schemas', {})).json.data[0].id as string;
     const none = await call(client, 'extract', { schema_id: schemaId });
     expect(none).toMatchObject({
@@ -199,7 +190,7 @@ describe('xt-mcp over streamable HTTP', () => {
   let server: ChildProcess;
   let url: string;
 
-  beforeAll(async () => {
+  test.beforeAll(async () => {
     server = spawn(process.execPath, [...NODE_ARGS, '--http', '--port', '0'], {
       cwd: dir,
       env,
@@ -216,11 +207,11 @@ describe('xt-mcp over streamable HTTP', () => {
     });
   }, 60_000);
 
-  afterAll(() => {
+  test.afterAll(() => {
     server?.kill('SIGTERM');
   });
 
-  it('serves the same tools to a streamable HTTP client, files only when allowed', async () => {
+  test('serves the same tools to a streamable HTTP client, files only when allowed', async () => {
     const http = new Client({ name: 'xt-http-test', version: '1.0.0' });
     await http.connect(new StreamableHTTPClientTransport(new URL(url)));
     try {
