@@ -6,10 +6,10 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
+import { describe, expect } from 'vitest';
+import { REPO_ROOT } from '@xt/testkit';
 import { textPdf } from '@xt/testkit/fixtures';
-import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
+import { stackTest } from '../support/stack.ts';
 
 interface CliRun {
   code: number | null;
@@ -43,9 +43,9 @@ function runXt(
   });
 }
 
-let api: TestApi;
-let model: ModelStandIn;
-let worker: AppProcess;
+// Webhook endpoints must be public addresses; this test's endpoint is exempted.
+const test = stackTest({ api: { WEBHOOK_ALLOWLIST: '127.0.0.1:9' }, openApi: false });
+
 let dir: string;
 let env: Record<string, string>;
 
@@ -57,24 +57,17 @@ const invoiceSchema = {
   },
 };
 
-beforeAll(async () => {
+test.beforeAll(async ({ api }) => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'xt-cli-test-'));
-  model = await startModelStandIn();
-  // Webhook endpoints must be public addresses; this test's endpoint is exempted.
-  api = await startTestApi({ WEBHOOK_ALLOWLIST: '127.0.0.1:9' });
-  worker = await startTestWorker(api, model.url);
   env = { XT_BASE_URL: api.url, XT_API_KEY: api.keys.write };
   await writeFile(path.join(dir, 'schema.json'), JSON.stringify(invoiceSchema));
 }, 120_000);
 
-afterAll(async () => {
-  await worker?.stop();
-  await api?.close();
-  await model?.close();
+test.afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-beforeEach(() => {
+test.beforeEach(({ model }) => {
   model.reset();
   // The answer depends on the document, so each output line can be told apart.
   model.setDefaultBehaviour({
@@ -103,7 +96,10 @@ async function folderOf(name: string, files: Record<string, string | Buffer>): P
 }
 
 describe('xt extract', () => {
-  it('extracts a folder at once into JSONL, and a second run does nothing again', async () => {
+  test('extracts a folder at once into JSONL, and a second run does nothing again', async ({
+    api,
+    model,
+  }) => {
     await folderOf('docs', {
       'a.txt': 'Invoice A. Total 12.50',
       'b.md': '# Invoice B\nTotal 7',
@@ -139,7 +135,9 @@ describe('xt extract', () => {
     expect(schemas.body.data.meta.total).toBe(1);
   });
 
-  it('derives idempotency keys from the content, so a lost output costs no second extraction', async () => {
+  test('derives idempotency keys from the content, so a lost output costs no second extraction', async ({
+    model,
+  }) => {
     await folderOf('keyed', { 'x.txt': 'Total 3', 'y.txt': 'Total 4' });
     const args = ['extract', '--schema', 'schema.json', 'keyed'];
     const first = await runXt([...args, '-o', 'k1.jsonl'], { cwd: dir, env });
@@ -163,7 +161,9 @@ describe('xt extract', () => {
     ]);
   });
 
-  it('records a failure, exits 1, and retries it as a new request on the next run', async () => {
+  test('records a failure, exits 1, and retries it as a new request on the next run', async ({
+    model,
+  }) => {
     await folderOf('flaky', { 'f.txt': 'Total 5' });
     model.behave({ refuse: 'I will not' });
     const failed = await runXt(
@@ -185,7 +185,7 @@ describe('xt extract', () => {
     expect(rows[1].id).not.toBe(rows[0].id);
   });
 
-  it('writes CSV with a column per schema field, and resumes from it', async () => {
+  test('writes CSV with a column per schema field, and resumes from it', async () => {
     await folderOf('csv', { 'one.txt': 'Total 1.5', 'two.txt': 'Total 2' });
     const args = ['extract', '--schema', 'schema.json', '-o', 'out.csv', 'csv'];
     expect((await runXt(args, { cwd: dir, env })).code).toBe(0);
@@ -202,7 +202,7 @@ describe('xt extract', () => {
     expect(await readFile(path.join(dir, 'out.csv'), 'utf8')).toBe(text);
   });
 
-  it('asks for citations with --citations, in JSONL and as a CSV column', async () => {
+  test('asks for citations with --citations, in JSONL and as a CSV column', async ({ api }) => {
     await folderOf('cited', { 'c.txt': 'Invoice. Total 12.50' });
     const run = await runXt(['extract', '-s', 'schema.json', '--citations', 'cited'], {
       cwd: dir,
@@ -226,7 +226,7 @@ describe('xt extract', () => {
     expect(csv.stdout.split('\r\n')[0]).toMatch(/,total,vendor,citations$/);
   });
 
-  it('takes a URL as a webpage source and names refused inputs in the output', async () => {
+  test('takes a URL as a webpage source and names refused inputs in the output', async () => {
     // The service refuses private addresses at submit time: a per-input failure, not a crash.
     const run = await runXt(['extract', '--schema', 'schema.json', 'http://127.0.0.1:9/page'], {
       cwd: dir,
@@ -238,7 +238,7 @@ describe('xt extract', () => {
     expect(row.error.code).toBe('VALIDATION_FAILED');
   });
 
-  it('refuses bad command lines with exit code 2 and says why', async () => {
+  test('refuses bad command lines with exit code 2 and says why', async () => {
     const missing = await runXt(['extract', 'docs'], { cwd: dir, env });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--schema is required');
@@ -251,7 +251,7 @@ describe('xt extract', () => {
 });
 
 describe('xt schemas, extractions and webhooks', () => {
-  it('creates, lists and reads schemas, and reads and deletes extractions', async () => {
+  test('creates, lists and reads schemas, and reads and deletes extractions', async ({ model }) => {
     await writeFile(
       path.join(dir, 'receipt.json'),
       JSON.stringify({ type: 'object', properties: { paid: { type: 'boolean' } } }),
@@ -293,7 +293,7 @@ describe('xt schemas, extractions and webhooks', () => {
     expect(gone.stderr).toMatch(/404/);
   });
 
-  it('manages webhook endpoints', async () => {
+  test('manages webhook endpoints', async () => {
     const created = await runXt(
       ['webhooks', 'create', '--url', 'http://127.0.0.1:9/xt', '--event', 'extraction.failed'],
       { cwd: dir, env },
@@ -320,7 +320,7 @@ describe('xt schemas, extractions and webhooks', () => {
     expect(bad.code).toBe(2);
   });
 
-  it('runs xt eval with the same connection as the other commands', async () => {
+  test('runs xt eval with the same connection as the other commands', async ({ model }) => {
     model.setDefaultBehaviour({ output: { total: 12.5, vendor: 'ACME' } });
     const dataset = await folderOf('dataset', { 'schema.json': JSON.stringify(invoiceSchema) });
     await folderOf('dataset/cases', { 'one.txt': 'ACME. Total 12.50' });
@@ -338,7 +338,9 @@ describe('xt schemas, extractions and webhooks', () => {
     expect(help.stdout).toMatch(/^ {2}eval +score the service/m);
   });
 
-  it('finds the development key and address of a local npm start without any variable', async () => {
+  test('finds the development key and address of a local npm start without any variable', async ({
+    api,
+  }) => {
     const checkout = path.join(dir, 'checkout');
     await mkdir(path.join(checkout, '.data'), { recursive: true });
     await mkdir(path.join(checkout, 'deep', 'down'), { recursive: true });
