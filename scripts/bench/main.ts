@@ -21,13 +21,14 @@ import { measureUploads } from './sections/uploads.ts';
 import { runWorkerCode } from './sections/worker-code.ts';
 import { measureSize } from './sections/size.ts';
 import { measurePgBouncer } from './sections/pgbouncer.ts';
+import { measureBlobStores } from './sections/blob-stores.ts';
 
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     servers: { type: 'string', default: 'own' },
     out: { type: 'string' },
-    sections: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11' },
+    sections: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12' },
     reps: { type: 'string' },
     note: { type: 'string', multiple: true, default: [] },
     profile: { type: 'string' },
@@ -64,6 +65,7 @@ try {
   // After the write path: its million rows would otherwise sit in the tables §1–§4 measure.
   if (sections.has(11)) await measurePgBouncer(stack, plan, results, log);
   if (sections.has(9)) await measureSize(stack, plan, results, log);
+  if (sections.has(12)) await measureBlobStores(stack, plan, results, log);
   await runWorkerCode(plan, sections, results, log, memory, () =>
     measureUploads(stack, plan, results, log),
   );

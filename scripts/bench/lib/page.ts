@@ -110,6 +110,12 @@ ${PIPELINE_RECALL}
   \`--quick\`) through a second API process whose queries go through Debian's PgBouncer
   (transaction pooling, 20 server connections, \`DB_PREPARED_STATEMENTS=false\`); baseline: the
   same creates through the first API process, straight to PostgreSQL.
+- **§12 S3 store**: a second API process with \`BLOB_STORE=s3\`, against s3rver (an S3-protocol
+  server on local disk) in its own process, beside the first API process on the default
+  PostgreSQL store; the worker is stopped meanwhile. Ingestion: §5's uploads (20 MB PDFs, 12 of
+  them, 4 at a time; 5 MB and 4 with \`--quick\`), MB/s and the API's peak RSS. Worker read:
+  those uploads streamed back 4 at a time through \`createBlobStore(…).get(ref)\` configured as
+  the worker's, MB/s. Baseline: the PostgreSQL store (1 MiB \`blob_chunks\` rows).
 
 ## Reproduce
 

@@ -19,6 +19,8 @@ export interface Plan {
   size: { rows: number; requests: number };
   /** §11: closed-loop clients and seconds per measurement. */
   pgbouncer: { clients: number; seconds: number };
+  /** §12: the size of each uploaded PDF and how many go per store and repetition. */
+  blobStores: { megabytes: number; files: number };
 }
 
 export function makePlan(quick: boolean, reps?: number): Plan {
@@ -57,5 +59,6 @@ export function makePlan(quick: boolean, reps?: number): Plan {
     webpages: { rounds: quick ? 1 : 2, perRound: quick ? 1 : 2 },
     size: quick ? { rows: 100_000, requests: 50 } : { rows: 1_000_000, requests: 200 },
     pgbouncer: quick ? { clients: 20, seconds: 3 } : { clients: 20, seconds: 8 },
+    blobStores: quick ? { megabytes: 5, files: 4 } : { megabytes: 20, files: 12 },
   };
 }

@@ -12,7 +12,7 @@ import { peakRssMiB, resetPeak } from '../lib/proc.ts';
 import type { Results } from '../lib/report.ts';
 
 /** A PDF of about `megabytes` MB: pages each holding one noisy photo. */
-async function bigPdf(megabytes: number): Promise<Buffer> {
+export async function bigPdf(megabytes: number): Promise<Buffer> {
   const doc = await PDFDocument.create();
   let bytes = Buffer.from(await doc.save());
   for (let seed = 1; bytes.length < megabytes * 1e6; seed++) {
@@ -97,7 +97,7 @@ export async function measureUploads(
   });
 }
 
-async function firstSchemaId(stack: BenchStack): Promise<string> {
+export async function firstSchemaId(stack: BenchStack): Promise<string> {
   const answer = await send(`${stack.direct.base}/v1/schemas?limit=1`, {
     headers: stack.direct.headers,
   });
