@@ -4,36 +4,26 @@
  * the tokens of every call.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, textPdf, type FixtureServer } from '@xt/testkit/fixtures';
-import { startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
-import {
-  checkResponsesAgainstOpenApi,
-  startTestApi,
-  startTestWorker,
-  type TestApi,
-} from '@xt/api/testing';
-
-checkResponsesAgainstOpenApi();
+import { describe, expect } from 'vitest';
+import { startFixtureServer, textPdf } from '@xt/testkit/fixtures';
+import { stackTest } from '../support/stack.ts';
 
 const PAGES = 8;
 // ~2,400 characters a page (≈600 tokens): two pages fill one 1,000-token chunk and a half.
 const pageText = (n: number) =>
   `Line items of page ${n}: ITEM-${n}A and ITEM-${n}B. ` + `Filler text for page ${n}. `.repeat(90);
 
-let api: TestApi;
-let model: ModelStandIn;
-let worker: AppProcess;
-let fixtures: FixtureServer;
+// Started first: the API and the worker are told its address.
+const fixtures = await startFixtureServer({
+  '/long.pdf': {
+    body: await textPdf(Array.from({ length: PAGES }, (_, i) => pageText(i + 1))),
+    contentType: 'application/pdf',
+  },
+});
+const allow = `127.0.0.1:${fixtures.port}`;
 
-beforeAll(async () => {
-  fixtures = await startFixtureServer({
-    '/long.pdf': {
-      body: await textPdf(Array.from({ length: PAGES }, (_, i) => pageText(i + 1))),
-      contentType: 'application/pdf',
-    },
-  });
-  model = await startModelStandIn({
+const test = stackTest({
+  model: {
     defaultBehaviour: {
       // Answers what a model would: the items present in the text it was given, in order, plus
       // the first page's ITEM-1A again so the merge has a duplicate to drop.
@@ -46,26 +36,23 @@ beforeAll(async () => {
         ],
       }),
     },
-  });
-  const allow = `127.0.0.1:${fixtures.port}`;
-  api = await startTestApi({ SOURCE_ALLOWLIST: allow });
-  worker = await startTestWorker(api, model.url, {
+  },
+  api: { SOURCE_ALLOWLIST: allow },
+  worker: {
     SOURCE_ALLOWLIST: allow,
     MODEL_MAX_INPUT_TOKENS: '1000',
     MODEL_CHUNK_CONCURRENCY: '3',
     PREP_THREADS: '1',
-  });
+  },
 });
 
-afterAll(async () => {
-  await worker?.stop();
-  await api?.close();
-  await model?.close();
-  await fixtures?.close();
-});
+test.afterAll(() => fixtures.close());
 
 describe('long documents', () => {
-  it('splits a PDF over the budget into chunks, merges them in order and counts every call', async () => {
+  test('splits a PDF over the budget into chunks, merges them in order and counts every call', async ({
+    api,
+    model,
+  }) => {
     const schema = await api.request('POST', '/v1/schemas', {
       json: {
         name: 'Items',

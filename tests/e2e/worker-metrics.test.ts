@@ -4,31 +4,26 @@
  * Counters carry the right labels, the stages each job went through have observations, and no
  * job's id becomes a label.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { freePort } from '@xt/embedded';
-import { startFixtureServer, textPdf, type FixtureServer } from '@xt/testkit/fixtures';
-import { startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
-import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
+import { startFixtureServer, textPdf } from '@xt/testkit/fixtures';
+import { stackTest } from '../support/stack.ts';
 
-let api: TestApi;
-let model: ModelStandIn;
-let worker: AppProcess;
-let metricsUrl: string;
-let fixtures: FixtureServer;
+// Started first: the API and the worker are told their addresses.
+const fixtures = await startFixtureServer({
+  '/report.pdf': { body: await textPdf(['Total due 99 EUR']), contentType: 'application/pdf' },
+  '/page.html': {
+    contentType: 'text/html; charset=utf-8',
+    body: '<!doctype html><html><body><main><h1>Order 991</h1><p>Total 77.50</p></main></body></html>',
+  },
+});
+const allow = `127.0.0.1:${fixtures.port}`;
+const port = await freePort();
+const metricsUrl = `http://127.0.0.1:${port}/metrics`;
 
-beforeAll(async () => {
-  fixtures = await startFixtureServer({
-    '/report.pdf': { body: await textPdf(['Total due 99 EUR']), contentType: 'application/pdf' },
-    '/page.html': {
-      contentType: 'text/html; charset=utf-8',
-      body: '<!doctype html><html><body><main><h1>Order 991</h1><p>Total 77.50</p></main></body></html>',
-    },
-  });
-  const allow = `127.0.0.1:${fixtures.port}`;
-  model = await startModelStandIn();
-  api = await startTestApi({ EXTRACTION_WAIT_SECONDS: '60', SOURCE_ALLOWLIST: allow });
-  const port = await freePort();
-  worker = await startTestWorker(api, model.url, {
+const test = stackTest({
+  api: { EXTRACTION_WAIT_SECONDS: '60', SOURCE_ALLOWLIST: allow },
+  worker: {
     WORKER_METRICS_PORT: String(port),
     WORKER_METRICS_HOST: '127.0.0.1',
     METRICS_TOKEN: 'scrape-secret',
@@ -38,16 +33,11 @@ beforeAll(async () => {
     // One page per browser: the second webpage needs a fresh Chromium, a restart to count.
     BROWSER_MAX_PAGES: '1',
     PAGE_TIMEOUT_MS: '20000',
-  });
-  metricsUrl = `http://127.0.0.1:${port}/metrics`;
-}, 120_000);
-
-afterAll(async () => {
-  await worker?.stop();
-  await api?.close();
-  await model?.close();
-  await fixtures?.close();
+  },
+  openApi: false,
 });
+
+test.afterAll(() => fixtures.close());
 
 /** The value of one series in Prometheus text, or undefined when it is absent. */
 function sample(
@@ -67,7 +57,10 @@ function sample(
 }
 
 describe('worker metrics after real jobs', () => {
-  it('count outcomes, retries, model calls and stage times with bounded labels', async () => {
+  test('count outcomes, retries, model calls and stage times with bounded labels', async ({
+    api,
+    model,
+  }) => {
     const schema = await api.request('POST', '/v1/schemas', {
       json: {
         name: 'Total',

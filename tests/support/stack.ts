@@ -9,7 +9,7 @@
  *   test('…', async ({ api, model }) => { … });
  */
 import { test as base } from 'vitest';
-import { startModelStandIn } from '@xt/testkit';
+import { startModelStandIn, type ModelStandInOptions } from '@xt/testkit';
 import {
   checkResponsesAgainstOpenApi,
   startTestApi,
@@ -18,6 +18,8 @@ import {
 } from '@xt/api/testing';
 
 export interface StackOptions {
+  /** How the model stand-in answers by default (see `startModelStandIn`). */
+  model?: ModelStandInOptions;
   /** Settings for the API on top of the test defaults (see `startTestApi`). */
   api?: Record<string, string>;
   /** Settings for the worker; `false` when the file starts its own (then `worker` is not there). */
@@ -33,7 +35,7 @@ export function stackTest(options: StackOptions = {}) {
   /* eslint-disable no-empty-pattern */
   return base
     .extend('model', { scope: 'file' }, async ({}, { onCleanup }) => {
-      const model = await startModelStandIn();
+      const model = await startModelStandIn(options.model);
       onCleanup(() => model.close());
       return model;
     })
