@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 
-// Built into dist/, which the API serves under /dashboard (apps/api/src/dashboard).
+// Built into dist/, which the API serves under /dashboard (apps/api/src/session-api).
 export default defineConfig({
   base: '/dashboard/',
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
