@@ -52,7 +52,11 @@ async function extract(headers: Record<string, string>) {
     return about.some((l) => l.msg === 'extraction completed') ? about : undefined;
   }, 30_000);
   const requestId = res.headers.get('x-request-id');
-  const apiLines = linesOf(replica.process.output()).filter((l) => l.requestId === requestId);
+  // The API writes its logs in batches (up to a second apart), and a quick job can finish first.
+  const apiLines = await waitFor(() => {
+    const about = linesOf(replica.process.output()).filter((l) => l.requestId === requestId);
+    return about.length > 0 ? about : undefined;
+  }, 10_000);
   return { id, requestId, workerLines, apiLines };
 }
 
