@@ -17,6 +17,7 @@ import {
   type RunningPgBouncer,
 } from '@xt/testkit';
 import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
+import { createInvoiceSchema } from '../support/schemas.ts';
 
 let bouncer: RunningPgBouncer;
 let model: ModelStandIn;
@@ -41,13 +42,7 @@ beforeAll(async () => {
     RECONCILE_AFTER_MS: '1000',
   });
   db = openTestPool(api.database.url);
-  const res = await api.request('POST', '/v1/schemas', {
-    json: {
-      name: 'Invoice',
-      structure: { type: 'object', properties: { total: { type: 'number' } } },
-    },
-  });
-  schemaId = res.body.data.id;
+  schemaId = await createInvoiceSchema(api);
 });
 
 afterAll(async () => {

@@ -23,6 +23,7 @@ import {
   type RunningRedisCluster,
 } from '@xt/testkit';
 import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
+import { createInvoiceSchema } from '../support/schemas.ts';
 
 const RATE_LIMIT_MAX = 40;
 let cluster: RunningRedisCluster;
@@ -52,13 +53,7 @@ beforeAll(async () => {
   subscriber = createRedis(cluster.url, 'blocking');
   subscriber.on('message', (_channel: string, id: string) => finished.push(id));
   await subscriber.subscribe(completionChannel(api.prefix));
-  const res = await api.request('POST', '/v1/schemas', {
-    json: {
-      name: 'Invoice',
-      structure: { type: 'object', properties: { total: { type: 'number' } } },
-    },
-  });
-  schemaId = res.body.data.id;
+  schemaId = await createInvoiceSchema(api);
 });
 
 afterAll(async () => {

@@ -15,6 +15,7 @@ import {
   type RunningRedisSentinel,
 } from '@xt/testkit';
 import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
+import { createInvoiceSchema } from '../support/schemas.ts';
 
 let sentinel: RunningRedisSentinel;
 let model: ModelStandIn;
@@ -31,13 +32,7 @@ beforeAll(async () => {
     RECONCILE_INTERVAL_MS: '500',
     RECONCILE_AFTER_MS: '1000',
   });
-  const res = await api.request('POST', '/v1/schemas', {
-    json: {
-      name: 'Invoice',
-      structure: { type: 'object', properties: { total: { type: 'number' } } },
-    },
-  });
-  schemaId = res.body.data.id;
+  schemaId = await createInvoiceSchema(api);
 });
 
 afterAll(async () => {

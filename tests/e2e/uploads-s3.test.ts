@@ -20,6 +20,7 @@ import {
 } from '@xt/testkit';
 import { textPdf } from '@xt/testkit/fixtures';
 import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
+import { createInvoiceSchema } from '../support/schemas.ts';
 
 let s3: S3rver;
 let dir: string;
@@ -72,13 +73,7 @@ beforeAll(async () => {
     forcePathStyle: true,
     credentials,
   });
-  const res = await api.request('POST', '/v1/schemas', {
-    json: {
-      name: 'Invoice',
-      structure: { type: 'object', properties: { total: { type: 'number' } } },
-    },
-  });
-  schemaId = res.body.data.id;
+  schemaId = await createInvoiceSchema(api);
 });
 
 afterAll(async () => {

@@ -23,6 +23,7 @@ import {
   startTestWorker,
   type TestApi,
 } from '@xt/api/testing';
+import { createInvoiceSchema } from '../support/schemas.ts';
 
 checkResponsesAgainstOpenApi();
 
@@ -43,13 +44,7 @@ beforeAll(async () => {
   api = await startTestApi({ ...limits, EXTRACTION_WAIT_SECONDS: '60', UPLOAD_TMP_DIR: tmpDir });
   worker = await startTestWorker(api, model.url, { ...limits, PREP_THREADS: '1' });
   db = openTestPool(api.database.url);
-  const res = await api.request('POST', '/v1/schemas', {
-    json: {
-      name: 'Invoice',
-      structure: { type: 'object', properties: { total: { type: 'number' } } },
-    },
-  });
-  schemaId = res.body.data.id;
+  schemaId = await createInvoiceSchema(api);
   invoicePdf = await textPdf(['Invoice 2026-117 from Umbrella Corp', 'Total due 4321.50 EUR']);
 });
 

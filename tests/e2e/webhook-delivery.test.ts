@@ -16,6 +16,7 @@ import {
   startTestWorker,
   type TestApi,
 } from '@xt/api/testing';
+import { createInvoiceSchema } from '../support/schemas.ts';
 
 checkResponsesAgainstOpenApi();
 
@@ -79,13 +80,7 @@ beforeAll(async () => {
   };
   model = await startModelStandIn();
   api = await startTestApi(allow);
-  const schema = await api.request('POST', '/v1/schemas', {
-    json: {
-      name: 'Invoice',
-      structure: { type: 'object', properties: { total: { type: 'number' } } },
-    },
-  });
-  schemaId = schema.body.data.id;
+  schemaId = await createInvoiceSchema(api);
 });
 
 afterAll(async () => {
