@@ -1,31 +1,16 @@
 import { and, count, eq, isNull, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { apiKeys, schemas, webhookEndpoints, type Db } from '@xt/db';
-import type { ApiConfig } from '../config.ts';
 import { HttpError } from './errors.ts';
 
 /**
- * What one account may hold at once (docs/security.md#fair-use). Each is an operator setting;
- * past one, a create answers 429 `TOO_MANY_ACTIVE` with Retry-After instead of growing the
+ * What one account may hold at once (docs/security.md#fair-use), each an operator setting
+ * (MAX_KEYS_PER_ACCOUNT, MAX_WEBHOOKS_PER_ACCOUNT, MAX_SCHEMAS_PER_ACCOUNT, and
+ * MAX_ACTIVE_EXTRACTIONS_PER_ACCOUNT, checked by the create itself in packages/extractions).
+ * Past one, a create answers 429 `TOO_MANY_ACTIVE` with Retry-After instead of growing the
  * account's share of the service without end (keys each with their own rate limit, endpoints
  * each receiving every event, a backlog that delays everyone).
  */
-export interface AccountBounds {
-  keys: number;
-  webhooks: number;
-  schemas: number;
-  activeExtractions: number;
-}
-
-export function accountBounds(config: ApiConfig): AccountBounds {
-  return {
-    keys: config.MAX_KEYS_PER_ACCOUNT,
-    webhooks: config.MAX_WEBHOOKS_PER_ACCOUNT,
-    schemas: config.MAX_SCHEMAS_PER_ACCOUNT,
-    activeExtractions: config.MAX_ACTIVE_EXTRACTIONS_PER_ACCOUNT,
-  };
-}
-
 export function tooManyActive(message: string, retryAfterSeconds: number): HttpError {
   return new HttpError(429, 'TOO_MANY_ACTIVE', message, {
     headers: { 'Retry-After': String(retryAfterSeconds) },
