@@ -1,4 +1,4 @@
-import { errorSummary } from '@xt/runtime';
+import { CHROMIUM_BASE_ARGS, errorSummary } from '@xt/runtime';
 import { ChromiumLauncher, type BrowserIsolation } from '@xt/sources';
 
 /** One thing a worker needs, checked at start-up. */
@@ -37,7 +37,7 @@ export async function checkChromium(
     });
     const browser = await launcher.launch({
       headless: true,
-      args: ['--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      args: [...CHROMIUM_BASE_ARGS],
       timeout: timeoutMs,
       handleSIGINT: false,
       handleSIGTERM: false,
