@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { ExtractJobPayload, ExtractionJobPolicy } from '@xt/queue';
+import { createSkipBreaker } from '@xt/runtime';
 import { enqueueExtraction } from './enqueue.ts';
 
 /**
@@ -20,24 +21,23 @@ const SKIP_AFTER_FAILURE_MS = 5_000;
  * job), so it resolves false instead of throwing, with the error for the outage report.
  */
 export function createEnqueueBreaker(queue: Queue) {
-  let skipUntil = 0;
+  const breaker = createSkipBreaker(SKIP_AFTER_FAILURE_MS);
   return async function enqueue(
     payload: ExtractJobPayload,
     policy: ExtractionJobPolicy,
   ): Promise<{ ok: true } | { ok: false; error: unknown }> {
     try {
-      if (Date.now() < skipUntil)
-        throw new Error('Redis failed moments ago; enqueue left to the reconciler');
+      if (breaker.open) throw new Error('Redis failed moments ago; enqueue left to the reconciler');
       await withinDeadline(
         enqueueExtraction(queue, payload, policy),
         ENQUEUE_DEADLINE_MS,
         'enqueue timed out',
       );
     } catch (error) {
-      if (Date.now() >= skipUntil) skipUntil = Date.now() + SKIP_AFTER_FAILURE_MS;
+      breaker.failed();
       return { ok: false, error };
     }
-    skipUntil = 0;
+    breaker.succeeded();
     return { ok: true };
   };
 }

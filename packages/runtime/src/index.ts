@@ -10,3 +10,4 @@ export * from './trace.ts';
 export * from './periodic.ts';
 export * from './config-core.ts';
 export * from './redis-url.ts';
+export * from './breaker.ts';

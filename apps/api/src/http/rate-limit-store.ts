@@ -1,5 +1,5 @@
 import type { RedisConnection } from '@xt/queue';
-import type { OutageReporter } from '@xt/runtime';
+import { createSkipBreaker, type OutageReporter, type SkipBreaker } from '@xt/runtime';
 
 /**
  * Both fixed windows of a request in one call: the client's (KEYS[1]) and, unless that one is
@@ -25,7 +25,13 @@ return { client[1], client[2], account[1], account[2] }`;
 const SKIP_AFTER_FAILURE_MS = 5_000;
 
 /** Per Redis connection: a hung Redis must cost one request its timeout, not one per caller. */
-const skipUntilByClient = new WeakMap<RedisConnection, number>();
+const breakers = new WeakMap<RedisConnection, SkipBreaker>();
+
+function breakerOf(redis: RedisConnection): SkipBreaker {
+  let breaker = breakers.get(redis);
+  if (!breaker) breakers.set(redis, (breaker = createSkipBreaker(SKIP_AFTER_FAILURE_MS)));
+  return breaker;
+}
 
 type WithHit = RedisConnection & {
   xtRateHit(
@@ -56,10 +62,12 @@ export class RedisRateCounter {
   readonly #redis: WithHit;
   readonly #prefix: string;
   readonly #outage: OutageReporter;
+  readonly #breaker: SkipBreaker;
 
   constructor(redis: RedisConnection, prefix: string, outage: OutageReporter) {
     if (!('xtRateHit' in redis)) redis.defineCommand('xtRateHit', { numberOfKeys: 2, lua: HIT });
     this.#redis = redis as WithHit;
+    this.#breaker = breakerOf(redis);
     this.#prefix = prefix;
     this.#outage = outage;
   }
@@ -71,7 +79,7 @@ export class RedisRateCounter {
     windowMs: number,
     clientMax: number,
   ): Promise<{ client: WindowHits; account?: WindowHits }> {
-    if (Date.now() < (skipUntilByClient.get(this.#redis) ?? 0) || this.#redis.status !== 'ready') {
+    if (this.#breaker.open || this.#redis.status !== 'ready') {
       const err = new Error(`Redis is not available (connection ${this.#redis.status})`);
       this.#outage.failed(err);
       throw err;
@@ -84,9 +92,10 @@ export class RedisRateCounter {
         String(windowMs),
         String(clientMax),
       );
+      this.#breaker.succeeded();
       this.#outage.recovered();
     } catch (err) {
-      skipUntilByClient.set(this.#redis, Date.now() + SKIP_AFTER_FAILURE_MS);
+      this.#breaker.failed();
       this.#outage.failed(err);
       throw err;
     }
