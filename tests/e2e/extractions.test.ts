@@ -21,6 +21,7 @@ import {
   startTestWorker,
   type TestApi,
 } from '@xt/api/testing';
+import { insertJoblessExtraction } from '../support/schemas.ts';
 
 checkResponsesAgainstOpenApi();
 
@@ -485,13 +486,7 @@ describe('lifecycle', () => {
 
   it('the reconciler enqueues a pending extraction whose job never reached Redis', async () => {
     const id = '5f0c7a3e-8d6b-4c1e-9a2f-0b1c2d3e4f50';
-    const accountId = (await db.query('select account_id from schemas where id = $1', [schemaId]))
-      .rows[0].account_id;
-    await db.query(
-      `insert into extractions (id, account_id, schema_id, schema_name, schema_structure, source_type, source, model, created_at)
-       values ($1, $2, $3, 'Invoice v1', $4, 'text', 'orphan', 'gpt-4.1', now() - interval '1 minute')`,
-      [id, accountId, schemaId, JSON.stringify(structure)],
-    );
+    await insertJoblessExtraction(db, schemaId, id);
     const done = await poll(id);
     expect(done.status).toBe('completed');
   });

@@ -17,7 +17,7 @@ import {
   type RunningPgBouncer,
 } from '@xt/testkit';
 import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
-import { createInvoiceSchema } from '../support/schemas.ts';
+import { createInvoiceSchema, insertJoblessExtraction } from '../support/schemas.ts';
 
 let bouncer: RunningPgBouncer;
 let model: ModelStandIn;
@@ -88,14 +88,7 @@ it('finishes asynchronous creates, polled', async () => {
 
 it('lets the reconciler give a job to a row that never got one', async () => {
   const id = '6a0c7a3e-8d6b-4c1e-9a2f-0b1c2d3e4f51';
-  const { rows } = await db.query('select account_id from schemas where id = $1', [schemaId]);
-  await db.query(
-    `insert into extractions (id, account_id, schema_id, schema_name, schema_structure,
-       source_type, source, model, created_at)
-     values ($1, $2, $3, 'Invoice', '{"type":"object","properties":{}}', 'text', 'orphan',
-       'gpt-4.1', now() - interval '1 minute')`,
-    [id, rows[0].account_id, schemaId],
-  );
+  await insertJoblessExtraction(db, schemaId, id);
   await waitFor(
     async () =>
       (await api.request('GET', `/v1/extractions/${id}`)).body.data.status === 'completed',

@@ -23,7 +23,7 @@ import {
   type RunningRedisCluster,
 } from '@xt/testkit';
 import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
-import { createInvoiceSchema } from '../support/schemas.ts';
+import { createInvoiceSchema, insertJoblessExtraction } from '../support/schemas.ts';
 
 const RATE_LIMIT_MAX = 40;
 let cluster: RunningRedisCluster;
@@ -129,14 +129,7 @@ describe('on a three-node Redis Cluster', () => {
 
   it('lets the reconciler (a lock and a script on the cluster) enqueue a row without a job', async () => {
     const id = '7b1d8b4f-9e7c-4d2f-8b3a-1c2d3e4f5a62';
-    const { rows } = await db.query('select account_id from schemas where id = $1', [schemaId]);
-    await db.query(
-      `insert into extractions (id, account_id, schema_id, schema_name, schema_structure,
-         source_type, source, model, created_at)
-       values ($1, $2, $3, 'Invoice', '{"type":"object","properties":{}}', 'text', 'orphan',
-         'gpt-4.1', now() - interval '1 minute')`,
-      [id, rows[0].account_id, schemaId],
-    );
+    await insertJoblessExtraction(db, schemaId, id);
     // A loaded CI machine can take a while; if it never comes, say what the worker said.
     await waitFor(
       async () =>
