@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isLoopbackHost } from '../loopback.ts';
 
 /** Where the service is and the key to use. */
 export interface Connection {
@@ -31,17 +32,23 @@ const LOCAL_DEFAULT = 'http://127.0.0.1:3000';
  * `XT_BASE_URL` and `XT_API_KEY` when set. Otherwise the development key a local `npm start`
  * saved (`.data/dev-api-key.txt`, found from `cwd` upwards, or under `DATA_DIR`), and the
  * address that `npm start` recorded in `.data/stack.json` while it runs.
+ *
+ * That folder may come with a checkout someone else wrote, so what it says is believed only
+ * as far as it cannot hurt: its address only if it is this machine's loopback, and only for its
+ * own development key. A key from the environment goes to `XT_BASE_URL` or the local default,
+ * never to an address a file chose.
  */
 export async function resolveConnection(env: ConnectionEnv, cwd: string): Promise<Connection> {
+  if (env.XT_API_KEY) return { baseUrl: env.XT_BASE_URL ?? LOCAL_DEFAULT, apiKey: env.XT_API_KEY };
   const dataDir = env.DATA_DIR ? path.resolve(cwd, env.DATA_DIR) : await findDataDir(cwd);
-  const apiKey = env.XT_API_KEY ?? (dataDir ? await readDevKey(dataDir) : undefined);
-  if (!apiKey) {
+  const apiKey = dataDir ? await readDevKey(dataDir) : undefined;
+  if (!dataDir || !apiKey) {
     throw new Error(
       'No API key: set XT_API_KEY (and XT_BASE_URL), or run inside a checkout where `npm start` ' +
         'saved .data/dev-api-key.txt.',
     );
   }
-  const baseUrl = env.XT_BASE_URL ?? (dataDir ? await runningApiUrl(dataDir) : undefined);
+  const baseUrl = env.XT_BASE_URL ?? (await runningApiUrl(dataDir));
   return { baseUrl: baseUrl ?? LOCAL_DEFAULT, apiKey };
 }
 
@@ -62,16 +69,24 @@ async function readDevKey(dataDir: string): Promise<string | undefined> {
   }
 }
 
-/** The API address of the `npm start` that wrote stack.json, if that process still runs. */
+/**
+ * The loopback API address of the `npm start` that wrote stack.json, if that process still
+ * runs. `process.kill(0, 0)` signals the caller's own process group and a negative pid a whole
+ * group, so both would "succeed": only a positive pid names one process.
+ */
 async function runningApiUrl(dataDir: string): Promise<string | undefined> {
   try {
     const stack = JSON.parse(await readFile(path.join(dataDir, 'stack.json'), 'utf8')) as {
-      pid?: number;
-      apiUrl?: string;
+      pid?: unknown;
+      apiUrl?: unknown;
     };
-    if (typeof stack.pid !== 'number' || typeof stack.apiUrl !== 'string') return undefined;
-    process.kill(stack.pid, 0);
-    return stack.apiUrl;
+    if (!Number.isSafeInteger(stack.pid) || (stack.pid as number) <= 0) return undefined;
+    if (typeof stack.apiUrl !== 'string' || !URL.canParse(stack.apiUrl)) return undefined;
+    const url = new URL(stack.apiUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    if (url.username || url.password || !isLoopbackHost(url.hostname)) return undefined;
+    process.kill(stack.pid as number, 0);
+    return url.origin;
   } catch {
     return undefined;
   }
