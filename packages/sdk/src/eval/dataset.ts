@@ -1,6 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { CreateExtractionParams } from '../client.ts';
+import { fileInside } from '../file-inside.ts';
 import type { SchemaInput, SourceType } from '../types.ts';
 
 /** A data set folder: `schema.json`, `cases/<case>.<ext>`, `expected/<case>.json`. */
@@ -13,6 +14,7 @@ export interface Dataset {
 
 export interface DatasetCase {
   name: string;
+  /** The source's real path, inside the data set's `cases/` (links followed). */
   file: string;
   type: SourceType;
   /** set for uploads */
@@ -47,6 +49,9 @@ export async function loadDataset(dir: string): Promise<Dataset> {
       throw new DatasetError(`${casesDir} is missing: a data set keeps one source per case there`);
     })
   ).sort();
+  if ((await realpath(casesDir)) !== path.join(await realpath(dir), 'cases')) {
+    throw new DatasetError(`${casesDir} links out of the data set; copy the sources in instead`);
+  }
   const cases: DatasetCase[] = [];
   for (const file of files) {
     if (file.startsWith('.')) continue;
@@ -62,7 +67,7 @@ export async function loadDataset(dir: string): Promise<Dataset> {
       throw new DatasetError(`cases/${file}: two cases are named ${name}`);
     }
     const expected = await readJson(path.join(dir, 'expected', `${name}.json`));
-    cases.push({ name, file: path.join(casesDir, file), ...kind, expected });
+    cases.push({ name, file: await caseFile(casesDir, file), ...kind, expected });
   }
   if (cases.length === 0) throw new DatasetError(`${casesDir} holds no cases`);
   return {
@@ -71,6 +76,20 @@ export async function loadDataset(dir: string): Promise<Dataset> {
     schema: schema as unknown as SchemaInput,
     cases,
   };
+}
+
+/**
+ * A case's source is sent to the service, so a link in a data set someone else wrote must not
+ * send a file from elsewhere on this machine (`cases/a.txt -> ~/.ssh/id_rsa`).
+ */
+async function caseFile(casesDir: string, file: string): Promise<string> {
+  const found = await fileInside(casesDir, file);
+  if (found.ok) return found.real;
+  throw new DatasetError(
+    found.reason === 'outside'
+      ? `cases/${file} links outside the data set's cases/ folder; copy the source in instead`
+      : `cases/${file} is not a readable file`,
+  );
 }
 
 /**
