@@ -60,23 +60,24 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** A JSON body must be an object, nested no deeper than the service reads. */
-function checkedShape(body: unknown): Record<string, unknown> {
+/**
+ * A JSON body must be an object (else a 422 on `body`). Fields nested deeper than the service
+ * reads are set aside, each with its error: no check may walk them, but every other field is
+ * still checked, so one answer names them all.
+ */
+function checkedShape(body: unknown): { object: Record<string, unknown>; tooDeep: FieldError[] } {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new HttpError(422, 'VALIDATION_FAILED', 'The request is invalid.', {
       fields: [{ field: 'body', message: 'the request body must be a JSON object' }],
     });
-  const tooDeep = Object.entries(body).filter(([, value]) =>
-    nestsDeeperThan(value, MAX_BODY_DEPTH - 1),
-  );
-  if (tooDeep.length > 0)
-    throw validationError(
-      tooDeep.map(([field]) => ({
-        field,
-        message: `${field} nests deeper than ${MAX_BODY_DEPTH} levels`,
-      })),
-    );
-  return body as Record<string, unknown>;
+  const object: Record<string, unknown> = {};
+  const tooDeep: FieldError[] = [];
+  for (const [field, value] of Object.entries(body)) {
+    if (nestsDeeperThan(value, MAX_BODY_DEPTH - 1))
+      tooDeep.push({ field, message: `${field} nests deeper than ${MAX_BODY_DEPTH} levels` });
+    else object[field] = value;
+  }
+  return { object, tooDeep };
 }
 
 /**
@@ -94,38 +95,26 @@ function unstorableOutside(
 }
 
 /**
- * A JSON body must be an object; arrays and scalars are a validation error on the body, and
- * unstorable text is refused before any route-specific check. For routes that validate the
- * fields themselves, `parseBodyObject` reports both kinds of problem in one answer.
- */
-export function bodyObject(
-  body: unknown,
-  checkedByRoute: readonly string[] = [],
-): Record<string, unknown> {
-  const object = checkedShape(body);
-  const unstorable = unstorableOutside(object, checkedByRoute);
-  if (unstorable.length > 0) throw validationError(unstorable);
-  return object;
-}
-
-/**
- * Runs a route's own parse over a JSON body object and answers one 422 naming every problem:
- * text that cannot be stored beside the route's own field errors, so a client fixing a NUL in
- * one field is not sent back again for another field that was wrong all along.
+ * Runs a route's own parse over a JSON body, which must be an object (arrays and scalars are a
+ * 422 on `body`), and answers one 422 naming every problem:
+ * fields nested too deep (left out of the parse) and text that cannot be stored beside the
+ * route's own field errors, so a client fixing one field is not sent back again for another
+ * that was wrong all along.
  */
 export function parseBodyObject<T>(
   body: unknown,
   parse: (object: Record<string, unknown>) => T,
   checkedByRoute: readonly string[] = [],
 ): T {
-  const object = checkedShape(body);
-  const unstorable = unstorableOutside(object, checkedByRoute);
-  if (unstorable.length === 0) return parse(object);
+  const { object, tooDeep } = checkedShape(body);
+  const refused = [...tooDeep, ...unstorableOutside(object, checkedByRoute)];
+  if (refused.length === 0) return parse(object);
   const together = (err: unknown): HttpError => {
     if (!(err instanceof HttpError) || err.status !== 422 || !err.fields)
-      return validationError(unstorable);
-    const named = new Set(unstorable.map((e) => e.field));
-    return validationError([...unstorable, ...err.fields.filter((f) => !named.has(f.field))]);
+      return validationError(refused);
+    // A too-deep field is missing from what the parse saw: its "required" is not news.
+    const named = new Set(refused.map((e) => e.field));
+    return validationError([...refused, ...err.fields.filter((f) => !named.has(f.field))]);
   };
   let parsed: T;
   try {
@@ -135,10 +124,10 @@ export function parseBodyObject<T>(
   }
   if (parsed instanceof Promise)
     return parsed.then(
-      () => Promise.reject(validationError(unstorable)),
+      () => Promise.reject(validationError(refused)),
       (err: unknown) => Promise.reject(together(err)),
     ) as T;
-  throw validationError(unstorable);
+  throw validationError(refused);
 }
 
 /**

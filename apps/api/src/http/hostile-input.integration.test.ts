@@ -101,6 +101,21 @@ describe('text the database cannot store', () => {
     expect(webhook.status).toBe(422);
     expect(fields(webhook)).toEqual(expect.arrayContaining(['description', 'url', 'events']));
   });
+
+  it('names every invalid field beside one nested deeper than 100 levels', async () => {
+    const deep = (n: number) => JSON.parse(`${'['.repeat(n)}1${']'.repeat(n)}`) as unknown;
+    const extraction = await api.request('POST', '/v1/extractions', {
+      json: { type: 'txt', source: 'x', citations: 'yes', metadata: deep(150) },
+      headers: async,
+    });
+    expect(extraction.status).toBe(422);
+    expect(fields(extraction).sort()).toEqual(['citations', 'metadata', 'schema_id', 'type']);
+    const schema = await api.request('POST', '/v1/schemas', {
+      json: { name: 7, description: 'd\u0000', structure: deep(101) },
+    });
+    expect(schema.status).toBe(422);
+    expect(fields(schema).sort()).toEqual(['description', 'name', 'structure']);
+  });
 });
 
 describe('dates at the ends of the calendar', () => {

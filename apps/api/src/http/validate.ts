@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { isUuid, type FieldError } from '@xt/contract';
-import { HttpError } from './errors.ts';
+import { HttpError, validationError } from './errors.ts';
 import { readableErrorMap, zodIssuesToFieldErrors } from './zod-errors.ts';
 
 /**
@@ -15,6 +15,15 @@ export function checkFields<S extends z.ZodType>(
   return result.success
     ? { data: result.data, errors: [] }
     : { data: undefined, errors: zodIssuesToFieldErrors(result.error.issues) };
+}
+
+/** `checkFields` as the parse of `parseBodyObject`: the data, or a 422 naming every invalid field. */
+export function fieldsOf<S extends z.ZodType>(schema: S): (value: unknown) => z.infer<S> {
+  return (value) => {
+    const { data, errors } = checkFields(schema, value);
+    if (errors.length > 0) throw validationError(errors);
+    return data as z.infer<S>;
+  };
 }
 
 /** Path ids that are not UUIDs cannot name anything: answer as if absent (404), not 422. */

@@ -3,12 +3,12 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { createAccountKey, listAccountKeys, revokeAccountKey } from '@xt/accounts';
 import { formatTimestamp } from '@xt/contract';
-import { notFound, validationError } from '../http/errors.ts';
+import { notFound } from '../http/errors.ts';
 import type { Db } from '@xt/db';
 import { principalOf } from '../auth/principal.ts';
-import { bodyObject, jsonBody } from '../http/body.ts';
+import { jsonBody, parseBodyObject } from '../http/body.ts';
 import { sendOk } from '../http/envelope.ts';
-import { checkFields, idParam } from '../http/validate.ts';
+import { fieldsOf, idParam } from '../http/validate.ts';
 
 const createBody = z.object({
   label: z
@@ -43,8 +43,7 @@ export function keyRoutes(db: Db, maxKeys: number): Router {
   });
 
   router.post('/keys', ...jsonBody('16kb'), async (req, res) => {
-    const { data, errors } = checkFields(createBody, bodyObject(req.body));
-    if (!data) throw validationError(errors);
+    const data = parseBodyObject(req.body, fieldsOf(createBody));
     await checkKeys(db, principalOf(req).accountId, maxKeys);
     const created = await createAccountKey(db, principalOf(req).accountId, data);
     sendOk(res, { ...serializeKey(created), key: created.key }, 'Key created.', 201);

@@ -14,9 +14,9 @@ import {
 } from '@xt/accounts';
 import { HttpError, validationError } from '../http/errors.ts';
 import type { Db } from '@xt/db';
-import { bodyObject, jsonBody } from '../http/body.ts';
+import { jsonBody, parseBodyObject } from '../http/body.ts';
 import { sendOk } from '../http/envelope.ts';
-import { checkFields } from '../http/validate.ts';
+import { fieldsOf } from '../http/validate.ts';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './session-cookie.ts';
 import type { SignInThrottle } from './signin-throttle.ts';
 
@@ -56,8 +56,7 @@ export function sessionRoutes(
   const router = Router();
 
   router.post('/session', ...jsonBody('16kb'), async (req, res) => {
-    const { data, errors } = checkFields(signInBody, bodyObject(req.body));
-    if (!data) throw validationError(errors);
+    const data = parseBodyObject(req.body, fieldsOf(signInBody));
     await throttle.attempt(data.email, req.ip ?? 'unknown');
     const user = await checkCredentials(db, data.email, data.password);
     if (!user) throw new HttpError(401, 'UNAUTHORIZED', 'Wrong email or password.');
@@ -84,8 +83,7 @@ export function sessionRoutes(
     const user = req.dashboardUser;
     const token = readSessionToken(req);
     if (!user || !token) throw new Error('route is not behind requireSession');
-    const { data, errors } = checkFields(passwordBody, bodyObject(req.body));
-    if (!data) throw validationError(errors);
+    const data = parseBodyObject(req.body, fieldsOf(passwordBody));
     const address = req.ip ?? 'unknown';
     await throttle.attempt(user.email, address);
     if (!(await changePassword(db, user.id, data.currentPassword, data.newPassword)))
