@@ -1,5 +1,6 @@
 export * from './failure-codes.ts';
 export * from './states.ts';
+export * from './source-kinds.ts';
 export * from './content.ts';
 export * from './structure-types.ts';
 export * from './errors.ts';

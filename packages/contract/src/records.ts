@@ -7,11 +7,12 @@ import {
 } from './citations.ts';
 import { FAILURE_CODES, type FailureCode } from './failure-codes.ts';
 import {
-  EXTRACTION_STATUSES,
+  RECORD_SOURCE_TYPES,
+  recordSourceType,
   SOURCE_TYPES,
-  type ExtractionStatus,
   type SourceType,
-} from './states.ts';
+} from './source-kinds.ts';
+import { EXTRACTION_STATUSES, type ExtractionStatus } from './states.ts';
 import { formatTimestamp } from './time.ts';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events.ts';
 
@@ -102,7 +103,7 @@ export const SingleRecordSchema = z
     id: z.uuid(),
     schemaId: z.uuid(),
     source: z.object({
-      type: z.enum(['text', 'image', 'pdf', 'url']),
+      type: z.enum(RECORD_SOURCE_TYPES),
       content: z.string().meta({ description: 'the text, the URL, or an uploaded file’s name' }),
       file: UploadedFileSchema.optional(),
     }),
@@ -206,7 +207,7 @@ export function serializeSingleRecord(row: StoredExtraction): SingleRecord {
     id: row.id,
     schemaId: row.schemaId,
     source: {
-      type: row.sourceType === 'webpage' ? 'url' : row.sourceType,
+      type: recordSourceType(row.sourceType),
       content: row.source,
       // An upload: `content` is the file name, and this is the file (docs/uploads.md).
       ...(row.file ? { file: row.file } : {}),

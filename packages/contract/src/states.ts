@@ -3,9 +3,6 @@ export const EXTRACTION_STATUSES = ['pending', 'processing', 'completed', 'faile
 export type ExtractionStatus = (typeof EXTRACTION_STATUSES)[number];
 export const FINAL_STATUSES: ReadonlySet<ExtractionStatus> = new Set(['completed', 'failed']);
 
-export const SOURCE_TYPES = ['text', 'image', 'pdf', 'webpage'] as const;
-export type SourceType = (typeof SOURCE_TYPES)[number];
-
 /** Public model names a client may ask for; `MODEL_MAP` maps them to provider names. */
 export const PUBLIC_MODELS = ['gpt-4.1', 'gpt-4.1-mini'] as const;
 export type PublicModel = (typeof PUBLIC_MODELS)[number];

@@ -18,6 +18,8 @@ import type {
   Structure,
   UploadedFile,
 } from '@xt/contract';
+// The registry alone (no zod), so drizzle-kit loads it as it loads this file.
+import { SOURCE_TYPES } from '@xt/contract/source-kinds';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -36,6 +38,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/** `'a', 'b'` for an `in (...)` check; the values are the registry's own names, never input. */
+const sqlList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
 
@@ -177,7 +182,9 @@ export const extractions = pgTable(
     schemaId: uuid('schema_id').notNull(),
     schemaName: text('schema_name').notNull(),
     schemaStructure: json('schema_structure').$type<Structure>().notNull(),
-    sourceType: text('source_type', { enum: ['text', 'image', 'pdf', 'webpage'] }).notNull(),
+    // The kinds of the registry (docs/sources.md); the check below holds the database to it,
+    // and a release that adds a kind regenerates that check as a migration.
+    sourceType: text('source_type', { enum: SOURCE_TYPES }).notNull(),
     source: text('source').notNull(),
     instruction: text('instruction'),
     // The client's labels (at most 16 short strings). jsonb, unlike the snapshots: key order
@@ -230,6 +237,7 @@ export const extractions = pgTable(
       'extractions_status_check',
       sql`${t.status} in ('pending', 'processing', 'completed', 'failed')`,
     ),
+    check('extractions_source_type_check', sql.raw(`source_type in (${sqlList(SOURCE_TYPES)})`)),
     // `charged` is true exactly when completed (docs/api.md#states); the database holds the line too.
     check('extractions_charged_check', sql`${t.charged} = (${t.status} = 'completed')`),
   ],

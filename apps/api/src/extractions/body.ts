@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import {
   DEFAULT_MODEL,
+  isSourceType,
   PUBLIC_MODELS,
+  SOURCE_KINDS,
   SOURCE_TYPES,
   type PublicModel,
   type SourceType,
@@ -75,12 +77,13 @@ export const extractionFields = z.object({
     .optional(),
 });
 
+/** What is wrong with `source` given as a field, for the ways the registry lets `type` take it. */
 function sourceError(
   type: SourceType,
   source: string,
   opts: { maxTextChars: number; allowlist: Allowlist },
 ): string | null {
-  if (type === 'text') {
+  if (SOURCE_KINDS[type].inputs.inline) {
     if (source.trim() === '') return 'source must not be empty';
     if (source.length > opts.maxTextChars)
       return `source must be at most ${opts.maxTextChars} characters`;
@@ -108,7 +111,7 @@ function uploadOf(
     if (!files.file) return null;
     return uploadFromPart(type, files.file, opts);
   }
-  if ((type === 'pdf' || type === 'image') && typeof body.source === 'string')
+  if (SOURCE_KINDS[type].inputs.dataUrl && typeof body.source === 'string')
     if (isDataUrl(body.source)) return uploadFromDataUrl(type, body.source.trim(), opts);
   return null;
 }
@@ -131,10 +134,7 @@ export function parseExtractionBody(
   errors.push(...metadata.errors);
   const citations = parseCitations(body.citations, opts.form);
   errors.push(...citations.errors);
-  const type =
-    typeof body.type === 'string' && (SOURCE_TYPES as readonly string[]).includes(body.type)
-      ? (body.type as SourceType)
-      : undefined;
+  const type = isSourceType(body.type) ? body.type : undefined;
   const upload = type ? uploadOf(type, body, opts) : null;
   if (upload && !upload.ok) errors.push({ field: 'source', message: upload.message });
   else if (
@@ -149,7 +149,7 @@ export function parseExtractionBody(
   if (errors.length > 0 || !parsed) throw validationError(errors);
   const source = upload?.ok
     ? upload.upload.file.name
-    : parsed.type === 'text'
+    : SOURCE_KINDS[parsed.type].inputs.inline
       ? String(parsed.source)
       : String(parsed.source).trim();
   const input: ExtractionInput = {

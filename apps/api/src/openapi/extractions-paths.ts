@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { ListRecordSchema, MetadataSchema, SingleRecordSchema } from '@xt/contract';
+import {
+  ListRecordSchema,
+  MetadataSchema,
+  SingleRecordSchema,
+  SOURCE_KINDS,
+  typesTaking,
+} from '@xt/contract';
 import { EmptyData, pageOf } from '../http/response-schemas.ts';
 import { IdempotencyKeySchema } from '../idempotency/header.ts';
 import { extractionFields } from '../extractions/body.ts';
@@ -18,19 +24,27 @@ import {
   retryAfter,
 } from './common.ts';
 
+/** The kinds that take a source in one way, as the registry says, for descriptions. */
+const named = (input: Parameters<typeof typesTaking>[0]) =>
+  typesTaking(input)
+    .map((t) => `\`${t}\``)
+    .join(', ');
+const uploadFormats = typesTaking('upload')
+  .map((t) => `\`${t}\` (${SOURCE_KINDS[t].formats.join(', ')})`)
+  .join('; ');
+
 // The text and upload caps are settings; the document states their defaults and names them.
 const source = z
   .string()
   .min(1)
   .meta({
-    description: `for \`text\` the text itself, not blank, at most MAX_TEXT_CHARS characters (default 1,000,000); otherwise the absolute http(s) URL of the content, without credentials, at most ${MAX_URL_LENGTH} characters, whose host must be public; or for \`pdf\` and \`image\` a base64 \`data:\` URL of at most MAX_UPLOAD_BYTES decoded (default 50 MiB) (docs/uploads.md)`,
+    description: `for ${named('inline')} the text itself, not blank, at most MAX_TEXT_CHARS characters (default 1,000,000); for ${named('url')} the absolute http(s) URL of the content, without credentials, at most ${MAX_URL_LENGTH} characters, whose host must be public; or for ${named('dataUrl')} a base64 \`data:\` URL of at most MAX_UPLOAD_BYTES decoded (default 50 MiB) (docs/uploads.md)`,
   });
 const metadataText = z.string().meta({
   description: 'the metadata object as a JSON string (docs/api.md#metadata)',
 });
 const file = z.file().meta({
-  description:
-    'an uploaded file instead of a `source` field, for `pdf`, `image` and `text` (plain text, Markdown, CSV, JSON or HTML); at most MAX_UPLOAD_BYTES (default 50 MiB, 413 past it); one file part only',
+  description: `an uploaded file instead of a \`source\` field, for ${uploadFormats}; recognised by its content, not its name; at most MAX_UPLOAD_BYTES (default 50 MiB, 413 past it); one file part only (docs/sources.md)`,
 });
 
 const citationsDescription =

@@ -1,13 +1,23 @@
-import type { SourceType } from '@xt/contract';
-import { isImageType, sniffContentType, type SniffedType } from '@xt/fetcher';
+import {
+  acceptsFormat,
+  FORMATS,
+  formatOfMime,
+  SOURCE_KINDS,
+  uploadKindFor,
+  type FormatName,
+  type SourceType,
+} from '@xt/contract';
+import { sniffContentType, type SniffedType } from '@xt/fetcher';
 import type { InspectedContent } from './inspect.ts';
 
-export type ContentCheck = { ok: true; contentType: string } | { ok: false; message: string };
+export type ContentCheck =
+  { ok: true; contentType: string; format: FormatName } | { ok: false; message: string };
 
 /** Formats people upload by mistake, named so the 422 says what the file actually is. */
 function describeOther(head: Buffer, sniffed: SniffedType | null): string {
   if (sniffed === 'application/pdf') return 'a PDF';
   if (sniffed === 'text/html') return 'an HTML document';
+  if (sniffed === 'image/svg+xml') return 'an SVG drawing (a document, not an image)';
   if (sniffed) return `an image (${sniffed})`;
   const magic = (bytes: number[]) => bytes.every((b, i) => head[i] === b);
   if (magic([0x50, 0x4b, 0x03, 0x04]) || magic([0x50, 0x4b, 0x05, 0x06])) return 'a ZIP archive';
@@ -18,26 +28,35 @@ function describeOther(head: Buffer, sniffed: SniffedType | null): string {
   return 'an unrecognised format';
 }
 
-/** Text formats accepted as `text`, by declared type or extension; the content decides HTML. */
-const TEXT_TYPES: [RegExp, RegExp, string][] = [
-  [/^text\/html$|^application\/xhtml\+xml$/, /\.x?html?$/i, 'text/html'],
-  [/^text\/markdown$|^text\/x-markdown$/, /\.(md|markdown)$/i, 'text/markdown'],
-  [/^text\/csv$/, /\.csv$/i, 'text/csv'],
-  [/^application\/json$/, /\.json$/i, 'application/json'],
+/** Text formats, told apart by declared type or extension; the content alone decides HTML. */
+const TEXT_TYPES: [RegExp, FormatName][] = [
+  [/^text\/markdown$|^text\/x-markdown$/, 'md'],
+  [/^text\/csv$/, 'csv'],
+  [/^application\/json$/, 'json'],
+  [/^text\/html$|^application\/xhtml\+xml$/, 'html'],
 ];
 
-function textType(head: Buffer, declared: string | undefined, name: string): string {
-  if (sniffContentType(head) === 'text/html') return 'text/html';
+/**
+ * Which text format an upload that is text is. Markdown, CSV and JSON read as plain text with a
+ * hint for the model, so the name may choose among them; only HTML is read differently (as a
+ * page, statically), and that is decided by the content.
+ */
+function textFormat(head: Buffer, declared: string | undefined, name: string): FormatName {
+  if (sniffContentType(head) === 'text/html') return 'html';
   const mime = (declared ?? '').split(';')[0]!.trim().toLowerCase();
-  for (const [byMime, byName, type] of TEXT_TYPES)
-    if (byMime.test(mime) || byName.test(name)) return type;
-  return 'text/plain';
+  const extension = /\.[^.]+$/.exec(name.toLowerCase())?.[0] ?? '';
+  for (const [byMime, format] of TEXT_TYPES) {
+    const extensions: readonly string[] = FORMATS[format].extensions;
+    if (byMime.test(mime) || extensions.includes(extension)) return format;
+  }
+  return 'txt';
 }
 
 /**
  * Decides whether uploaded bytes are what `type` says, by their content (magic numbers), never
- * by the name or the declared Content-Type, which the client controls. Returns the content type
- * records show, or the 422 message for `source`.
+ * by the name or the declared Content-Type, which the client controls. What each type takes is
+ * the registry's (docs/sources.md). Returns the format records show, or the 422 message for
+ * `source`.
  */
 export function checkUploadContent(
   type: SourceType,
@@ -45,24 +64,29 @@ export function checkUploadContent(
   opts: { declaredType?: string; name: string; maxTextChars: number },
 ): ContentCheck {
   const fail = (message: string): ContentCheck => ({ ok: false, message });
-  if (type === 'webpage')
-    return fail('source for type webpage is a URL; upload an HTML file as type text');
+  const kind = SOURCE_KINDS[type];
+  if (!kind.inputs.upload) {
+    const html = uploadKindFor('html');
+    return fail(
+      `source for type ${type} is a URL, not a file${html ? `; upload an HTML file as type ${html}` : ''}`,
+    );
+  }
   if (content.size === 0) return fail('source is an empty file');
   const sniffed = sniffContentType(content.head);
-  if (type === 'pdf') {
-    if (sniffed === 'application/pdf') return { ok: true, contentType: sniffed };
-    return fail(`source is not a PDF: the file is ${describeOther(content.head, sniffed)}`);
+  const readsText = acceptsFormat(type, 'txt');
+  // A binary format recognised by its signature: the type must be one that reads it.
+  const binary = sniffed && sniffed !== 'text/html' ? formatOfMime(sniffed) : undefined;
+  if (binary && FORMATS[binary].detectedBy === 'magic') {
+    if (acceptsFormat(type, binary))
+      return { ok: true, contentType: FORMATS[binary].mime, format: binary };
+    const other = uploadKindFor(binary);
+    if (readsText && other)
+      return fail(
+        `source is ${describeOther(content.head, sniffed)}, not text: upload it as type ${other}`,
+      );
   }
-  if (type === 'image') {
-    if (sniffed === 'image/svg+xml')
-      return fail('source is an SVG, which is not accepted as an image (it is a document)');
-    if (isImageType(sniffed) && sniffed) return { ok: true, contentType: sniffed };
-    return fail(`source is not an image: the file is ${describeOther(content.head, sniffed)}`);
-  }
-  if (sniffed === 'application/pdf' || (isImageType(sniffed) && sniffed !== 'image/svg+xml'))
-    return fail(
-      `source is ${describeOther(content.head, sniffed)}, not text: upload it as type ${sniffed === 'application/pdf' ? 'pdf' : 'image'}`,
-    );
+  if (!readsText)
+    return fail(`source is not ${kind.noun}: the file is ${describeOther(content.head, sniffed)}`);
   if (!content.utf8Text)
     return fail(
       `source is not UTF-8 text (the file is ${describeOther(content.head, sniffed)} or uses another encoding)`,
@@ -72,5 +96,6 @@ export function checkUploadContent(
   // Blank text is empty too, as for a text field (checked when the whole file is in `head`).
   const blank = content.size <= content.head.length && content.head.toString('utf8').trim() === '';
   if (content.textLength === 0 || blank) return fail('source is an empty file');
-  return { ok: true, contentType: textType(content.head, opts.declaredType, opts.name) };
+  const format = textFormat(content.head, opts.declaredType, opts.name);
+  return { ok: true, contentType: FORMATS[format].mime, format };
 }

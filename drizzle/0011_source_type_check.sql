@@ -1,0 +1,1 @@
+ALTER TABLE "extractions" ADD CONSTRAINT "extractions_source_type_check" CHECK (source_type in ('text', 'image', 'pdf', 'webpage'));

@@ -1,0 +1,185 @@
+/*
+ * The one registry of source kinds (docs/sources.md): what a client may send as `type`, how each
+ * kind is handed over, which file formats it reads and how its content is laid out. The API's
+ * validation, the database's check, the OpenAPI enums and the dashboard's run form are built
+ * from it; the SDK, the MCP server and the Python client keep copies that tests hold to it.
+ *
+ * Pure data and small functions, no zod: the dashboard bundles this file.
+ */
+
+/**
+ * How a kind's content is laid out, which decides where a citation points:
+ * - `flow`: one running text; citations by offsets (typed text) or by quote alone (webpages);
+ * - `pages`: pages, with a page number and boxes on it (PDFs, images, converted documents);
+ * - `sheets`: named tables of cells; citations name the sheet and the cell;
+ * - `parts`: a message and its attachments, each read by its own kind; citations name the part.
+ */
+export type SourceLayout = 'flow' | 'pages' | 'sheets' | 'parts';
+
+/** How a client may hand a kind's source over in `source`. */
+export interface SourceInputs {
+  /** The content itself, as the field's text. */
+  inline: boolean;
+  /** An absolute http(s) URL the worker fetches. */
+  url: boolean;
+  /** A file part in multipart bodies. */
+  upload: boolean;
+  /** A base64 `data:` URL in any body. */
+  dataUrl: boolean;
+}
+
+export interface SourceKind {
+  /** What forms call it. */
+  label: string;
+  /** What messages call one of it: "a PDF", "an image". */
+  noun: string;
+  inputs: SourceInputs;
+  layout: SourceLayout;
+  /** `source.type` in the single record (the interface names webpages `url` there). */
+  recordType: string;
+  /**
+   * The file formats (keys of FORMATS) this kind reads, detected by content. Empty for a kind
+   * that is never a file (a webpage is rendered from its URL, whatever it serves).
+   */
+  formats: readonly FormatName[];
+}
+
+/**
+ * How a format is recognised from its bytes, never from its name or a declared type:
+ * - `magic`: a signature at a fixed place (a PDF's `%PDF-`, a PNG's eight bytes, ...);
+ * - `text`: valid UTF-8 without NUL bytes; markup decided by its opening tags;
+ */
+export type Detection = 'magic' | 'text';
+
+export interface FileFormat {
+  /** The content type records show for it. */
+  mime: string;
+  /** Names it usually has; used by clients to guess a type for a file, never by the service. */
+  extensions: readonly string[];
+  detectedBy: Detection;
+}
+
+/** Every file format the service reads. The name is what records show as `format`. */
+export const FORMATS = {
+  pdf: { mime: 'application/pdf', extensions: ['.pdf'], detectedBy: 'magic' },
+  png: { mime: 'image/png', extensions: ['.png'], detectedBy: 'magic' },
+  jpeg: { mime: 'image/jpeg', extensions: ['.jpg', '.jpeg'], detectedBy: 'magic' },
+  gif: { mime: 'image/gif', extensions: ['.gif'], detectedBy: 'magic' },
+  webp: { mime: 'image/webp', extensions: ['.webp'], detectedBy: 'magic' },
+  tiff: { mime: 'image/tiff', extensions: ['.tif', '.tiff'], detectedBy: 'magic' },
+  bmp: { mime: 'image/bmp', extensions: ['.bmp'], detectedBy: 'magic' },
+  avif: { mime: 'image/avif', extensions: ['.avif'], detectedBy: 'magic' },
+  heic: { mime: 'image/heic', extensions: ['.heic', '.heif'], detectedBy: 'magic' },
+  txt: { mime: 'text/plain', extensions: ['.txt'], detectedBy: 'text' },
+  md: { mime: 'text/markdown', extensions: ['.md', '.markdown'], detectedBy: 'text' },
+  csv: { mime: 'text/csv', extensions: ['.csv'], detectedBy: 'text' },
+  json: { mime: 'application/json', extensions: ['.json'], detectedBy: 'text' },
+  html: { mime: 'text/html', extensions: ['.html', '.htm'], detectedBy: 'text' },
+} as const satisfies Record<string, FileFormat>;
+
+export type FormatName = keyof typeof FORMATS;
+
+const IMAGE_FORMATS = [
+  'png',
+  'jpeg',
+  'gif',
+  'webp',
+  'tiff',
+  'bmp',
+  'avif',
+  'heic',
+] as const satisfies readonly FormatName[];
+
+const file = { inline: false, url: true, upload: true, dataUrl: true } as const;
+
+/** The kinds, in the order forms and documents list them. */
+export const SOURCE_KINDS = {
+  text: {
+    label: 'Text',
+    noun: 'a text file',
+    // A URL of a text file is not read: a URL is fetched as a webpage, PDF or image.
+    inputs: { inline: true, url: false, upload: true, dataUrl: false },
+    layout: 'flow',
+    recordType: 'text',
+    formats: ['txt', 'md', 'csv', 'json', 'html'],
+  },
+  image: {
+    label: 'Image',
+    noun: 'an image',
+    inputs: file,
+    layout: 'pages',
+    recordType: 'image',
+    formats: IMAGE_FORMATS,
+  },
+  pdf: {
+    label: 'PDF',
+    noun: 'a PDF',
+    inputs: file,
+    layout: 'pages',
+    recordType: 'pdf',
+    formats: ['pdf'],
+  },
+  webpage: {
+    label: 'Webpage',
+    noun: 'a webpage',
+    inputs: { inline: false, url: true, upload: false, dataUrl: false },
+    layout: 'flow',
+    recordType: 'url',
+    formats: [],
+  },
+} as const satisfies Record<string, SourceKind>;
+
+export type SourceType = keyof typeof SOURCE_KINDS;
+
+/** Every `type` a record can show, in registry order (a tuple, for enums). */
+export const SOURCE_TYPES = Object.keys(SOURCE_KINDS) as [SourceType, ...SourceType[]];
+
+export function isSourceType(value: unknown): value is SourceType {
+  return typeof value === 'string' && Object.hasOwn(SOURCE_KINDS, value);
+}
+
+export function sourceKind(type: SourceType): SourceKind {
+  return SOURCE_KINDS[type];
+}
+
+/** A source whose citations carry a page and boxes, and which gets page previews. */
+export function hasPages(type: SourceType): boolean {
+  return SOURCE_KINDS[type].layout === 'pages';
+}
+
+/** What the single record shows as `source.type` (webpages are `url` there). */
+export type RecordSourceType = (typeof SOURCE_KINDS)[SourceType]['recordType'];
+
+/** The single record's `source.type` values, in registry order and without repeats. */
+export const RECORD_SOURCE_TYPES = [
+  ...new Set(SOURCE_TYPES.map((t) => SOURCE_KINDS[t].recordType)),
+] as [RecordSourceType, ...RecordSourceType[]];
+
+export function recordSourceType(type: SourceType): RecordSourceType {
+  return SOURCE_KINDS[type].recordType;
+}
+
+/** The kind a single record's `source.type` names (the dashboard reads records, not rows). */
+export function typeOfRecord(recordType: string): SourceType | undefined {
+  return SOURCE_TYPES.find((t) => SOURCE_KINDS[t].recordType === recordType);
+}
+
+/** Whether `kind` reads files of `format` (an upload's or a fetched file's detected format). */
+export function acceptsFormat(type: SourceType, format: FormatName): boolean {
+  return (SOURCE_KINDS[type].formats as readonly FormatName[]).includes(format);
+}
+
+/** The kinds that take `source` in the given way, in registry order. */
+export function typesTaking(input: keyof SourceInputs): SourceType[] {
+  return SOURCE_TYPES.filter((t) => SOURCE_KINDS[t].inputs[input]);
+}
+
+/** The first kind (in registry order) that takes uploaded files of `format`. */
+export function uploadKindFor(format: FormatName): SourceType | undefined {
+  return SOURCE_TYPES.find((t) => SOURCE_KINDS[t].inputs.upload && acceptsFormat(t, format));
+}
+
+/** The format whose content type records show as `mime` (sniffers speak content types). */
+export function formatOfMime(mime: string): FormatName | undefined {
+  return (Object.keys(FORMATS) as FormatName[]).find((f) => FORMATS[f].mime === mime);
+}
