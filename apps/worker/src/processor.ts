@@ -1,10 +1,9 @@
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
-import type { RedisConnection } from '@xt/queue';
 import type { Logger } from 'pino';
 import { ExtractionFailure, type SourceType } from '@xt/contract';
-import { isDatabaseUnavailable, type Db } from '@xt/db';
-import { extract, type ModelClient } from '@xt/model';
-import { forJobFailure, publishCompletion, type ExtractJobPayload } from '@xt/queue';
+import { isDatabaseUnavailable } from '@xt/db';
+import type { ModelClient } from '@xt/model';
+import { forJobFailure, type ExtractJobPayload } from '@xt/queue';
 import {
   createOutageReporter,
   errorSummary,
@@ -15,14 +14,24 @@ import {
 import type { SourcePreparer } from '@xt/sources';
 import { untimed } from './ops/stages.ts';
 import type { WorkerMetrics } from './ops/worker-metrics.ts';
-import { groundOutput } from '@xt/grounding';
 import type { PagePreviews } from './page-previews/index.ts';
-import { claim, complete, exists, recordFailure, release } from '@xt/extractions';
+import { claimStep } from './job/claim-step.ts';
+import { startDeadline, withTimeout } from './job/deadline.ts';
+import { extractStep } from './job/extract-step.ts';
+import {
+  asFailure,
+  attemptsLeft,
+  exhaustedFailure,
+  failureStep,
+  planFailure,
+} from './job/failure-step.ts';
+import { finishStep } from './job/finish-step.ts';
+import type { ExtractionRow, JobLifecycle } from './job/lifecycle.ts';
+import { deletedWhilePreparing, prepareStep } from './job/prepare-step.ts';
 
 export interface ProcessorDeps {
-  db: Db;
-  redis: RedisConnection;
-  prefix: string;
+  /** The row's transitions and the "finished" message (job/lifecycle.ts). */
+  lifecycle: JobLifecycle;
   model: ModelClient;
   sources: SourcePreparer;
   logger: Logger;
@@ -43,31 +52,22 @@ export interface ProcessorDeps {
 /** The reason the worker aborts its running jobs with when its shutdown grace has run out. */
 export const SHUTDOWN_REASON = 'worker shutting down';
 
-/** A preparation at least this long is followed by a look whether the row was deleted meanwhile. */
-const RECHECK_AFTER_PREPARING_MS = 50;
-
 /** While PostgreSQL is away a job is put back this long (plus jitter) without using an attempt. */
 const DATABASE_RETRY_MS = 3_000;
 
-function asFailure(err: unknown): ExtractionFailure {
-  if (err instanceof ExtractionFailure) return err;
-  return new ExtractionFailure('INTERNAL', 'The extraction failed unexpectedly.', {
-    retryable: true,
-    cause: err,
-  });
-}
-
 /**
- * The extraction job handler: claim the row, prepare the source, call the model, record the
- * outcome. Retryable failures return the row to `pending` and let BullMQ back off and retry;
- * the rest fail it at once (UnrecoverableError).
+ * The extraction job handler, as named steps (job/): claim the row, prepare the source, call
+ * the model, finish (ground, preview, complete), or record the failure. Each step is a function
+ * of its own with its own tests; this file only sequences them, times them and logs.
+ * Retryable failures return the row to `pending` and let BullMQ back off and retry; the rest
+ * fail it at once (UnrecoverableError).
  *
  * Two interruptions use no attempt: PostgreSQL being unreachable (the job is put back for a few
  * seconds, again and again until it answers, since nothing can be recorded meanwhile), and the
  * worker shutting down (the job is handed back to the front of the queue for another worker).
  */
 export function createProcessor(deps: ProcessorDeps) {
-  const metrics = deps.metrics;
+  const { lifecycle, metrics } = deps;
   const time = metrics?.time ?? untimed;
   // A provider that answers 429 or 5xx fails every job's attempt alike: one warning when that
   // starts and one line when a call succeeds again, not a warning per attempt.
@@ -118,7 +118,7 @@ export function createProcessor(deps: ProcessorDeps) {
       return await run(job, extractionId, log, stop);
     } catch (err) {
       if (stop?.aborted && stop.reason === SHUTDOWN_REASON && token) {
-        await release(deps.db, extractionId).catch(() => false);
+        await lifecycle.release(extractionId).catch(() => false);
         await job.moveToWait(token);
         metrics?.requeued('shutdown');
         log.info('handed back to the queue at shutdown');
@@ -142,183 +142,122 @@ export function createProcessor(deps: ProcessorDeps) {
     log: Logger,
     stop: AbortSignal | undefined,
   ): Promise<{ status: string }> {
-    const claimed = await claim(deps.db, extractionId);
-    if (claimed.kind === 'gone') {
-      log.info('extraction was deleted; nothing to do');
-      metrics?.finished('deleted');
-      return { status: 'deleted' };
-    }
-    if (claimed.kind === 'final') {
-      log.info(
-        { status: claimed.row.status },
-        'extraction already finished; duplicate delivery ignored',
-      );
-      metrics?.finished('duplicate');
-      return { status: claimed.row.status };
+    const claimed = await claimStep(lifecycle, extractionId, deps.maxAttempts);
+    if (claimed.next === 'skip') {
+      if (claimed.reason === 'deleted') log.info('extraction was deleted; nothing to do');
+      else
+        log.info(
+          { status: claimed.status },
+          'extraction already finished; duplicate delivery ignored',
+        );
+      metrics?.finished(claimed.reason);
+      return { status: claimed.status };
     }
     const row = claimed.row;
-    if (row.attempts > deps.maxAttempts)
-      return failExhausted(row.id, row.attempts, row.sourceType, log);
+    if (claimed.next === 'exhausted') return failExhausted(row, log);
 
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error('job timeout')), deps.jobTimeoutMs);
-    const signal = stop ? AbortSignal.any([controller.signal, stop]) : controller.signal;
+    const deadline = startDeadline(deps.jobTimeoutMs, stop);
+    const { signal } = deadline;
     try {
-      // Not retryable: no attempt can succeed until the worker is configured.
-      if (!deps.modelConfigured)
-        throw new ExtractionFailure(
-          'MODEL_UNAVAILABLE',
-          'No model provider is configured on the worker: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible server).',
-        );
-      const citations = row.citationsRequested;
-      const prepareOpts = { model: row.model, signal, citations };
-      const preparing = performance.now();
-      const source = await withTimeout(
-        row.file
-          ? deps.sources.prepareUpload(
-              row.sourceType,
-              { ref: row.fileRef, contentType: row.file.contentType },
-              prepareOpts,
-            )
-          : deps.sources.prepare(row.sourceType, row.source, prepareOpts),
-        signal,
-      );
-      // Deleted while its source was being prepared: spend no model tokens on it. Not asked
-      // after a preparation of moments (typed text): a deletion in that window costs one model
-      // call, whose result the final conditional update discards, and asking cost a statement
-      // per extraction (docs/performance.md).
-      const prepared = performance.now() - preparing;
-      if (prepared >= RECHECK_AFTER_PREPARING_MS && !(await exists(deps.db, extractionId))) {
-        metrics?.finished('deleted');
-        return { status: 'deleted' };
-      }
-      const type = row.sourceType;
-      const result = await withTimeout(
-        time('model', type, () =>
-          extract({
-            client: deps.model,
-            model: row.model,
-            structure: row.schemaStructure,
-            source,
-            instruction: row.instruction ?? undefined,
-            signal,
-            citations,
-          }),
-        ),
-        signal,
-      );
-      providerOutage.recovered();
-      const grounded = groundOutput(result, source, citations);
-      const pageImages = await deps.previews?.(type, source, grounded.citations);
-      const written = await time('store', type, () =>
-        complete(deps.db, extractionId, result.output, result.totalTokens, {
-          ...grounded,
-          pageImages,
-        }),
-      );
-      metrics?.finished(written ? 'completed' : 'discarded');
-      log.info(
-        { tokens: result.totalTokens, calls: result.calls, written },
-        'extraction completed',
-      );
-      if (written) await notify(extractionId, log);
-      return { status: written ? 'completed' : 'discarded' };
+      return await runSteps(row, log, signal);
     } catch (err) {
       // Handed back or put back by the caller: nothing is recorded as a failure.
       if (stop?.aborted || isDatabaseUnavailable(err)) throw err;
-      const failure = asFailure(err);
-      const attemptsLeft = Math.min(
-        (job.opts.attempts ?? 1) - (job.attemptsMade + 1),
-        deps.maxAttempts - row.attempts,
-      );
-      if (failure.retryable && attemptsLeft > 0) {
-        await time('store', row.sourceType, () =>
-          recordFailure(deps.db, extractionId, failure, 'pending'),
-        );
-        metrics?.retry(failure.code);
-        const providerDown = failure.code === 'MODEL_UNAVAILABLE';
-        if (providerDown) providerOutage.failed(failure.cause ?? failure);
-        log[providerDown ? 'info' : 'warn'](
-          { code: failure.code, error: errorSummary(failure.cause ?? failure), attemptsLeft },
-          'attempt failed; will retry',
-        );
-        throw failure;
-      }
-      const written = await time('store', row.sourceType, () =>
-        recordFailure(deps.db, extractionId, failure, 'failed'),
-      );
-      metrics?.finished('failed', failure.code);
-      log.warn(
-        { code: failure.code, error: errorSummary(failure.cause ?? failure), written },
-        'extraction failed',
-      );
-      if (written) await notify(extractionId, log);
-      throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
+      return await fail(job, row, asFailure(err), log);
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   }
 
-  /**
-   * A row claimed more often than attempts allow was started and never finished each time: its
-   * worker died or stalled on it (a source that freezes whatever reads it, say). It fails now,
-   * uncharged, instead of being handed from worker to worker for ever.
-   */
-  async function failExhausted(
-    extractionId: string,
-    claims: number,
-    type: SourceType,
+  /** prepare → extract → finish, for a claimed row, within the job's deadline. */
+  async function runSteps(
+    row: ExtractionRow,
+    log: Logger,
+    signal: AbortSignal,
+  ): Promise<{ status: string }> {
+    // Not retryable: no attempt can succeed until the worker is configured.
+    if (!deps.modelConfigured)
+      throw new ExtractionFailure(
+        'MODEL_UNAVAILABLE',
+        'No model provider is configured on the worker: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible server).',
+      );
+    const type = row.sourceType;
+    const preparing = performance.now();
+    const source = await withTimeout(prepareStep(deps.sources, row, signal), signal);
+    if (await deletedWhilePreparing(lifecycle, row.id, performance.now() - preparing)) {
+      metrics?.finished('deleted');
+      return { status: 'deleted' };
+    }
+    const result = await withTimeout(
+      time('model', type, () => extractStep(deps.model, row, source, signal)),
+      signal,
+    );
+    providerOutage.recovered();
+    const { written } = await time('store', type, () =>
+      finishStep(deps, row.id, row.citationsRequested, source, result),
+    );
+    metrics?.finished(written ? 'completed' : 'discarded');
+    log.info({ tokens: result.totalTokens, calls: result.calls, written }, 'extraction completed');
+    if (written) await notify(row.id, log);
+    return { status: written ? 'completed' : 'discarded' };
+  }
+
+  /** A failed attempt: retried while attempts are left and the failure allows it, else final. */
+  async function fail(
+    job: Job,
+    row: ExtractionRow,
+    failure: ExtractionFailure,
     log: Logger,
   ): Promise<never> {
-    const failure = new ExtractionFailure(
-      'TIMEOUT',
-      `The extraction was started ${claims - 1} times and never finished (its worker stopped or stalled each time); it is not tried again.`,
+    const left = attemptsLeft({
+      jobAttempts: job.opts.attempts ?? 1,
+      attemptsMade: job.attemptsMade,
+      maxAttempts: deps.maxAttempts,
+      rowAttempts: row.attempts,
+    });
+    const plan = planFailure(failure, left);
+    const { written } = await time('store', row.sourceType, () =>
+      failureStep(lifecycle, row.id, failure, plan),
     );
-    const written = await time('store', type, () =>
-      recordFailure(
-        deps.db,
-        extractionId,
-        { code: failure.code, message: failure.message, tokens: 0 },
-        'failed',
-      ),
+    const error = errorSummary(failure.cause ?? failure);
+    if (plan === 'retry') {
+      metrics?.retry(failure.code);
+      const providerDown = failure.code === 'MODEL_UNAVAILABLE';
+      if (providerDown) providerOutage.failed(failure.cause ?? failure);
+      log[providerDown ? 'info' : 'warn'](
+        { code: failure.code, error, attemptsLeft: left },
+        'attempt failed; will retry',
+      );
+      throw failure;
+    }
+    metrics?.finished('failed', failure.code);
+    log.warn({ code: failure.code, error, written }, 'extraction failed');
+    if (written) await notify(row.id, log);
+    throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
+  }
+
+  /** A row claimed more often than attempts allow fails now, uncharged (claimStep). */
+  async function failExhausted(row: ExtractionRow, log: Logger): Promise<never> {
+    const failure = exhaustedFailure(row.attempts);
+    const type: SourceType = row.sourceType;
+    const { written } = await time('store', type, () =>
+      failureStep(lifecycle, row.id, failure, 'fail'),
     );
     metrics?.finished('failed', failure.code);
-    log.warn({ code: failure.code, claims, written }, 'extraction failed: attempts used up');
-    if (written) await notify(extractionId, log);
+    log.warn(
+      { code: failure.code, claims: row.attempts, written },
+      'extraction failed: attempts used up',
+    );
+    if (written) await notify(row.id, log);
     throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
   }
 
   /** Wakes waiting API requests; when Redis cannot take it, they find out by polling. */
   async function notify(extractionId: string, log: Logger): Promise<void> {
     try {
-      await publishCompletion(deps.redis, deps.prefix, extractionId);
+      await lifecycle.publish(extractionId);
     } catch (err) {
       log.debug({ error: errorSummary(err) }, 'completion not published');
     }
   }
-}
-
-/** Races work against the job deadline; the work itself is told through the same signal. */
-function withTimeout<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(timeoutFailure());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(timeoutFailure());
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
-}
-
-function timeoutFailure(): ExtractionFailure {
-  return new ExtractionFailure('TIMEOUT', 'The extraction took longer than the job time limit.', {
-    retryable: true,
-  });
 }

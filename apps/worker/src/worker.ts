@@ -14,6 +14,7 @@ import { processEnvironment, type WorkerConfig } from './config.ts';
 import { createAppLogger, createDependencyOutages, errorSummary, type Logger } from '@xt/runtime';
 import { pagePreviews } from './page-previews/index.ts';
 import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
+import { jobLifecycle } from './job/lifecycle.ts';
 import { createReconciler } from '@xt/extractions';
 import { chromiumExecutable, createSourcePreparer } from '@xt/sources';
 import { startUploadSweep } from './upload-sweep.ts';
@@ -124,9 +125,7 @@ export async function startWorker(
   });
   metrics.watch(() => sources.stats());
   const processor = createProcessor({
-    db: db.db,
-    redis,
-    prefix: config.QUEUE_PREFIX,
+    lifecycle: jobLifecycle(db.db, redis, config.QUEUE_PREFIX),
     model,
     sources,
     logger,

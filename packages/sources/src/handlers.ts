@@ -1,17 +1,18 @@
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
-import { ExtractionFailure, type PreparedSource } from '@xt/contract';
+import { ExtractionFailure, type PreparedSource, type SourceType } from '@xt/contract';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { PdfMode } from './pdf/prepare-pdf.ts';
 import { createPrepPool } from './prep-pool/index.ts';
 import type { BlobStore } from '@xt/blob-store';
 import {
   dispatch,
+  type FileFetcher,
   type PrepareOptions,
   type SourceHandlers,
   type SourcePreparer,
 } from './preparer.ts';
-import { keepSourceBytes } from './previews/source-bytes.ts';
+import { keepSourceBytes, type PageBytes } from './previews/source-bytes.ts';
 import { withSentText } from './sent-text.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
 import { prepareTextBytes } from './text.ts';
@@ -105,8 +106,11 @@ export function createSourcePreparer(
   // kept for the page previews (the prep thread takes the bytes it is given).
   const keepFor = (citations: boolean | undefined, bytes: Buffer) =>
     citations ? new Uint8Array(bytes) : undefined;
-  const withBytes = <T extends PreparedSource>(prepared: T, kept: Uint8Array | undefined) =>
-    kept ? keepSourceBytes(prepared, kept) : prepared;
+  const withBytes = <T extends PreparedSource>(
+    prepared: T,
+    kept: Uint8Array | undefined,
+    drawAs: PageBytes['drawAs'],
+  ) => (kept ? keepSourceBytes(prepared, { drawAs, bytes: kept }) : prepared);
 
   async function preparePdfBytes(bytes: Buffer, { model, citations }: PrepareOptions) {
     const kept = keepFor(citations, bytes);
@@ -127,7 +131,7 @@ export function createSourcePreparer(
       { pages: pdf.pageCount, textPages: pdf.textPages, imagePages: pdf.imagePages },
       'pdf prepared',
     );
-    return withBytes(pdf, kept);
+    return withBytes(pdf, kept, 'pdf');
   }
   async function prepareImageBytes(bytes: Buffer, { model, citations }: PrepareOptions) {
     const kept = keepFor(citations, bytes);
@@ -140,64 +144,73 @@ export function createSourcePreparer(
         ...(citations ? { ocr: ocrOptions } : {}),
       },
     });
-    return withBytes(image, kept);
+    return withBytes(image, kept, 'image');
   }
 
-  const handlers: SourceHandlers = {
-    async pdf(url, opts) {
-      const fetched = await time('fetch', 'pdf', () =>
-        fetchSource(url, 'pdf', fetchOptions(config.MAX_PDF_BYTES, opts.signal)),
-      );
-      return time('rasterise', 'pdf', () => preparePdfBytes(fetched.bytes, opts));
-    },
-    pdfBytes: (bytes, opts) => time('rasterise', 'pdf', () => preparePdfBytes(bytes, opts)),
-    async image(url, opts) {
-      const fetched = await time('fetch', 'image', () =>
-        fetchSource(url, 'image', fetchOptions(config.MAX_IMAGE_BYTES, opts.signal)),
-      );
-      return time('rasterise', 'image', () => prepareImageBytes(fetched.bytes, opts));
-    },
-    imageBytes: (bytes, opts) => time('rasterise', 'image', () => prepareImageBytes(bytes, opts)),
-    // Text is read on a prep thread too: an uploaded HTML file is parsed there (statically,
-    // nothing in it runs), and a source that defeats a parser costs a thread, not the loop.
-    // Short plain text, the commonest source, is not parsed (one linear scan for blank lines):
-    // it is prepared here, since handing it to a thread and back cost more than the scan.
-    text: async (bytes, contentType, { citations }) =>
-      contentType !== 'text/html' && bytes.length <= INLINE_TEXT_BYTES
-        ? prepareTextBytes(bytes, contentType, noMarkdown, citations)
-        : pool.runPrep(
-            { kind: 'text', bytes, contentType, citations },
-            { timeoutMs: config.PREP_TEXT_TIMEOUT_MS },
-          ),
-    async webpage(url, { model, signal, citations }) {
-      if (chromium && !(await chromium).ok)
-        throw new ExtractionFailure(
-          'SOURCE_UNSUPPORTED',
-          'Webpage sources cannot be rendered: the worker could not start its browser (its start-up log says why).',
+  // Text is read on a prep thread too: an uploaded HTML file is parsed there (statically,
+  // nothing in it runs), and a source that defeats a parser costs a thread, not the loop.
+  // Short plain text, the commonest source, is not parsed (one linear scan for blank lines):
+  // it is prepared here, since handing it to a thread and back cost more than the scan.
+  const readText = async (bytes: Buffer, contentType: string | null, citations?: boolean) =>
+    contentType !== 'text/html' && bytes.length <= INLINE_TEXT_BYTES
+      ? prepareTextBytes(bytes, contentType, noMarkdown, citations)
+      : pool.runPrep(
+          { kind: 'text', bytes, contentType, citations },
+          { timeoutMs: config.PREP_TEXT_TIMEOUT_MS },
         );
-      // Launched on first use: workers that never see a webpage never start a browser.
-      renderer ??= createWebpageRenderer({
-        ...(executablePath ? { executablePath } : {}),
-        allowlist,
-        pageTimeoutMs: config.PAGE_TIMEOUT_MS,
-        networkIdleMs: config.NETWORK_IDLE_MS,
-        maxPagesPerBrowser: config.BROWSER_MAX_PAGES,
-        maxHtmlBytes: config.MAX_HTML_BYTES,
-        maxRedirects: config.MAX_REDIRECTS,
-        environment: options.environment,
-        ...(config.BROWSER_USER === undefined ? {} : { browserUser: config.BROWSER_USER }),
-        logger,
-      });
-      const r = renderer;
-      const rendered = await renderSlot(() =>
-        time('render', 'webpage', () => r.render(url, { signal, model })),
+
+  async function renderWebpage(url: string, { model, signal, citations }: PrepareOptions) {
+    if (chromium && !(await chromium).ok)
+      throw new ExtractionFailure(
+        'SOURCE_UNSUPPORTED',
+        'Webpage sources cannot be rendered: the worker could not start its browser (its start-up log says why).',
       );
-      return citations ? withSentText(rendered) : rendered;
+    // Launched on first use: workers that never see a webpage never start a browser.
+    renderer ??= createWebpageRenderer({
+      ...(executablePath ? { executablePath } : {}),
+      allowlist,
+      pageTimeoutMs: config.PAGE_TIMEOUT_MS,
+      networkIdleMs: config.NETWORK_IDLE_MS,
+      maxPagesPerBrowser: config.BROWSER_MAX_PAGES,
+      maxHtmlBytes: config.MAX_HTML_BYTES,
+      maxRedirects: config.MAX_REDIRECTS,
+      environment: options.environment,
+      ...(config.BROWSER_USER === undefined ? {} : { browserUser: config.BROWSER_USER }),
+      logger,
+    });
+    const r = renderer;
+    const rendered = await renderSlot(() =>
+      time('render', 'webpage', () => r.render(url, { signal, model })),
+    );
+    return citations ? withSentText(rendered) : rendered;
+  }
+
+  /** What each kind reads (docs/sources.md); the registry says how its source arrives. */
+  const handlers: SourceHandlers = {
+    text: { bytes: (bytes, contentType, { citations }) => readText(bytes, contentType, citations) },
+    pdf: {
+      bytes: (bytes, _type, opts) => time('rasterise', 'pdf', () => preparePdfBytes(bytes, opts)),
     },
+    image: {
+      bytes: (bytes, _type, opts) =>
+        time('rasterise', 'image', () => prepareImageBytes(bytes, opts)),
+    },
+    webpage: { url: renderWebpage },
+  };
+
+  /** The download cap of each kind fetched as a file (docs/api.md#limits). */
+  const maxFetchBytes: Partial<Record<SourceType, number>> = {
+    pdf: config.MAX_PDF_BYTES,
+    image: config.MAX_IMAGE_BYTES,
+  };
+  const fetchFile: FileFetcher = async (url, type, signal) => {
+    const maxBytes = maxFetchBytes[type];
+    if (maxBytes === undefined) throw new Error(`no download cap is set for ${type} sources`);
+    return fetchSource(url, type, fetchOptions(maxBytes, signal));
   };
 
   return {
-    ...dispatch(handlers, options.uploads, time),
+    ...dispatch(handlers, { fetch: fetchFile, uploads: options.uploads }, time),
     renderPreviews: (task) => time('rasterise', task.type, () => pool.runPrep(task)),
     // The pool's own stats accessor, so a change of pool implementation changes only this line.
     stats: () => ({

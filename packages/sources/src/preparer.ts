@@ -1,5 +1,6 @@
 import {
   ExtractionFailure,
+  SOURCE_KINDS,
   type PreparedSource,
   type PublicModel,
   type SourceType,
@@ -40,23 +41,33 @@ export interface SourcePreparer {
   close(): Promise<void>;
 }
 
-/** How each source type is prepared: the table dispatch() routes by type (see handlers.ts). */
-export interface SourceHandlers {
-  pdf?: (url: string, opts: PrepareOptions) => Promise<PreparedSource>;
-  image?: (url: string, opts: PrepareOptions) => Promise<PreparedSource>;
-  pdfBytes?: (bytes: Buffer, opts: PrepareOptions) => Promise<PreparedSource>;
-  imageBytes?: (bytes: Buffer, opts: PrepareOptions) => Promise<PreparedSource>;
+/**
+ * How one source kind is prepared. A kind that reads files has `bytes` (an upload, a fetched
+ * file, or typed text as UTF-8); a kind that is rendered from its address has `url`.
+ */
+export interface SourceHandler {
   /**
-   * A text source as UTF-8 bytes: typed in (`contentType` null) or uploaded (`text/html` read
-   * statically as Markdown, nothing in it run).
+   * The source's bytes, with the content type they were recognised as (null for typed text).
+   * For text, `text/html` is read statically as Markdown, nothing in it run.
    */
-  text?: (
+  bytes?: (
     bytes: Buffer,
     contentType: string | null,
-    opts: { citations?: boolean | undefined },
+    opts: PrepareOptions,
   ) => Promise<PreparedSource>;
-  webpage?: (url: string, opts: PrepareOptions) => Promise<PreparedSource>;
+  /** A URL the kind renders itself (a webpage), rather than fetching it as a file. */
+  url?: (url: string, opts: PrepareOptions) => Promise<PreparedSource>;
 }
+
+/** The handlers dispatch() routes by type: a kind without one is not enabled on this worker. */
+export type SourceHandlers = Partial<Record<SourceType, SourceHandler>>;
+
+/** Fetches a file source's URL, insisting on a format its kind reads (@xt/fetcher). */
+export type FileFetcher = (
+  url: string,
+  type: SourceType,
+  signal: AbortSignal,
+) => Promise<{ bytes: Buffer; contentType: string }>;
 
 export interface SourceStats {
   prep: { threads: number; busy: number; queued: number; max: number };
@@ -69,40 +80,44 @@ const notEnabled = (type: SourceType) =>
     `Sources of type ${type} are not enabled on this worker.`,
   );
 
-/** Routes a source to its type's handler; what a type has no handler for is not enabled. */
+/**
+ * Routes a source to its kind's handler, the way the registry says the kind takes its source
+ * (docs/sources.md): typed text as bytes; a URL rendered by the kind itself, or fetched as a file
+ * and then read from its bytes; an upload read from the blob store. A kind without a handler for
+ * the way it came is not enabled.
+ */
 export function dispatch(
   handlers: SourceHandlers,
-  uploads: { store: BlobStore; maxBytes: number } | undefined,
+  files: {
+    fetch: FileFetcher;
+    uploads?: { store: BlobStore; maxBytes: number } | undefined;
+  },
   time: SourceStageTimer = untimed,
 ): Pick<SourcePreparer, 'prepare' | 'prepareUpload'> {
-  // Reading an upload from the blob store is this source's fetch.
-  const read = (type: SourceType, file: UploadedSource, store: BlobStore, maxBytes: number) =>
-    time('fetch', type, () => readUpload(store, file, maxBytes));
+  const bytesHandler = (type: SourceType) => {
+    const handler = handlers[type]?.bytes;
+    if (!handler) throw notEnabled(type);
+    return handler;
+  };
   return {
     async prepareUpload(type, file, opts) {
+      const { uploads } = files;
       if (!uploads) throw notEnabled(type);
-      if (type === 'text') {
-        const readText = handlers.text;
-        if (!readText) throw notEnabled(type);
-        return readText(
-          await read(type, file, uploads.store, uploads.maxBytes),
-          file.contentType,
-          opts,
-        );
-      }
-      const prepareBytes =
-        type === 'pdf' ? handlers.pdfBytes : type === 'image' ? handlers.imageBytes : undefined;
-      if (!prepareBytes) throw notEnabled(type);
-      return prepareBytes(await read(type, file, uploads.store, uploads.maxBytes), opts);
+      const read = bytesHandler(type);
+      // Reading an upload from the blob store is this source's fetch.
+      const bytes = await time('fetch', type, () =>
+        readUpload(uploads.store, file, uploads.maxBytes),
+      );
+      return read(bytes, file.contentType, opts);
     },
     async prepare(type, source, opts) {
-      if (type === 'text') {
-        if (!handlers.text) throw notEnabled(type);
-        return handlers.text(Buffer.from(source, 'utf8'), null, opts);
-      }
-      const handler = handlers[type];
-      if (!handler) throw notEnabled(type);
-      return handler(source, opts);
+      if (SOURCE_KINDS[type].inputs.inline)
+        return bytesHandler(type)(Buffer.from(source, 'utf8'), null, opts);
+      const render = handlers[type]?.url;
+      if (render) return render(source, opts);
+      const read = bytesHandler(type);
+      const fetched = await time('fetch', type, () => files.fetch(source, type, opts.signal));
+      return read(fetched.bytes, fetched.contentType, opts);
     },
   };
 }

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { BlobStore } from '@xt/blob-store';
-import type { Citations, PreparedSource, SourceType } from '@xt/contract';
+import type { Citations, PreparedSource } from '@xt/contract';
 import type { Db } from '@xt/db';
 import { errorSummary } from '@xt/runtime';
-import { sourceBytesOf, type PagePreview, type PreviewTask } from '@xt/sources';
+import { sourceBytesOf, type PageBytes, type PagePreview, type PreviewTask } from '@xt/sources';
 
 export interface PagePreviewDeps {
   db: Db;
@@ -24,7 +24,8 @@ export function citedPages(citations: Citations | null | undefined): number[] {
 }
 
 /**
- * Stores a JPEG preview of every page of a PDF or image that carries a citation, for the
+ * Stores a JPEG preview of every page of a source with pages (its PDF, converted PDF or image,
+ * kept by the preparation) that carries a citation, for the
  * dashboard's review view (docs/citations.md#review-view), and returns `page_images` for the
  * completion: `{ "<page>": "<blob ref>" }`, or null when there is nothing to show.
  *
@@ -35,16 +36,15 @@ export function citedPages(citations: Citations | null | undefined): number[] {
  */
 export async function storePagePreviews(
   deps: PagePreviewDeps,
-  input: { type: SourceType; bytes: Uint8Array | undefined; citations: Citations | null },
+  input: { file: PageBytes | undefined; citations: Citations | null },
 ): Promise<Record<string, string> | null> {
-  if (input.type !== 'pdf' && input.type !== 'image') return null;
   const pages = citedPages(input.citations);
-  if (pages.length === 0 || !input.bytes) return null;
+  if (pages.length === 0 || !input.file) return null;
   try {
     const previews = await deps.render({
       kind: 'previews',
-      type: input.type,
-      bytes: input.bytes,
+      type: input.file.drawAs,
+      bytes: input.file.bytes,
       pages,
       maxImagePixels: deps.maxImagePixels,
     });
@@ -62,12 +62,10 @@ export async function storePagePreviews(
 
 /** What the processor calls once an answer is grounded: `page_images` for the completion. */
 export type PagePreviews = (
-  type: SourceType,
   source: PreparedSource,
   citations: Citations | null,
 ) => Promise<Record<string, string> | null>;
 
 export function pagePreviews(deps: PagePreviewDeps): PagePreviews {
-  return (type, source, citations) =>
-    storePagePreviews(deps, { type, bytes: sourceBytesOf(source), citations });
+  return (source, citations) => storePagePreviews(deps, { file: sourceBytesOf(source), citations });
 }

@@ -76,8 +76,7 @@ describe('storePagePreviews', () => {
   it('stores a JPEG 1000 px wide of each cited PDF page and names it by page', async () => {
     const pdf = await textPdf(['First page', 'Second page', 'Third page: total 12.50']);
     const images = await storePagePreviews(deps, {
-      type: 'pdf',
-      bytes: new Uint8Array(pdf),
+      file: { drawAs: 'pdf', bytes: new Uint8Array(pdf) },
       citations: { '/title': cite(1), '/total': cite(3), '/missing': cite(null, false) },
     });
     expect(Object.keys(images ?? {})).toEqual(['1', '3']);
@@ -97,8 +96,7 @@ describe('storePagePreviews', () => {
 
   it('turns an image upright as OCR reads it, at most 1000 px wide', async () => {
     const images = await storePagePreviews(deps, {
-      type: 'image',
-      bytes: new Uint8Array(await exifRotatedJpeg()),
+      file: { drawAs: 'image', bytes: new Uint8Array(await exifRotatedJpeg()) },
       citations: { '/colour': cite(1) },
     });
     const { meta } = await jpegOf(images!['1']!);
@@ -106,19 +104,17 @@ describe('storePagePreviews', () => {
     expect([meta.width, meta.height]).toEqual([200, 400]);
   });
 
-  it('stores nothing for other sources, or without a value on a page', async () => {
+  it('stores nothing for a source without pages, or without a value on a page', async () => {
     const none = { '/a': cite(null) };
     expect(
       await storePagePreviews(deps, {
-        type: 'text',
-        bytes: new Uint8Array([1]),
+        file: undefined,
         citations: none,
       }),
     ).toBeNull();
     expect(
       await storePagePreviews(deps, {
-        type: 'pdf',
-        bytes: new Uint8Array(await textPdf(['x'])),
+        file: { drawAs: 'pdf', bytes: new Uint8Array(await textPdf(['x'])) },
         citations: { '/a': cite(1, false) },
       }),
     ).toBeNull();
@@ -126,8 +122,7 @@ describe('storePagePreviews', () => {
 
   it('gives up on a source it cannot draw without failing, and says so', async () => {
     const images = await storePagePreviews(deps, {
-      type: 'pdf',
-      bytes: new Uint8Array(corruptPdf()),
+      file: { drawAs: 'pdf', bytes: new Uint8Array(corruptPdf()) },
       citations: { '/a': cite(1) },
     });
     expect(images).toBeNull();

@@ -1,0 +1,26 @@
+import type { PreparedSource } from '@xt/contract';
+import { extract, type ExtractResult, type ModelClient } from '@xt/model';
+import type { ExtractionRow } from './lifecycle.ts';
+
+type ExtractRow = Pick<
+  ExtractionRow,
+  'model' | 'schemaStructure' | 'instruction' | 'citationsRequested'
+>;
+
+/** The model's answer for the prepared source, shaped by the row's schema snapshot. */
+export function extractStep(
+  model: ModelClient,
+  row: ExtractRow,
+  source: PreparedSource,
+  signal: AbortSignal,
+): Promise<ExtractResult> {
+  return extract({
+    client: model,
+    model: row.model,
+    structure: row.schemaStructure,
+    source,
+    instruction: row.instruction ?? undefined,
+    signal,
+    citations: row.citationsRequested,
+  });
+}

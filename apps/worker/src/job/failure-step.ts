@@ -1,0 +1,61 @@
+import { ExtractionFailure } from '@xt/contract';
+import type { JobLifecycle } from './lifecycle.ts';
+
+/** Anything thrown by a step, as the failure the row records. Unknown errors are retryable. */
+export function asFailure(err: unknown): ExtractionFailure {
+  if (err instanceof ExtractionFailure) return err;
+  return new ExtractionFailure('INTERNAL', 'The extraction failed unexpectedly.', {
+    retryable: true,
+    cause: err,
+  });
+}
+
+/**
+ * Attempts left after this one: the fewer of BullMQ's (the job's own `attempts`) and the row's
+ * (JOB_ATTEMPTS, counted on the row so that stalls and reconciling use them up too).
+ */
+export function attemptsLeft(counts: {
+  jobAttempts: number;
+  attemptsMade: number;
+  maxAttempts: number;
+  rowAttempts: number;
+}): number {
+  return Math.min(
+    counts.jobAttempts - (counts.attemptsMade + 1),
+    counts.maxAttempts - counts.rowAttempts,
+  );
+}
+
+export type FailurePlan = 'retry' | 'fail';
+
+/** A retryable failure with attempts left goes back to `pending`; any other is final. */
+export function planFailure(failure: ExtractionFailure, left: number): FailurePlan {
+  return failure.retryable && left > 0 ? 'retry' : 'fail';
+}
+
+/**
+ * Records the failure as planned: back to `pending` (the error kept for operators, the tokens
+ * spent counted, uncharged) or `failed` for good. `written` is false when the row had left
+ * `processing` meanwhile.
+ */
+export async function failureStep(
+  lifecycle: Pick<JobLifecycle, 'recordFailure'>,
+  extractionId: string,
+  failure: ExtractionFailure,
+  plan: FailurePlan,
+): Promise<{ written: boolean }> {
+  const written = await lifecycle.recordFailure(
+    extractionId,
+    { code: failure.code, message: failure.message, tokens: failure.tokens },
+    plan === 'retry' ? 'pending' : 'failed',
+  );
+  return { written };
+}
+
+/** The failure of a row claimed more often than attempts allow (see claimStep's `exhausted`). */
+export function exhaustedFailure(claims: number): ExtractionFailure {
+  return new ExtractionFailure(
+    'TIMEOUT',
+    `The extraction was started ${claims - 1} times and never finished (its worker stopped or stalled each time); it is not tried again.`,
+  );
+}

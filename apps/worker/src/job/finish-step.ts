@@ -1,0 +1,32 @@
+import type { PreparedSource } from '@xt/contract';
+import { groundOutput, type ModelAnswer } from '@xt/grounding';
+import type { PagePreviews } from '../page-previews/index.ts';
+import type { JobLifecycle } from './lifecycle.ts';
+
+export interface FinishDeps {
+  lifecycle: Pick<JobLifecycle, 'complete'>;
+  /** Stores previews of the cited pages; none when absent. */
+  previews?: PagePreviews | undefined;
+}
+
+/**
+ * The answer grounded in the source as read (with citations), previews of its cited pages, and
+ * the completion: output, tokens and charge in one conditional update. `written` is false when
+ * the row was no longer `processing` (deleted, or finished by another delivery): nothing of
+ * this job is then kept.
+ */
+export async function finishStep(
+  deps: FinishDeps,
+  extractionId: string,
+  citationsRequested: boolean,
+  source: PreparedSource,
+  result: ModelAnswer & { totalTokens: number },
+): Promise<{ written: boolean }> {
+  const grounded = groundOutput(result, source, citationsRequested);
+  const pageImages = await deps.previews?.(source, grounded.citations);
+  const written = await deps.lifecycle.complete(extractionId, result.output, result.totalTokens, {
+    ...grounded,
+    pageImages,
+  });
+  return { written };
+}

@@ -1,0 +1,41 @@
+import type { Db, ExtractionRow } from '@xt/db';
+import { claim, complete, exists, recordFailure, release, type ClaimResult } from '@xt/extractions';
+import { publishCompletion, type RedisConnection } from '@xt/queue';
+
+/**
+ * What the job's steps do to the extraction's row and tell waiting requests: the lifecycle's
+ * transitions (@xt/extractions) and the "finished" message (@xt/queue), bound to this worker's
+ * connections. The steps take it as a parameter, so each can be tested without servers.
+ */
+export interface JobLifecycle {
+  claim(id: string): Promise<ClaimResult>;
+  /** Whether the row still exists (a deletion while the job ran removes it). */
+  exists(id: string): Promise<boolean>;
+  complete(
+    id: string,
+    output: unknown,
+    tokens: number,
+    grounded: Parameters<typeof complete>[4],
+  ): Promise<boolean>;
+  recordFailure(
+    id: string,
+    failure: Parameters<typeof recordFailure>[2],
+    next: 'failed' | 'pending',
+  ): Promise<boolean>;
+  release(id: string): Promise<boolean>;
+  /** Wakes API requests waiting on this extraction. */
+  publish(id: string): Promise<void>;
+}
+
+export type { ClaimResult, ExtractionRow };
+
+export function jobLifecycle(db: Db, redis: RedisConnection, prefix: string): JobLifecycle {
+  return {
+    claim: (id) => claim(db, id),
+    exists: (id) => exists(db, id),
+    complete: (id, output, tokens, grounded) => complete(db, id, output, tokens, grounded),
+    recordFailure: (id, failure, next) => recordFailure(db, id, failure, next),
+    release: (id) => release(db, id),
+    publish: (id) => publishCompletion(redis, prefix, id),
+  };
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { PreparedSource } from '@xt/contract';
+import { claimedRow } from '../../test/claimed-row.ts';
+import { deletedWhilePreparing, prepareStep, RECHECK_AFTER_PREPARING_MS } from './prepare-step.ts';
+
+const prepared: PreparedSource = { parts: [{ kind: 'text', text: 'x' }] };
+
+function fakeSources() {
+  return {
+    prepare: vi.fn(() => Promise.resolve(prepared)),
+    prepareUpload: vi.fn(() => Promise.resolve(prepared)),
+  };
+}
+
+describe('prepareStep', () => {
+  it('reads a typed or URL source from `source`, with the row model and citations', async () => {
+    const sources = fakeSources();
+    const signal = new AbortController().signal;
+    const row = claimedRow({
+      sourceType: 'pdf',
+      source: 'https://example.com/a.pdf',
+      model: 'gpt-4.1-mini',
+      citationsRequested: true,
+    });
+    expect(await prepareStep(sources, row, signal)).toBe(prepared);
+    expect(sources.prepare).toHaveBeenCalledWith('pdf', 'https://example.com/a.pdf', {
+      model: 'gpt-4.1-mini',
+      signal,
+      citations: true,
+    });
+    expect(sources.prepareUpload).not.toHaveBeenCalled();
+  });
+
+  it('reads an upload from the blob store by its ref and detected content type', async () => {
+    const sources = fakeSources();
+    const row = claimedRow({
+      sourceType: 'image',
+      source: 'photo.png',
+      file: { name: 'photo.png', size: 10, contentType: 'image/png', sha256: 'a'.repeat(64) },
+      fileRef: '5b1c7b2e-8f44-4a7c-9a0e-1f2d3c4b5a69',
+    });
+    await prepareStep(sources, row, new AbortController().signal);
+    expect(sources.prepareUpload).toHaveBeenCalledWith(
+      'image',
+      { ref: '5b1c7b2e-8f44-4a7c-9a0e-1f2d3c4b5a69', contentType: 'image/png' },
+      expect.objectContaining({ model: 'gpt-4.1', citations: false }),
+    );
+    expect(sources.prepare).not.toHaveBeenCalled();
+  });
+});
+
+describe('deletedWhilePreparing', () => {
+  it('does not ask after a preparation of moments', async () => {
+    const exists = vi.fn(() => Promise.resolve(false));
+    expect(await deletedWhilePreparing({ exists }, 'x', RECHECK_AFTER_PREPARING_MS - 1)).toBe(
+      false,
+    );
+    expect(exists).not.toHaveBeenCalled();
+  });
+
+  it('asks after a longer one, and says whether the row is gone', async () => {
+    expect(
+      await deletedWhilePreparing(
+        { exists: () => Promise.resolve(false) },
+        'x',
+        RECHECK_AFTER_PREPARING_MS,
+      ),
+    ).toBe(true);
+    expect(await deletedWhilePreparing({ exists: () => Promise.resolve(true) }, 'x', 10_000)).toBe(
+      false,
+    );
+  });
+});
