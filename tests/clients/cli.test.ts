@@ -246,7 +246,7 @@ describe('xt extract', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown command "frobnicate"');
     const badType = await runXt(['extract', '-s', 'x', '-t', 'docx', 'a'], { cwd: dir, env });
-    expect(badType.stderr).toContain('--type must be one of text, pdf, image, webpage');
+    expect(badType.stderr).toContain('--type must be one of text, image, pdf, webpage');
   });
 });
 

@@ -88,7 +88,7 @@ describe('xt-mcp over stdio', () => {
       properties: {
         schema_id: { type: 'string' },
         citations: { type: 'boolean' },
-        type: { enum: ['text', 'pdf', 'image', 'webpage'] },
+        type: { enum: ['text', 'image', 'pdf', 'webpage'] },
       },
     });
   });

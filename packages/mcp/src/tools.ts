@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  SOURCE_TYPES,
   sourceTypeFor,
   type CreateExtractionParams,
   type SourceType,
@@ -17,8 +18,6 @@ export interface ToolOptions {
   /** Whether `extract` may read local files (stdio: yes; HTTP: only when asked for). */
   allowFiles: boolean;
 }
-
-const SOURCE_TYPES = ['text', 'pdf', 'image', 'webpage'] as const;
 
 /** Below the 60 s request timeout MCP clients commonly use, so the agent gets an answer. */
 const DEFAULT_WAIT_SECONDS = 50;

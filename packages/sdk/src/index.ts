@@ -25,7 +25,7 @@ export {
   type WebhookHeaders,
 } from './webhook-signature.ts';
 export type * from './types.ts';
-export { sourceTypeFor } from './source-type.ts';
+export { SOURCE_TYPES, sourceTypeFor } from './source-type.ts';
 export {
   connectionEnv,
   resolveConnection,

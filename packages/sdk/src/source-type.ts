@@ -1,18 +1,57 @@
 import path from 'node:path';
 import type { SourceType } from './types.ts';
 
-const IMAGE = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.tif', '.tiff', '.bmp']);
-// What the service accepts as a `text` file upload (docs/uploads.md).
-const TEXT = new Set(['.txt', '.md', '.markdown', '.csv', '.json', '.html', '.htm']);
+/*
+ * The SDK's copy of the service's registry of source kinds (docs/sources.md): the published SDK
+ * carries no dependency on the service's own packages, so it restates what it needs, and a test
+ * of the service (apps/api/src/sdk/contract-types.test.ts) holds this copy to the registry.
+ */
+
+/** Every `type` the service takes, in the service's order. */
+export const SOURCE_TYPES = [
+  'text',
+  'image',
+  'pdf',
+  'webpage',
+] as const satisfies readonly SourceType[];
+
+/** The types whose `source` may be a URL; a URL of any other file is fetched as a webpage. */
+export const URL_TYPES = ['image', 'pdf', 'webpage'] as const satisfies readonly SourceType[];
 
 /**
- * The source type a file name or URL suggests: `.pdf`, images, text files; any other URL is a
- * webpage; undefined for a file of another kind.
+ * The type the service reads a file of each usual extension as. The service decides by the
+ * file's content; this only chooses what to send for a file the caller did not label.
+ */
+const BY_EXTENSION: Record<string, SourceType> = {
+  '.txt': 'text',
+  '.md': 'text',
+  '.markdown': 'text',
+  '.csv': 'text',
+  '.json': 'text',
+  '.html': 'text',
+  '.htm': 'text',
+  '.pdf': 'pdf',
+  '.png': 'image',
+  '.jpg': 'image',
+  '.jpeg': 'image',
+  '.gif': 'image',
+  '.webp': 'image',
+  '.tif': 'image',
+  '.tiff': 'image',
+  '.bmp': 'image',
+  '.avif': 'image',
+  '.heic': 'image',
+  '.heif': 'image',
+};
+
+/**
+ * The source type a file name or URL suggests: by its extension; any other URL is a webpage;
+ * undefined for a file of another kind.
  */
 export function sourceTypeFor(name: string, isUrl: boolean): SourceType | undefined {
   const ext = path.extname(isUrl ? new URL(name).pathname : name).toLowerCase();
-  if (ext === '.pdf') return 'pdf';
-  if (IMAGE.has(ext)) return 'image';
-  if (isUrl) return 'webpage';
-  return TEXT.has(ext) ? 'text' : undefined;
+  const byName = Object.hasOwn(BY_EXTENSION, ext) ? BY_EXTENSION[ext] : undefined;
+  if (isUrl)
+    return byName && (URL_TYPES as readonly string[]).includes(byName) ? byName : 'webpage';
+  return byName;
 }

@@ -3,8 +3,18 @@
  * the contract package. This file holds them to what the service actually serialises: if a
  * serializer gains, loses or retypes a field, `npm run typecheck` fails here.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type * as contract from '@xt/contract';
+import {
+  FORMATS,
+  RECORD_SOURCE_TYPES,
+  SOURCE_KINDS,
+  SOURCE_TYPES,
+  uploadKindFor,
+  type FormatName,
+} from '@xt/contract';
+import { SOURCE_TYPES as SDK_SOURCE_TYPES, sourceTypeFor } from '@xt/sdk';
 import type { serializeListRecord, serializeSingleRecord } from '@xt/contract';
 import type * as sdk from '@xt/sdk';
 import type { ExtractionCompleted } from '../extractions/response.ts';
@@ -84,5 +94,39 @@ const checks: {
 describe('SDK wire types', () => {
   it('match what the service serialises (checked by typecheck)', () => {
     expect(Object.values(checks).every(Boolean)).toBe(true);
+  });
+});
+
+/*
+ * The registry of source kinds (docs/sources.md) is the service's; the SDK (and through it the
+ * MCP server and the CLI) and the Python client keep copies, held to it here.
+ */
+describe('copies of the source-kind registry', () => {
+  it('the SDK lists every type in the same order', () => {
+    expect(SDK_SOURCE_TYPES).toEqual(SOURCE_TYPES);
+  });
+
+  it("the SDK guesses each format's type from its extensions as the service reads it", () => {
+    for (const format of Object.keys(FORMATS) as FormatName[]) {
+      const kind = uploadKindFor(format);
+      for (const extension of FORMATS[format].extensions) {
+        expect(sourceTypeFor(`file${extension}`, false), extension).toBe(kind);
+        const byUrl = kind && SOURCE_KINDS[kind].inputs.url ? kind : 'webpage';
+        expect(sourceTypeFor(`https://example.com/file${extension}`, true), extension).toBe(byUrl);
+      }
+    }
+  });
+
+  it('the Python client types the same values', () => {
+    const types = readFileSync(
+      new URL('../../../../clients/python/src/xt_sdk/types.py', import.meta.url),
+      'utf8',
+    );
+    const literal = (pattern: RegExp) =>
+      [...(pattern.exec(types)?.[1] ?? '').matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+    expect(literal(/^SourceType = Literal\[([^\]]*)\]/m)).toEqual(SOURCE_TYPES);
+    expect(literal(/class ExtractionSource\(.*\):\n\s+type: Literal\[([^\]]*)\]/)).toEqual(
+      RECORD_SOURCE_TYPES,
+    );
   });
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { CreateExtractionParams, XtClient } from '../../client.ts';
 import { ApiError, ExtractionFailedError } from '../../errors.ts';
-import type { PublicModel, Schema, SourceType } from '../../types.ts';
+import type { PublicModel, Schema } from '../../types.ts';
 import { parse, positiveInt } from '../args.ts';
 import { UsageError, type Command } from '../command.ts';
 import { looksLikeFile, readSchemaFile } from '../schema-file.ts';
@@ -16,12 +16,13 @@ import {
   type ResultRow,
 } from './output.ts';
 import { runPool } from './pool.ts';
+import { SOURCE_TYPES } from '../../source-type.ts';
 import { Progress } from './progress.ts';
 
 const USAGE = `Usage: xt extract --schema <id | schema.json> [options] <files, URLs or folders…>
 
   --schema, -s       a schema id, or a schema JSON file (created once, by its hash)
-  --type, -t         text | pdf | image | webpage (default: from each name's extension)
+  --type, -t         ${SOURCE_TYPES.join(' | ')} (default: from each name's extension)
   --citations        ask for citations (where each value was found)
   --out, -o FILE     append results to FILE, skipping inputs it already holds (default: stdout)
   --format, -f       jsonl | csv (default: from --out's extension, else jsonl)
@@ -29,7 +30,6 @@ const USAGE = `Usage: xt extract --schema <id | schema.json> [options] <files, U
   --model            gpt-4.1 | gpt-4.1-mini
   --instruction      extra guidance for the model`;
 
-const TYPES: SourceType[] = ['text', 'pdf', 'image', 'webpage'];
 const MODELS: PublicModel[] = ['gpt-4.1', 'gpt-4.1-mini'];
 
 interface Settings {
@@ -63,7 +63,7 @@ export const extractCommand: Command = {
     if (values.schema === undefined) throw new UsageError('--schema is required', USAGE);
     if (positionals.length === 0)
       throw new UsageError('name at least one file, URL or folder', USAGE);
-    const type = oneOf(values.type, TYPES, 'type');
+    const type = oneOf(values.type, SOURCE_TYPES, 'type');
     const model = oneOf(values.model, MODELS, 'model');
     const format =
       oneOf(values.format, ['jsonl', 'csv'] as Format[], 'format') ??
@@ -127,7 +127,7 @@ export const extractCommand: Command = {
 
 function oneOf<T extends string>(
   value: string | undefined,
-  allowed: T[],
+  allowed: readonly T[],
   name: string,
 ): T | undefined {
   if (value === undefined) return undefined;
