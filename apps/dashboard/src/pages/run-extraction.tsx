@@ -5,24 +5,37 @@ import { ErrorNotice, Field, PageHeader, Spinner } from '../components/ui.tsx';
 import { useSubmit, useTitle } from '../hooks.ts';
 import type { ExtractionRecord } from '../types.ts';
 import { useSchemaChoices } from './extractions.tsx';
+import { SOURCE_KINDS, typesTaking, type SourceType } from '@xt/contract/source-kinds';
 
 type Mode = 'text' | 'url' | 'file';
 
-/** What each input mode may be; the API decides what is valid and says so per field. */
-const TYPES: Record<Mode, { value: string; label: string }[]> = {
-  text: [{ value: 'text', label: 'Text' }],
-  url: [
-    { value: 'webpage', label: 'Webpage' },
-    { value: 'pdf', label: 'PDF' },
-    { value: 'image', label: 'Image' },
-    { value: 'text', label: 'Text file' },
-  ],
-  file: [
-    { value: 'pdf', label: 'PDF' },
-    { value: 'image', label: 'Image' },
-    { value: 'text', label: 'Text file' },
-  ],
+/** Which way of giving `source` (the registry's inputs) each mode of the form is. */
+const INPUT_OF_MODE = { text: 'inline', url: 'url', file: 'upload' } as const;
+
+/**
+ * The types each mode offers, from the service's registry of source kinds (docs/sources.md);
+ * the API decides what is valid and says so per field. Webpages first for a URL, the commonest.
+ */
+const TYPES: Record<Mode, { value: SourceType; label: string }[]> = {
+  text: choices('text'),
+  url: choices('url').sort((a, b) => Number(b.value === 'webpage') - Number(a.value === 'webpage')),
+  file: choices('file'),
 };
+
+function choices(mode: Mode) {
+  return typesTaking(INPUT_OF_MODE[mode]).map((value) => ({
+    value,
+    label: SOURCE_KINDS[value].label,
+  }));
+}
+
+/** What the file field says it takes: the upload kinds' nouns, "a PDF, an image, or …". */
+const FILE_HINT = `${listed(TYPES.file.map((t) => SOURCE_KINDS[t.value].noun))}.`;
+
+function listed(items: string[]): string {
+  if (items.length < 2) return items.join('');
+  return `${items.slice(0, -1).join(', ')}, or ${items.at(-1)}`;
+}
 
 export function RunExtractionPage() {
   useTitle('Run an extraction');
@@ -32,7 +45,7 @@ export function RunExtractionPage() {
     new URLSearchParams(location.search).get('schema_id') ?? '',
   );
   const [mode, setMode] = useState<Mode>('text');
-  const [type, setType] = useState('text');
+  const [type, setType] = useState<string>('text');
   const [text, setText] = useState('');
   const [url, setUrl] = useState('');
   const [file, setFile] = useState<File>();
@@ -167,7 +180,7 @@ export function RunExtractionPage() {
           <Field
             label="File"
             errors={errorsFor(fields, 'source')}
-            hint="A PDF, an image, or a UTF-8 text file."
+            hint={FILE_HINT.charAt(0).toUpperCase() + FILE_HINT.slice(1)}
           >
             {(f) => (
               <input

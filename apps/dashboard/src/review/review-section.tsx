@@ -4,6 +4,7 @@ import type { ExtractionRecord } from '../types.ts';
 import { isUngrounded, readablePath, reviewFields, type ReviewField } from './fields.ts';
 import { PageSource } from './page-source.tsx';
 import { TextSource } from './text-source.tsx';
+import { hasPages, typeOfRecord } from '@xt/contract/source-kinds';
 
 const percent = (c: number | null | undefined) =>
   c === null || c === undefined ? '—' : `${Math.round(c * 100)}%`;
@@ -103,11 +104,7 @@ export function ReviewSection(props: { record: ExtractionRecord; previewPages: n
             <p class="muted">No values.</p>
           ) : (
             <DataTable
-              columns={columns(
-                setSelected,
-                selected,
-                r.source.type === 'pdf' || r.source.type === 'image',
-              )}
+              columns={columns(setSelected, selected, withPages(r))}
               rows={shown}
               rowKey={(f) => f.pointer}
               rowClass={(f) =>
@@ -143,7 +140,7 @@ function SourcePane(props: {
   onSelect: (pointer: string) => void;
 }) {
   const { record: r, fields } = props;
-  if (r.source.type === 'pdf' || r.source.type === 'image')
+  if (withPages(r))
     return (
       <PageSource
         extractionId={r.id}
@@ -167,4 +164,10 @@ function SourcePane(props: {
       there are no positions to show.
     </p>
   );
+}
+
+/** A source whose citations point at pages with boxes (the registry's `pages` layout). */
+function withPages(r: ExtractionRecord): boolean {
+  const type = typeOfRecord(r.source.type);
+  return type !== undefined && hasPages(type);
 }
