@@ -138,10 +138,6 @@ export function isSourceType(value: unknown): value is SourceType {
   return typeof value === 'string' && Object.hasOwn(SOURCE_KINDS, value);
 }
 
-export function sourceKind(type: SourceType): SourceKind {
-  return SOURCE_KINDS[type];
-}
-
 /** A source whose citations carry a page and boxes, and which gets page previews. */
 export function hasPages(type: SourceType): boolean {
   return SOURCE_KINDS[type].layout === 'pages';
