@@ -7,7 +7,15 @@ import { ExtractionFailure, type ContentPart } from '@xt/contract';
 import { parseAllowlist, type LookupAll } from '@xt/fetcher';
 import { BrowserHost, browserRssBytes } from './browser/index.ts';
 import { createWebpageRenderer, type RenderedWebpage, type WebpageRenderer } from './index.ts';
-import { startTestSite, STORY_LEAD, type TestSite } from '@xt/testkit/fixtures';
+import {
+  IMMERSIVE_BODY_START,
+  IMMERSIVE_BYLINE,
+  IMMERSIVE_HEADLINE,
+  IMMERSIVE_STANDFIRST,
+  startTestSite,
+  STORY_LEAD,
+  type TestSite,
+} from '@xt/testkit/fixtures';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PAGE_TIMEOUT_MS = 6000;
@@ -115,6 +123,28 @@ describe('webpage renderer: content', () => {
     // The link list between the opening and <main> is not taken for part of the story.
     expect(md).not.toContain('Most read story number');
     expect(md).not.toContain('[The Harbour Herald]');
+  });
+
+  it('keeps the standfirst and byline an immersive layout puts after its full-width header block', async () => {
+    const md = text(await renderer.render(`${site.origin}/immersive-story`));
+    for (const fact of facts('/immersive-story')) expect(md).toContain(fact);
+    const words = IMMERSIVE_STANDFIRST.split(/\s+/);
+    expect(words).toHaveLength(18);
+    // All 18 words, in order, after the headline and before the story's first paragraph.
+    const at = [
+      `\n# ${IMMERSIVE_HEADLINE}\n`,
+      IMMERSIVE_STANDFIRST,
+      IMMERSIVE_BYLINE(site.origin),
+      IMMERSIVE_BODY_START,
+    ].map((s) => md.indexOf(s));
+    expect(
+      at.every((i) => i >= 0),
+      `positions ${at.join(', ')} in:\n${md}`,
+    ).toBe(true);
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+    // The masthead and its menu, which share the header block, stay out.
+    for (const gone of ['Tidewater Gazette - Back to home', 'Sign in', 'Climate analysis'])
+      expect(md).not.toContain(gone);
   });
 
   it('reads the DOM from an isolated world the page cannot tamper with', async () => {

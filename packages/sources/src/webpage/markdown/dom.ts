@@ -16,6 +16,7 @@ export interface PElement extends PNode {
   readonly shadowRoot?: PNode | null;
   readonly parentElement: PElement | null;
   readonly previousElementSibling: PElement | null;
+  readonly nextElementSibling: PElement | null;
   getAttribute(name: string): string | null;
   hasAttribute(name: string): boolean;
   closest(selector: string): PElement | null;
