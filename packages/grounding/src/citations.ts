@@ -1,5 +1,5 @@
 import type { Citation, Citations, GroundingSource } from '@xt/contract';
-import { locateValue } from './locate.ts';
+import { isNoValue, placeOutput } from './placement.ts';
 import { leaves } from './pointer.ts';
 import { indexSource, isSourceIndex, type SourceIndex } from './source-index.ts';
 
@@ -22,9 +22,10 @@ export function confidenceOf(
 }
 
 /**
- * One citation per non-null leaf of `output`; `quotes` and `probabilities` keyed by pointer into
- * `output`. The source is indexed once for all values. An empty string is never grounded: there
- * is nothing to find.
+ * One citation per leaf of `output` that has a value (not null, not an empty string);
+ * `quotes` and `probabilities` keyed by pointer into `output`. The source is indexed once for
+ * all values, and the values are placed together (placement.ts): an array's items in document
+ * order, the values of one item on its row.
  */
 export function buildCitations(input: {
   output: unknown;
@@ -33,11 +34,12 @@ export function buildCitations(input: {
   probabilities?: Map<string, number> | null;
 }): { citations: Citations; ungrounded: string[] } {
   const index = isSourceIndex(input.source) ? input.source : indexSource(input.source);
+  const placed = placeOutput(index, input.output, input.quotes ?? null);
   const citations: Citations = {};
   const ungrounded: string[] = [];
   for (const { pointer, value } of leaves(input.output)) {
-    const empty = typeof value === 'string' && value.trim() === '';
-    const located = empty ? null : locateValue(value, index, input.quotes?.get(pointer));
+    if (isNoValue(value)) continue;
+    const located = placed.get(pointer) ?? null;
     const confidence = input.probabilities
       ? confidenceOf(input.probabilities.get(pointer), located !== null)
       : null;

@@ -131,6 +131,57 @@ describe('locateValue: numbers', () => {
   });
 });
 
+describe('locateValue: never a number inside a longer token', () => {
+  it.each([
+    [2, 'Invoice date: 2026-02-08'],
+    [8, 'Invoice date: 2026-02-08'],
+    [2026, 'Invoice date: 2026-02-08'],
+    [2, 'Due 08/02/2026'],
+    [2, 'Due 08.02.2026'],
+    [2048, 'Invoice INV-2048'],
+    [117, 'Invoice 2026-117'],
+    [117, 'Reference INV-2026-0117'],
+    [123, 'Call 555-123-4567'],
+    [30, 'Call +49 30 1234567'],
+    [44, 'IBAN DE89 3704 0044 0532 0130 00'],
+    [3704, 'IBAN DE89 3704 0044 0532 0130 00'],
+    [1234567, 'Telephone 030 1234567'],
+    [30, 'Opens at 10:30'],
+    [168, 'Host 192.168.0.1'],
+    [5, 'Item No.5'],
+    [2025, 'Valid 2024–2025'],
+  ])('does not read %s in %j', (value, content) => {
+    expect(locateValue(value, text(content))).toBeNull();
+    expect(locateValue(String(value), text(content))).toBeNull();
+  });
+
+  it('still reads a number standing on its own beside such tokens', () => {
+    const content = 'Date 2026-02-08, qty 2, ref INV-2048, total: -5.00 (12.50) 15% EUR1,234.50';
+    expect(expectAt(content, 2).start).toBe(content.indexOf(' 2,') + 1);
+    expect(expectAt(content, -5).quote).toBe('-5.00');
+    expect(expectAt(content, -12.5).quote).toBe('12.50');
+    expect(expectAt(content, 0.15).quote).toBe('15');
+    expect(expectAt(content, 1234.5).quote).toBe('1,234.50');
+    expect(expectAt('Total:5.00 due', 5).quote).toBe('5.00');
+    expect(expectAt('A 12-month plan', 12).quote).toBe('12');
+    expect(expectAt('Total 1 000 000 EUR', 1_000_000).quote).toBe('1 000 000');
+    expect(expectAt('Amounts 10 200', 200).quote).toBe('200');
+  });
+
+  it('finds a token that holds digits as written, not a part of it', () => {
+    expect(expectAt('Invoice INV-7 from Acme', 'INV-7').quote).toBe('INV-7');
+    expect(expectAt('Invoice 2026-117', '2026-117').quote).toBe('2026-117');
+    expect(locateValue('02-08', text('Invoice date: 2026-02-08'))).toBeNull();
+  });
+
+  it('does not take the quote’s word for a number read inside a date', () => {
+    // The quote is found, but the only `2` in it is the month of a date.
+    expect(
+      locateValue(2, text('Invoice date: 2026-02-08\nQty 3'), 'Invoice date: 2026-02-08'),
+    ).toBeNull();
+  });
+});
+
 describe('locateValue: repeated values and quotes', () => {
   const content = 'Subtotal 100.00\nShipping 100.00\nTotal 100.00';
 

@@ -1,25 +1,11 @@
 import type { GroundingSource } from '@xt/contract';
 import { locatedAt, type How, type Located } from './locations.ts';
-import { readDateValue } from './dates.ts';
-import { magnitudeOf, readNumberValue } from './numbers.ts';
+import { occurrencesOf, type Occurrence } from './occurrences.ts';
 import { indexSource, isSourceIndex, type SourceIndex } from './source-index.ts';
-import { findQuote, supports } from './quote.ts';
-import { findNormalised } from './text-search.ts';
-import { normalise } from './text/normalise.ts';
+import { findQuote, supports, type QuoteSpan } from './quote.ts';
 
-/** Distinct values remembered per index; past this, values are searched afresh each time. */
-const MEMO_LIMIT = 50_000;
-
-interface Candidate {
-  start: number;
-  end: number;
-  how: Exclude<How, 'quote'>;
-  /**
-   * 0: the value as written; 1: a weaker reading (a number's magnitude only, its sign differing
-   * or not written; a date whose day and month could be either way round).
-   */
-  tier: number;
-}
+/** Occurrences one value is chosen among; more say nothing more about where it is. */
+const MAX_CANDIDATES = 1000;
 
 /**
  * Finds a leaf value in the source as read. Evidence, in order: the value verbatim; the value
@@ -33,124 +19,84 @@ export function locateValue(
   quote?: string | null,
 ): Located | null {
   const index = isSourceIndex(source) ? source : indexSource(source);
+  return locateAlone(index, value, quote ?? null);
+}
+
+/** `[start, end)` of the flat text, and on what evidence. */
+export interface Span {
+  start: number;
+  end: number;
+  how: How;
+}
+
+/**
+ * A value on its own (not one of an array item's): of its occurrences, the one nearest the
+ * model's quote, else the first as written. `after`: where the quote is looked for first.
+ */
+export function locateAlone(
+  index: SourceIndex,
+  value: string | number | boolean,
+  quote: string | null,
+  after = 0,
+): Located | null {
+  const span = spanAlone(index, value, quote, after);
+  return span && locatedAt(index, span.start, span.end, span.how);
+}
+
+export function spanAlone(
+  index: SourceIndex,
+  value: string | number | boolean,
+  quote: string | null,
+  after = 0,
+): Span | null {
   const { starts, ends } = index.norm;
-  const candidates = candidatesFor(index, value);
+  const candidates = occurrencesOf(index, value).between(0, index.flat.length + 1, MAX_CANDIDATES);
   // The quote is looked for only where it can change the answer: to choose among occurrences,
   // or as the evidence itself.
-  const found = quote && candidates.length !== 1 ? findQuote(index, quote) : null;
+  const found = quote && candidates.length !== 1 ? findQuote(index, quote, after) : null;
   if (candidates.length > 0) {
     const near: [number, number] | null = found
       ? [starts[found.start]!, ends[found.end - 1]!]
       : null;
-    const best = choose(candidates, near);
-    return locatedAt(index, best.start, best.end, best.how);
+    return choose(candidates, near);
   }
-  if (!found) return null;
+  const evidence = found && evidenceAt(index, found, value);
+  return evidence ? { ...evidence, how: 'quote' } : null;
+}
+
+/**
+ * A value the source does not spell out, grounded by the model's quote where the service finds
+ * it and reads the value there: `[start, end)` of the flat text, the value's own place inside
+ * the quote when it is read there, else the whole quote.
+ */
+export function quoteEvidence(
+  index: SourceIndex,
+  value: string | number | boolean,
+  quote: string,
+  after = 0,
+): { start: number; end: number } | null {
+  const found = findQuote(index, quote, after);
+  return found && evidenceAt(index, found, value);
+}
+
+function evidenceAt(
+  index: SourceIndex,
+  found: QuoteSpan,
+  value: string | number | boolean,
+): { start: number; end: number } | null {
   const support = supports(index, found, value);
   if (support === false) return null;
-  // The value where it stands inside the quote, when it is read there; else the whole quote.
   const [from, to] = support === true ? [found.start, found.end] : support;
-  return locatedAt(index, starts[from]!, ends[to - 1]!, 'quote');
-}
-
-/** The occurrences of a value, computed once per index: a table repeats values row after row. */
-function candidatesFor(index: SourceIndex, value: string | number | boolean): Candidate[] {
-  const key = `${typeof value}:${String(value)}`;
-  let found = index.memo.get(key) as Candidate[] | undefined;
-  if (!found) {
-    found = searchCandidates(index, value);
-    if (index.memo.size < MEMO_LIMIT) index.memo.set(key, found);
-  }
-  return found;
-}
-
-function searchCandidates(index: SourceIndex, value: string | number | boolean): Candidate[] {
-  if (typeof value === 'boolean') return [];
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return [];
-    return numberCandidates(index, [magnitudeOf(value)], value < 0, String(value));
-  }
-  const text = textCandidates(index, value);
-  const number = readNumberValue(value);
-  if (number) {
-    // A string that is one number is found where a number is written (`"12"` is not the cents
-    // of `1,234.12`), or as text wrapped around such a number (`"$1,234.50"` as written).
-    const numbers = numberCandidates(index, number.magnitudes, number.negative, value);
-    const around = text.filter((t) => numbers.some((n) => n.start >= t.start && n.end <= t.end));
-    return around.length > 0 ? around : numbers;
-  }
-  if (text.length > 0) return text;
-  const date = readDateValue(value);
-  return date ? dateCandidates(index, date) : [];
-}
-
-// Punctuation a model adds or drops at a value's ends (`Acme GmbH.` for `Acme GmbH,`).
-const EDGE_PUNCTUATION = new Set([...'.,;:!?\'"()[]{}*']);
-
-function trimPunctuation(text: string): string {
-  let a = 0;
-  let b = text.length;
-  while (a < b && (EDGE_PUNCTUATION.has(text[a]!) || text[a] === ' ')) a++;
-  while (b > a && (EDGE_PUNCTUATION.has(text[b - 1]!) || text[b - 1] === ' ')) b--;
-  return text.slice(a, b);
-}
-
-function textCandidates(index: SourceIndex, value: string): Candidate[] {
-  const { starts, ends } = index.norm;
-  const needle = normalise(value).text;
-  let found = findNormalised(index, needle);
-  if (found.length === 0) {
-    const trimmed = trimPunctuation(needle);
-    if (trimmed.length > 0 && trimmed !== needle) found = findNormalised(index, trimmed);
-  }
-  return found.map(([s, e]) => {
-    const start = starts[s]!;
-    const end = ends[e - 1]!;
-    const how = index.flat.slice(start, end) === value ? 'exact' : 'normalised';
-    return { start, end, how, tier: 0 };
-  });
-}
-
-function numberCandidates(
-  index: SourceIndex,
-  magnitudes: string[],
-  negative: boolean,
-  written: string,
-): Candidate[] {
-  const found: Candidate[] = [];
-  for (const magnitude of magnitudes) {
-    for (const o of index.numbers.get(magnitude) ?? []) {
-      const signed = o.negative === negative || magnitude === '0';
-      const exact = signed && !o.percent && index.flat.slice(o.start, o.end) === written;
-      found.push({
-        start: o.start,
-        end: o.end,
-        how: exact ? 'exact' : 'normalised',
-        tier: signed ? 0 : 1,
-      });
-    }
-  }
-  return found;
-}
-
-function dateCandidates(index: SourceIndex, readings: string[]): Candidate[] {
-  return readings.flatMap((reading) =>
-    (index.dates.get(reading) ?? []).map((o): Candidate => ({
-      start: o.start,
-      end: o.end,
-      how: 'normalised',
-      tier: o.ambiguous ? 1 : 0,
-    })),
-  );
+  return { start: index.norm.starts[from]!, end: index.norm.ends[to - 1]! };
 }
 
 /**
  * The occurrence to cite: the value as written before its magnitude alone; then the one nearest
  * the model's quote when that was found, else verbatim before normalised, then the first.
  */
-function choose(candidates: Candidate[], near: [number, number] | null): Candidate {
+function choose(candidates: Occurrence[], near: [number, number] | null): Occurrence {
   let best = candidates[0]!;
-  const key = (c: Candidate): number[] =>
+  const key = (c: Occurrence): number[] =>
     near ? [c.tier, distance(c, near), c.start] : [c.tier, c.how === 'exact' ? 0 : 1, c.start];
   let bestKey = key(best);
   for (const candidate of candidates) {
@@ -163,14 +109,14 @@ function choose(candidates: Candidate[], near: [number, number] | null): Candida
   return best;
 }
 
-function lexLess(a: number[], b: number[]): boolean {
+export function lexLess(a: readonly number[], b: readonly number[]): boolean {
   for (let i = 0; i < a.length; i++) {
     if (a[i]! !== b[i]!) return a[i]! < b[i]!;
   }
   return false;
 }
 
-function distance(c: Candidate, [qs, qe]: [number, number]): number {
+function distance(c: Occurrence, [qs, qe]: [number, number]): number {
   if (c.end <= qs) return qs - c.end;
   if (c.start >= qe) return c.start - qe;
   return 0;

@@ -138,11 +138,64 @@ export function scanNumbers(text: string, visit: (occurrence: NumberOccurrence) 
   }
 }
 
+// Characters that join a number to what is next to it into one longer token: a date
+// (`2026-02-08`, `08/02/2026`), a time (`10:30`), a range (`2024–2026`), an identifier
+// (`INV-2026-0117`, `No.5`, `555-123-4567`). A number so joined is a piece of that token, not a
+// quantity. `:` and the en dash join digits only: after a word they end a label (`Total:5`).
+const JOINERS = new Set([...'-\u2010\u2011/\\._']);
+const DIGIT_JOINERS = new Set([':', '\u2013']);
+
+function joins(ch: string, neighbour: string): boolean {
+  if (JOINERS.has(ch)) return isWordChar(neighbour);
+  return DIGIT_JOINERS.has(ch) && isAsciiDigit(neighbour.charCodeAt(0));
+}
+
+/** The number starting at `start` is the tail of a longer token (`…-02`, `INV-2048`). */
+function joinedBefore(text: string, start: number): boolean {
+  return joins(text[start - 1] ?? ' ', text[start - 2] ?? ' ');
+}
+
+/** The number ending at `end` runs on into more digits (`2026-…`, `10:…`, `3/…`). */
+function joinedAfter(text: string, end: number): boolean {
+  return joins(text[end] ?? ' ', text[end + 1] ?? ' ') && isAsciiDigit(text.charCodeAt(end + 1));
+}
+
+/**
+ * Whether `text.slice(start, end)` is part of a longer token at an edge that is a digit: the
+ * `02` of `2026-02-08`, the `2048` of `INV-2048`. A value found there is not that value.
+ */
+export function insideLongerToken(text: string, start: number, end: number): boolean {
+  return (
+    (isAsciiDigit(text.charCodeAt(start)) && joinedBefore(text, start)) ||
+    (isAsciiDigit(text.charCodeAt(end - 1)) && joinedAfter(text, end))
+  );
+}
+
+/**
+ * Groups written with spaces that are not a quantity nor a table row but one identifier: a
+ * group with a leading zero (`DE89 3704 0044 0532`, `030 1234567`: a figure never starts with
+ * 0 unless it is 0) or a run after a `+` (`+49 30 1234567`).
+ */
+function identifierRun(text: string, scan: Scan): boolean {
+  if (text[scan.groups[0]![0] - 1] === '+') return true;
+  for (let k = 0; k < scan.groups.length; k++) {
+    const [a, b] = scan.groups[k]!;
+    const startsPiece = k === 0 || separatorClass(scan.seps[k - 1]!) === ' ';
+    if (startsPiece && b - a >= 2 && text[a] === '0') return true;
+  }
+  return false;
+}
+
 function emitScan(text: string, scan: Scan, visit: (o: NumberOccurrence) => void): void {
   const first = scan.groups[0]![0];
   const sign = signBefore(text, first, scan.end);
   const percent = percentAfter(text, scan.end);
+  const openStart = !joinedBefore(text, sign === 'minus' ? first - 1 : first);
+  const openEnd = !joinedAfter(text, scan.end);
   const emit = (sub: Scan, signed: boolean) => {
+    // Only a number standing on its own is read: never one inside a longer token.
+    if (sub.groups[0]![0] === first && !openStart) return;
+    if (sub.end === scan.end && !openEnd) return;
     const start = signed && sign === 'minus' ? sub.groups[0]![0] - 1 : sub.groups[0]![0];
     const negative = signed && sign !== null;
     for (const [int, frac] of readings(text, sub)) {
@@ -161,7 +214,7 @@ function emitScan(text: string, scan: Scan, visit: (o: NumberOccurrence) => void
   const read = readings(text, scan).length > 0;
   if (read) emit(scan, true);
   const spaced = scan.seps.some((s) => separatorClass(s) === ' ');
-  if (spaced) {
+  if (spaced && !identifierRun(text, scan)) {
     // `10 200` may be one number or two (a table row); keep both readings.
     let from = 0;
     for (let k = 0; k <= scan.seps.length; k++) {
@@ -172,13 +225,11 @@ function emitScan(text: string, scan: Scan, visit: (o: NumberOccurrence) => void
           seps: scan.seps.slice(from, k),
           end: groups[groups.length - 1]![1],
         };
+        // A piece its separators cannot read (`1.2.3`) is one token, not several numbers.
         if (readings(text, piece).length > 0) emit(piece, from === 0);
-        else for (const g of groups) emit({ groups: [g], seps: [], end: g[1] }, false);
         from = k + 1;
       }
     }
-  } else if (!read) {
-    for (const g of scan.groups) emit({ groups: [g], seps: [], end: g[1] }, false);
   }
 }
 

@@ -2,7 +2,8 @@ import { allowedEdits, findApproximately, sellers } from './approximate.ts';
 import { readDateValue, scanDates } from './dates.ts';
 import { magnitudeOf, readNumberValue, scanNumbers } from './numbers.ts';
 import type { SourceIndex } from './source-index.ts';
-import { findNormalised } from './text-search.ts';
+import { lowerBound } from './sorted.ts';
+import { matchesBetween, textNeedle } from './text-search.ts';
 import { normalise } from './text/normalise.ts';
 
 /** A quote shorter than this (normalised) is found too easily to be evidence of anything. */
@@ -11,11 +12,20 @@ const MIN_QUOTE = 3;
 /** Where the model's quote stands in the source: `[start, end)` into the normalised text. */
 export type QuoteSpan = { start: number; end: number; needle: string };
 
-/** The model's quote in the source, as it is (normalised), else within the allowed edits. */
-export function findQuote(index: SourceIndex, quote: string): QuoteSpan | null {
+/**
+ * The model's quote in the source, as it is (normalised), else within the allowed edits. Of
+ * several places the quote is written, the first at or after flat offset `after` (where the
+ * previous item of a list was found), else the first.
+ */
+export function findQuote(index: SourceIndex, quote: string, after = 0): QuoteSpan | null {
   const needle = normalise(quote).text;
   if (needle.length < MIN_QUOTE) return null;
-  const exact = findNormalised(index, needle)[0];
+  const prepared = textNeedle(index, needle);
+  const end = index.norm.text.length;
+  const exact = prepared
+    ? (matchesBetween(index, prepared, lowerBound(index.norm.starts, after), end, 1)[0] ??
+      matchesBetween(index, prepared, 0, end, 1)[0])
+    : undefined;
   if (exact) return { start: exact[0], end: exact[1], needle };
   const near = findApproximately(index, needle);
   return near ? { start: near.start, end: near.end, needle } : null;

@@ -3,6 +3,7 @@ import { scanDates, type DateOccurrence } from './dates.ts';
 import { scanNumbers, type NumberOccurrence } from './numbers.ts';
 import { isUnspaced, isWordChar } from './text/chars.ts';
 import { normalise, type Normalised } from './text/normalise.ts';
+import { bandStarts, lineStarts, type RowStarts } from './rows.ts';
 
 /** A line of a `pages` source, placed in the flat text. */
 export interface IndexedLine {
@@ -30,6 +31,8 @@ export interface SourceIndex {
   dates: Map<string, DateOccurrence[]>;
   /** `pages` sources only, in flat order. */
   lines: IndexedLine[];
+  /** Where each row begins (rows.ts): lines of a text, bands of a page. */
+  rows: RowStarts;
   /** The locator's own cache of what it found for each distinct value. */
   memo: Map<string, unknown>;
 }
@@ -38,15 +41,27 @@ export function isSourceIndex(value: GroundingSource | SourceIndex): value is So
   return 'flat' in value;
 }
 
-export function indexSource(source: GroundingSource): SourceIndex {
-  const lines: IndexedLine[] = [];
-  let flat: string;
-  if (source.kind === 'text') flat = source.content;
-  else if (source.kind === 'plain') flat = source.text;
-  else {
+/** A source kind as the locator reads it: one flat text, its lines with boxes, its rows. */
+interface Layout {
+  flat: string;
+  lines: IndexedLine[];
+  rows: RowStarts;
+}
+
+/**
+ * How each kind of source is laid out for the locator. A new kind adds its entry here (and
+ * its place in locations.ts): its text flattened in reading order, and where its rows begin,
+ * so that the values of one array item are looked for together (a spreadsheet: each sheet row's
+ * cells, in order, one row).
+ */
+const LAYOUTS: { [K in GroundingSource['kind']]: (s: SourceOf<K>) => Layout } = {
+  text: (s) => ({ flat: s.content, lines: [], rows: lineStarts(s.content) }),
+  plain: (s) => ({ flat: s.text, lines: [], rows: lineStarts(s.text) }),
+  pages: (s) => {
+    const lines: IndexedLine[] = [];
     const parts: string[] = [];
     let offset = 0;
-    for (const page of source.pages) {
+    for (const page of s.pages) {
       for (const line of page.lines) {
         // Pages are separated like lines: a value may well run from one page onto the next.
         if (parts.length > 0) offset += 1;
@@ -55,15 +70,22 @@ export function indexSource(source: GroundingSource): SourceIndex {
         offset += line.text.length;
       }
     }
-    flat = parts.join('\n');
-  }
+    return { flat: parts.join('\n'), lines, rows: bandStarts(lines) };
+  },
+};
+
+type SourceOf<K extends GroundingSource['kind']> = Extract<GroundingSource, { kind: K }>;
+
+export function indexSource(source: GroundingSource): SourceIndex {
+  const layout = LAYOUTS[source.kind] as (s: GroundingSource) => Layout;
+  const { flat, lines, rows } = layout(source);
   const norm = normalise(flat);
   const numbers = new Map<string, NumberOccurrence[]>();
   scanNumbers(flat, (occurrence) => append(numbers, occurrence.magnitude, occurrence));
   const dates = new Map<string, DateOccurrence[]>();
   scanDates(flat, (occurrence) => append(dates, occurrence.iso, occurrence));
   const words = indexWords(norm.text);
-  return { source, flat, norm, words, numbers, dates, lines, memo: new Map() };
+  return { source, flat, norm, words, numbers, dates, lines, rows, memo: new Map() };
 }
 
 function append<T>(map: Map<string, T[]>, key: string, item: T): void {

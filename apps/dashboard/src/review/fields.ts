@@ -42,6 +42,10 @@ export function readablePath(pointer: string): string {
     .join(' › ');
 }
 
+/** Null, or an empty string: the service does not cite it, there being nothing to find. */
+export const hasNoValue = (f: ReviewField) =>
+  f.value === null || (typeof f.value === 'string' && f.value.trim() === '');
+
 export const isUngrounded = (f: ReviewField) => f.citation !== undefined && !f.citation.grounded;
 
 /** The quote's place in a text source, when its offsets really point at it. */

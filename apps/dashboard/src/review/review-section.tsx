@@ -1,7 +1,13 @@
 import { useState } from 'preact/hooks';
 import { DataTable, type Column } from '../components/data-table.tsx';
 import type { ExtractionRecord } from '../types.ts';
-import { isUngrounded, readablePath, reviewFields, type ReviewField } from './fields.ts';
+import {
+  hasNoValue,
+  isUngrounded,
+  readablePath,
+  reviewFields,
+  type ReviewField,
+} from './fields.ts';
 import { PageSource } from './page-source.tsx';
 import { TextSource } from './text-source.tsx';
 import { hasPages, typeOfRecord } from '@xt/contract/source-kinds';
@@ -11,9 +17,8 @@ const percent = (c: number | null | undefined) =>
 
 function Found(props: { field: ReviewField }) {
   const c = props.field.citation;
-  // The service cites every value that is there: a null has nothing to find.
-  if (!c)
-    return <span class="muted">{props.field.value === null ? 'no value' : 'not checked'}</span>;
+  // The service cites every value that is there: a null or an empty string has nothing to find.
+  if (!c) return <span class="muted">{hasNoValue(props.field) ? 'no value' : 'not checked'}</span>;
   return c.grounded ? (
     <span class="badge badge--grounded">found</span>
   ) : (

@@ -1,0 +1,355 @@
+import { locatedAt, type Located } from './locations.ts';
+import { lexLess, quoteEvidence, spanAlone, type Span } from './locate.ts';
+import { occurrencesOf, type Occurrences } from './occurrences.ts';
+import { escapeToken, leaves } from './pointer.ts';
+import { rowAt, rowSpan } from './rows.ts';
+import type { SourceIndex } from './source-index.ts';
+
+type Scalar = string | number | boolean;
+
+/** An item's row is chosen among the rows of its values' next this many occurrences each. */
+const LOOKAHEAD = 64;
+/** Occurrences of one value looked at on one row. */
+const ON_ROW = 64;
+/** Nesting past which values are located one by one, so that no answer can exhaust the stack. */
+const MAX_DEPTH = 64;
+
+/** Where each leaf of an output was found, by pointer; absent for a leaf with no value. */
+export type Placement = Map<string, Located | null>;
+
+/** An empty string is no value, as null is: there is nothing to find, and nothing is missing. */
+export function isNoValue(value: unknown): boolean {
+  return value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+const isScalar = (value: unknown): value is Scalar =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+interface Context {
+  index: SourceIndex;
+  quotes: ReadonlyMap<string, string> | null;
+  out: Placement;
+  /** Past the flat text's end: `[from, end)` covers the rest of the source. */
+  end: number;
+}
+
+/** Where the previous item of a list was found; the next is looked for from there on. */
+interface Cursor {
+  offset: number;
+  /** Its row, -1 before the first item. */
+  row: number;
+}
+
+/**
+ * Locates every leaf of an output in the source (docs/citations.md, "Which occurrence"). A value
+ * on its own is found as `locateAlone` finds it. The items of an array are found in document
+ * order, each no earlier than the one before it, and the values of one item together: the item
+ * is put on the row (a line, a band of a page, a sheet's row) where most of its values are
+ * written, a value written once in the whole source (a row's reference) deciding between rows
+ * as good otherwise, and each value is cited on that row when it is written there. A statement
+ * whose rows repeat one amount is so cited row by row, not eight times on the first.
+ */
+export function placeOutput(
+  index: SourceIndex,
+  output: unknown,
+  quotes: ReadonlyMap<string, string> | null,
+): Placement {
+  const ctx: Context = { index, quotes, out: new Map(), end: index.flat.length + 1 };
+  walk(ctx, output, '', 0);
+  return ctx.out;
+}
+
+function quoteOf(ctx: Context, pointer: string): string | null {
+  return ctx.quotes?.get(pointer) ?? null;
+}
+
+function cite(ctx: Context, pointer: string, span: Span | null): void {
+  ctx.out.set(pointer, span && locatedAt(ctx.index, span.start, span.end, span.how));
+}
+
+function walk(ctx: Context, value: unknown, pointer: string, depth: number): void {
+  if (isNoValue(value)) return;
+  if (isScalar(value)) cite(ctx, pointer, spanAlone(ctx.index, value, quoteOf(ctx, pointer)));
+  else if (depth > MAX_DEPTH) alone(ctx, value, pointer);
+  else if (Array.isArray(value)) placeList(ctx, value, pointer, 0, depth + 1);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value))
+      walk(ctx, child, `${pointer}/${escapeToken(key)}`, depth + 1);
+  }
+}
+
+/** Every leaf under `value`, each on its own (iteratively: any depth). */
+function alone(ctx: Context, value: unknown, pointer: string): void {
+  for (const leaf of leaves(value)) {
+    if (isNoValue(leaf.value)) continue;
+    const at = pointer + leaf.pointer;
+    cite(ctx, at, spanAlone(ctx.index, leaf.value, quoteOf(ctx, at)));
+  }
+}
+
+/** The items of a list, in document order from flat offset `floor`. Returns the last cursor. */
+function placeList(
+  ctx: Context,
+  items: unknown[],
+  pointer: string,
+  floor: number,
+  depth: number,
+): Cursor | null {
+  let cursor: Cursor = { offset: floor, row: -1 };
+  let moved = false;
+  const shared = sharedValues(items, depth);
+  items.forEach((item, k) => {
+    const at = `${pointer}/${k}`;
+    if (isNoValue(item)) return;
+    let next: Cursor | null = null;
+    if (isScalar(item)) next = placeScalar(ctx, item, at, cursor);
+    else if (depth > MAX_DEPTH) alone(ctx, item, at);
+    else if (Array.isArray(item)) next = placeList(ctx, item, at, cursor.offset, depth + 1);
+    else if (item !== null && typeof item === 'object')
+      next = placeItem(ctx, item, at, cursor, shared, depth);
+    if (next) {
+      cursor = next;
+      moved = true;
+    }
+  });
+  return moved ? cursor : null;
+}
+
+/** One scalar item: its first occurrence after the previous item's, else wherever it is. */
+function placeScalar(ctx: Context, value: Scalar, pointer: string, cursor: Cursor): Cursor | null {
+  const { index } = ctx;
+  const ahead = occurrencesOf(index, value).between(cursor.offset, ctx.end, ON_ROW);
+  let span: Span | null = null;
+  if (ahead.length > 0) {
+    // The first row with an occurrence; on it, the strongest reading, then the first.
+    const row = rowAt(index.rows, ahead[0]!.start);
+    for (const o of ahead) {
+      if (rowAt(index.rows, o.start) !== row) break;
+      if (!span || lexLess(strength(o), strength(span))) span = o;
+    }
+  } else span = spanAlone(index, value, quoteOf(ctx, pointer), cursor.offset);
+  cite(ctx, pointer, span);
+  return span && { offset: span.end, row: rowAt(index.rows, span.start) };
+}
+
+const strength = (o: Span & { tier?: number }) => [o.tier ?? 0, o.how === 'exact' ? 0 : 1];
+
+interface Field {
+  pointer: string;
+  value: Scalar;
+  occurrences: Occurrences;
+  /** The model's quote, the evidence of a value not written as such (a boolean, a paraphrase). */
+  quote: string | null;
+  /** Whether it says which row its item is on (see sharedValues). */
+  votes: boolean;
+}
+
+/**
+ * The scalar fields of an object item (nested objects included), and what is placed apart: the
+ * lists inside it (after it, from where it was found), and objects nested past MAX_DEPTH.
+ */
+function fieldsOf(
+  item: object,
+  depth: number,
+  visit: (relative: string, value: Scalar) => void,
+  apart?: (relative: string, value: unknown) => void,
+): void {
+  const walkItem = (value: unknown, relative: string, level: number) => {
+    if (isNoValue(value)) return;
+    if (isScalar(value)) visit(relative, value);
+    else if (Array.isArray(value) || level > MAX_DEPTH) apart?.(relative, value);
+    else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value))
+        walkItem(child, `${relative}/${escapeToken(key)}`, level + 1);
+    }
+  };
+  walkItem(item, '', depth);
+}
+
+/**
+ * Fields with the same value in every item of a list (a currency, a category) say nothing about
+ * which row an item is on: one written once in a heading would otherwise pull every item there.
+ */
+function sharedValues(items: unknown[], depth: number): Set<string> {
+  const shared = new Set<string>();
+  if (items.length < 2) return shared;
+  const seen = new Map<string, { value: Scalar; count: number; same: boolean }>();
+  for (const item of items) {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return shared;
+    fieldsOf(item, depth, (relative, value) => {
+      const entry = seen.get(relative);
+      if (!entry) seen.set(relative, { value, count: 1, same: true });
+      else {
+        entry.count += 1;
+        if (entry.value !== value) entry.same = false;
+      }
+    });
+  }
+  for (const [relative, entry] of seen)
+    if (entry.same && entry.count === items.length) shared.add(relative);
+  return shared;
+}
+
+/** One object item: its row, then each of its values on that row or as near it as written. */
+function placeItem(
+  ctx: Context,
+  item: object,
+  pointer: string,
+  cursor: Cursor,
+  shared: Set<string>,
+  depth: number,
+): Cursor | null {
+  const { index } = ctx;
+  const fields: Field[] = [];
+  const lists: [string, unknown[]][] = [];
+  fieldsOf(
+    item,
+    depth,
+    (relative, value) => {
+      const at = pointer + relative;
+      fields.push({
+        pointer: at,
+        value,
+        occurrences: occurrencesOf(index, value),
+        quote: quoteOf(ctx, at),
+        votes: !shared.has(relative),
+      });
+    },
+    (relative, value) => {
+      if (Array.isArray(value)) lists.push([pointer + relative, value]);
+      else alone(ctx, value, pointer + relative);
+    },
+  );
+  const written = fields.filter((f) => f.occurrences.any);
+  const row =
+    chooseRow(
+      ctx,
+      written.filter((f) => f.votes),
+      cursor,
+    ) ?? chooseRow(ctx, written, cursor);
+  // Where the quotes of values not written as such are looked for first: the item's row, or,
+  // when no value of the item is written, the row after the previous item's.
+  const quotesFrom =
+    row !== null
+      ? rowSpan(index.rows, row, ctx.end)[0]
+      : cursor.row >= 0
+        ? rowSpan(index.rows, cursor.row + 1, ctx.end)[0]
+        : cursor.offset;
+  let start = row === null ? Infinity : assign(ctx, written, row, cursor);
+  for (const f of fields) {
+    if (f.occurrences.any) continue;
+    const found = f.quote ? quoteEvidence(index, f.value, f.quote, quotesFrom) : null;
+    cite(ctx, f.pointer, found && { ...found, how: 'quote' });
+    if (found && row === null) start = Math.min(start, found.start);
+  }
+  const next: Cursor | null = Number.isFinite(start)
+    ? { offset: start, row: row ?? rowAt(index.rows, start) }
+    : null;
+  const floor = next?.offset ?? cursor.offset;
+  for (const [at, list] of lists) placeList(ctx, list, at, floor, depth + 1);
+  return next;
+}
+
+/**
+ * The row to put an item on: the one holding most of its fields, then most fields written
+ * nowhere else, then one after the previous item's row rather than that row again, then the
+ * first. The rows weighed are those of each field's next occurrences; a field is counted on
+ * each exactly, also where its next occurrences do not reach (the model skipped rows). Rows
+ * before the previous item are not considered unless nothing is written after it (the model
+ * listed the items in another order than the source).
+ */
+function chooseRow(ctx: Context, fields: Field[], cursor: Cursor): number | null {
+  if (fields.length === 0) return null;
+  const { rows } = ctx.index;
+  const score = (from: number) => {
+    const seen = fields.map((f) => {
+      const ahead = f.occurrences.between(from, ctx.end, LOOKAHEAD);
+      const onRows = new Set(ahead.map((o) => rowAt(rows, o.start)));
+      // Past the last occurrence looked at, whether the field is on a row must be asked.
+      const horizon =
+        ahead.length < LOOKAHEAD ? Infinity : rowAt(rows, ahead[ahead.length - 1]!.start);
+      return { f, onRows, horizon };
+    });
+    const scores = new Map<number, [number, number]>();
+    for (const { onRows } of seen) {
+      for (const row of onRows) {
+        if (scores.has(row)) continue;
+        const s: [number, number] = [0, 0];
+        for (const { f, onRows: its, horizon } of seen) {
+          const [a, b] = rowSpan(rows, row, ctx.end);
+          const on =
+            its.has(row) ||
+            (row > horizon && f.occurrences.between(Math.max(a, from), b, 1).length > 0);
+          if (!on) continue;
+          s[0] += 1;
+          if (f.occurrences.unique) s[1] += 1;
+        }
+        scores.set(row, s);
+      }
+    }
+    return scores;
+  };
+  let scores = score(cursor.offset);
+  if (scores.size === 0 && cursor.offset > 0) scores = score(0);
+  let best: number | null = null;
+  let bestKey: number[] = [];
+  for (const [row, [count, unique]] of scores) {
+    const key = [-count, -unique, row === cursor.row ? 1 : 0, row];
+    if (best === null || lexLess(key, bestKey)) {
+      best = row;
+      bestKey = key;
+    }
+  }
+  return best;
+}
+
+/**
+ * Cites each field on the item's row where it is written there, a place no sibling took before
+ * another (a unit price and an amount both 155.47: each its own cell, in the item's order), else
+ * at its occurrence nearest the row, after the previous item where there is one. Returns where
+ * the item starts on its row.
+ */
+function assign(ctx: Context, fields: Field[], row: number, cursor: Cursor): number {
+  const { index } = ctx;
+  const [rowFrom, rowTo] = rowSpan(index.rows, row, ctx.end);
+  // On the previous item's own row, only what follows it.
+  const from = row === cursor.row ? Math.max(rowFrom, cursor.offset) : rowFrom;
+  const taken = new Set<number>();
+  let start = Infinity;
+  for (const f of fields) {
+    let span: Span | null = null;
+    let bestKey: number[] = [];
+    for (const o of f.occurrences.between(from, rowTo, ON_ROW)) {
+      const key = [o.tier, taken.has(o.start) ? 1 : 0, o.how === 'exact' ? 0 : 1, o.start];
+      if (!span || lexLess(key, bestKey)) {
+        span = o;
+        bestKey = key;
+      }
+    }
+    span ??= nearest(ctx, f, row, cursor);
+    if (span) {
+      taken.add(span.start);
+      if (span.start >= rowFrom && span.start < rowTo) start = Math.min(start, span.start);
+    }
+    cite(ctx, f.pointer, span);
+  }
+  return Number.isFinite(start) ? start : rowFrom;
+}
+
+/**
+ * A field not written on its item's row (a block of lines per item, or a value the model took
+ * from elsewhere): its occurrence nearest that row, not before the previous item where it can
+ * be; one before it only when there is no other.
+ */
+function nearest(ctx: Context, f: Field, row: number, cursor: Cursor): Span | null {
+  const { index } = ctx;
+  const [rowFrom, rowTo] = rowSpan(index.rows, row, ctx.end);
+  const after = f.occurrences.between(rowTo, ctx.end, 1)[0];
+  const before = f.occurrences.between(cursor.offset, rowFrom, 1, true)[0];
+  if (after && before) {
+    const down = rowAt(index.rows, after.start) - row;
+    const up = row - rowAt(index.rows, before.start);
+    return up < down ? before : after;
+  }
+  return after ?? before ?? f.occurrences.between(0, cursor.offset, 1, true)[0] ?? null;
+}
