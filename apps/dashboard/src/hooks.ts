@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { RefObject } from 'preact';
 import { ApiError, type FieldError } from './api.ts';
 
 export interface Loaded<T> {
@@ -79,4 +80,23 @@ export function useSubmit(): Submission {
       void run(work);
     },
   };
+}
+
+/**
+ * The width an element is drawn at, in CSS pixels, kept current as the window changes: for
+ * drawings that must be made at their real size (text in an SVG scaled down becomes unreadable).
+ */
+export function useWidth<T extends Element>(): [RefObject<T>, number | undefined] {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState<number>();
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setWidth(Math.round(entry.contentRect.width));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width];
 }

@@ -1,15 +1,21 @@
 import type { UsageDay } from '../types.ts';
 import { formatNumber } from '../format.ts';
+import { useWidth } from '../hooks.ts';
 
-const W = 720;
-const H = 220;
 /**
- * Room for the axis labels in viewBox units, for the largest label size (22 units on a phone,
- * where the SVG is drawn at about half size). The left side grows with the longest number, so
- * "1,000" or "40,000,000" is not cut at the edge.
+ * Drawn in CSS pixels at the width it is given (measured), not scaled from a fixed drawing: a
+ * scaled drawing's 11 px labels came out at 7 px on a desktop and, enlarged for phones, ran into
+ * each other. Sizes below match `.chart__axis` (12 px text).
  */
-const PAD = { top: 20, right: 8, bottom: 28 };
-const AXIS_CHAR = 13;
+const H = 180;
+const FALLBACK_WIDTH = 600;
+/** Room under the plot for a date label, clear of the "0" centred on the bottom line. */
+const PAD = { top: 10, right: 12, bottom: 30 };
+/** A digit or comma of the axis font, and the gap between the numbers and the plot. */
+const AXIS_CHAR = 8;
+const AXIS_GAP = 10;
+/** A date label ("11-26") and the space it wants on either side. */
+const DATE_LABEL = 48;
 
 function niceMax(v: number): number {
   if (v <= 0) return 1;
@@ -28,20 +34,29 @@ export function BarChart(props: {
   series: { key: keyof Omit<UsageDay, 'date'>; label: string; className: string }[];
 }) {
   const { days, series } = props;
+  const [figure, measured] = useWidth<HTMLElement>();
+  const W = measured || FALLBACK_WIDTH;
   const totals = days.map((d) => series.reduce((t, s) => t + d[s.key], 0));
   const max = niceMax(Math.max(0, ...totals));
   const ticks = (max >= 2 ? [0, 0.5, 1] : [0, 1]).map((f) => Math.round(max * f));
-  const left = 12 + AXIS_CHAR * Math.max(...ticks.map((t) => formatNumber(t).length));
+  const left = AXIS_GAP + AXIS_CHAR * Math.max(...ticks.map((t) => formatNumber(t).length));
   const innerW = W - left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
   const step = innerW / Math.max(1, days.length);
   const bar = Math.max(1, step * 0.7);
   const y = (v: number) => PAD.top + innerH - (v / max) * innerH;
-  const labelEvery = Math.ceil(days.length / 8);
+  const labelEvery = Math.max(1, Math.ceil(DATE_LABEL / step));
   return (
-    <figure class="chart">
+    <figure class="chart" ref={figure}>
       <figcaption class="chart__title">{props.title}</figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={props.title} class="chart__svg">
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        width={W}
+        height={H}
+        role="img"
+        aria-label={props.title}
+        class="chart__svg"
+      >
         {ticks.map((t) => (
           <g key={t}>
             <line x1={left} x2={W - PAD.right} y1={y(t)} y2={y(t)} class="chart__grid" />
