@@ -172,6 +172,32 @@ describe('file parts', () => {
     expect((await records(res.body.data.id)).single.source.file.contentType).toBe('text/html');
   });
 
+  it('cites an uploaded text file by offsets into its text as decoded, HTML by quote', async () => {
+    // A byte-order mark (not text), CRLF line ends and characters outside ASCII, one of them two
+    // UTF-16 code units: offsets are JavaScript string indices into the decoded text.
+    const text = 'Café 𝒳 receipt\r\nTotal due: 1.234,50 €\r\n';
+    const file = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+    model.behave({ output: { total: 1234.5 } });
+    const res = await upload('text', file, 'receipt.txt', { citations: 'true' });
+    expect(res.status, res.text).toBe(200);
+    const cited = res.body.data.citations['/total'];
+    expect(cited).toMatchObject({ grounded: true, quote: '1.234,50', page: null, boxes: [] });
+    expect(text.slice(cited.start, cited.end)).toBe('1.234,50');
+    expect((await records(res.body.data.id)).single.citations['/total']).toEqual(cited);
+
+    model.behave({ output: { total: 7.25 } });
+    const html = await upload('text', '<h1>Bill</h1><p>Total <b>7.25</b></p>', 'bill.html', {
+      citations: 'true',
+    });
+    expect(html.status, html.text).toBe(200);
+    expect(html.body.data.citations['/total']).toMatchObject({
+      grounded: true,
+      quote: '7.25',
+      start: null,
+      end: null,
+    });
+  });
+
   it('ignores file parts under other names, like any unknown field', async () => {
     const res = await api.request('POST', '/v1/extractions', {
       body: form({ schema_id: schemaId, type: 'text', source: 'Total 5' }, [

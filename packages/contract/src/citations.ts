@@ -32,11 +32,10 @@ export const CitationSchema = z
     boxes: z
       .array(CitationBoxSchema)
       .meta({ description: 'one box per line of the quote; [] where there is no page' }),
-    start: z
-      .int()
-      .min(0)
-      .nullable()
-      .meta({ description: 'text sources: source.content.slice(start, end) is the quote' }),
+    start: z.int().min(0).nullable().meta({
+      description:
+        'text sources: text.slice(start, end) is the quote, text being source.content as sent, or an uploaded file decoded from UTF-8 without its byte-order mark (JavaScript string indices); null otherwise',
+    }),
     end: z.int().min(0).nullable(),
     confidence: z.number().min(0).max(1).nullable().meta({
       description: 'how likely the value is right, 0–1; null where nothing supports a figure',

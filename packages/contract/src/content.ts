@@ -47,9 +47,11 @@ export interface GroundingPage {
 /**
  * What the worker read of a source, kept beside the parts so that the service can locate each
  * output value in it (docs/citations.md). Never sent to the model as such.
- * - `text`: the submitted text itself; offsets index into it (`source.content`).
+ * - `text`: the submitted text itself (`source.content`), or an uploaded text file's text as
+ *   decoded; offsets index into it.
  * - `pages`: PDF pages and images, line by line with boxes (text layer or OCR).
- * - `plain`: a webpage: the text that was sent to the model; quotes only, no positions.
+ * - `plain`: a webpage or an uploaded HTML file: the text that was sent to the model; quotes
+ *   only, no positions.
  */
 export type GroundingSource =
   | { kind: 'text'; content: string }

@@ -9,7 +9,8 @@
 
 /**
  * How a kind's content is laid out, which decides where a citation points:
- * - `flow`: one running text; citations by offsets (typed text) or by quote alone (webpages);
+ * - `flow`: one running text; citations by offsets (typed and uploaded text) or by quote alone
+ *   (webpages, uploaded HTML);
  * - `pages`: pages, with a page number and boxes on it (PDFs, images, converted documents);
  * - `sheets`: named tables of cells; citations name the sheet and the cell;
  * - `parts`: a message and its attachments, each read by its own kind; citations name the part.

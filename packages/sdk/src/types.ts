@@ -111,7 +111,10 @@ export interface Citation {
   page: number | null;
   /** `[x0, y0, x1, y1]` per line of the quote, fractions of the page, origin top left */
   boxes: [number, number, number, number][];
-  /** text sources: `source.content.slice(start, end)` is the quote */
+  /**
+   * text sources: `text.slice(start, end)` is the quote, `text` being `source.content` as sent or
+   * an uploaded file's text as decoded (without its byte-order mark)
+   */
   start: number | null;
   end: number | null;
   confidence: number | null;

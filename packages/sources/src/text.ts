@@ -57,8 +57,9 @@ export function prepareText(text: string): PreparedSource {
  * A text source's bytes as model input (the prep threads run this): typed in (`contentType`
  * null) or uploaded. The API checked they are UTF-8; HTML is read as a webpage's text would be,
  * by `htmlToMarkdown`, without running anything in it. With `citations` the text is kept to
- * locate values in: typed text by offsets into it (it is the record's `source`), an uploaded
- * file's by quote only, since the record has no content for offsets to index into.
+ * locate values in (docs/citations.md): typed text and an uploaded text file by offsets into the
+ * text as decoded here, which is what the model read too; an uploaded HTML file's Markdown by
+ * quote only, since offsets into text the service made would index nothing the client has.
  */
 export function prepareTextBytes(
   bytes: Buffer,
@@ -68,17 +69,15 @@ export function prepareTextBytes(
 ): PreparedSource {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    // A file's byte-order mark is not text; typed text is kept whole, so that offsets index the
+    // record's `source` as the client sent it.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: contentType === null }).decode(bytes);
   } catch {
     throw new ExtractionFailure('SOURCE_UNREADABLE', 'The uploaded file is not UTF-8 text.');
   }
   if (contentType !== 'text/html') {
     const prepared = prepareText(text);
-    if (!citations) return prepared;
-    return {
-      ...prepared,
-      grounding: contentType === null ? { kind: 'text', content: text } : { kind: 'plain', text },
-    };
+    return citations ? { ...prepared, grounding: { kind: 'text', content: text } } : prepared;
   }
   const markdown = htmlToMarkdown(text);
   if (markdown.trim() === '')
