@@ -4,32 +4,21 @@
  * the API. Chromium, ignoring the self-signed certificate, signs in, creates a key and revokes
  * it; the API learns the https scheme only through the trusted hop's X-Forwarded-Proto.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '@xt/embedded';
-import { REPO_ROOT } from '@xt/launcher/config';
 import { waitFor } from '@xt/testkit';
 import { signIn, startDashboard, USERS, type DashboardFixture } from '../support/dashboard.ts';
+import { startHaproxy, startProjectBalancer } from '../support/haproxy.ts';
 
 let dash: DashboardFixture;
 let dir: string;
 let tlsPort: number;
 const proxies: ChildProcess[] = [];
-
-function startHaproxy(name: string, config: string, env: Record<string, string> = {}) {
-  const file = path.join(dir, `${name}.cfg`);
-  writeFileSync(file, config);
-  const check = spawnSync('haproxy', ['-c', '-q', '-f', file], { env: { ...process.env, ...env } });
-  if (check.status !== 0) throw new Error(`${name}: ${String(check.stderr || check.stdout)}`);
-  const child = spawn('haproxy', ['-db', '-f', file], {
-    env: { ...process.env, ...env },
-    stdio: 'ignore',
-  });
-  proxies.push(child);
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'xt-tls-'));
@@ -57,43 +46,43 @@ beforeAll(async () => {
   );
 
   tlsPort = await freePort();
-  const lbPort = await freePort();
   // Two hops before the API: the TLS balancer and the project's HAProxy.
   dash = await startDashboard({ PUBLIC_URL: `https://127.0.0.1:${tlsPort}`, TRUST_PROXY: '2' });
-  const apiPort = new URL(dash.api.url).port;
-
-  // The project's config, with this machine's addresses in place of compose's service names.
-  const projectConfig = readFileSync(path.join(REPO_ROOT, 'ops/haproxy/haproxy.cfg'), 'utf8')
-    .replace('bind :8080', `bind 127.0.0.1:${lbPort}`)
-    .split('\n')
-    .map((line) =>
-      line.trim().startsWith('server-template api ')
-        ? `  server api1 127.0.0.1:${apiPort} check`
-        : line,
-    )
-    .join('\n');
-  startHaproxy('lb', projectConfig, { LB_TRUSTED_PROXIES: '127.0.0.1' });
-  startHaproxy(
-    'tls',
-    [
-      'defaults',
-      '  mode http',
-      '  timeout connect 5s',
-      '  timeout client 75s',
-      '  timeout server 75s',
-      'frontend tls',
-      `  bind 127.0.0.1:${tlsPort} ssl crt ${pem}`,
-      '  option forwardfor',
-      '  http-request set-header X-Forwarded-Proto https',
-      '  default_backend lb',
-      'backend lb',
-      `  server lb 127.0.0.1:${lbPort}`,
-    ].join('\n') + '\n',
+  const lb = await startProjectBalancer(dir, dash.api.url, { LB_TRUSTED_PROXIES: '127.0.0.1' });
+  proxies.push(lb.process);
+  proxies.push(
+    startHaproxy(
+      dir,
+      'tls',
+      [
+        'defaults',
+        '  mode http',
+        '  timeout connect 5s',
+        '  timeout client 75s',
+        '  timeout server 75s',
+        'frontend tls',
+        `  bind 127.0.0.1:${tlsPort} ssl crt ${pem}`,
+        '  option forwardfor',
+        '  http-request set-header X-Forwarded-Proto https',
+        '  default_backend lb',
+        'backend lb',
+        `  server lb 127.0.0.1:${lb.port}`,
+      ].join('\n') + '\n',
+    ),
   );
-  await waitFor(async () => {
-    const res = await fetch(`http://127.0.0.1:${lbPort}/lb-healthz`).catch(() => undefined);
-    return res?.status === 200;
-  }, 30_000);
+  // The TLS balancer is up once it accepts connections.
+  await waitFor(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const socket = net.connect(tlsPort, '127.0.0.1');
+        socket.on('connect', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+      }),
+    30_000,
+  );
 });
 
 afterAll(async () => {

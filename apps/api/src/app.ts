@@ -49,6 +49,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('json spaces', 0);
+  app.locals.publicOrigin = config.PUBLIC_URL;
 
   const metrics = createMetrics({ queue, waiters: () => waiter.size() });
   app.use(requestId(logger));

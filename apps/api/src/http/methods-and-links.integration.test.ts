@@ -154,4 +154,28 @@ describe('list pages', () => {
       await untrustingApi.close();
     }
   });
+
+  it('are relative, not a 500, when the trusted proxy forwards a host that is not one', async () => {
+    for (const host of ['a b', 'evil.example/path', 'user@evil.example']) {
+      const res = await api.request('GET', '/v1/webhooks?page=2', {
+        headers: { 'x-forwarded-host': host },
+      });
+      expect(res.status).toBe(200);
+      expect(links(res.headers.get('link')).prev).toBe('/v1/webhooks?page=1');
+    }
+  });
+
+  it('use PUBLIC_URL when it is set, whatever host a proxy forwards', async () => {
+    const behind = await startTestApi({ PUBLIC_URL: 'https://extract.example.com' });
+    try {
+      const res = await behind.request('GET', '/v1/webhooks?page=2', {
+        headers: { 'x-forwarded-proto': 'http', 'x-forwarded-host': 'evil.example' },
+      });
+      expect(links(res.headers.get('link')).prev).toBe(
+        'https://extract.example.com/v1/webhooks?page=1',
+      );
+    } finally {
+      await behind.close();
+    }
+  });
 });

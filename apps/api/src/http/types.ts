@@ -3,6 +3,10 @@ import type { DashboardUser, Principal } from '@xt/accounts';
 import type { KnownRoute } from './known-routes.ts';
 
 declare module 'express-serve-static-core' {
+  interface Locals {
+    /** PUBLIC_URL's origin, when set: list links are built on it (page-links.ts). */
+    publicOrigin?: string | undefined;
+  }
   interface Request {
     /** The request id (docs/api.md#request-id): the caller's x-request-id when acceptable, else a fresh UUID. */
     id: string;
