@@ -8,7 +8,7 @@ import { startKeySweep } from './idempotency/sweep.ts';
 import { createKeyCache } from './auth/key-revocations.ts';
 import { UploadTempDir } from './uploads/temp-files.ts';
 import type { ApiConfig } from './config.ts';
-import { createAppLogger, createDependencyOutages, type Logger } from '@xt/runtime';
+import { createAppLogger, createDependencyOutages, listenFailure, type Logger } from '@xt/runtime';
 
 export interface RunningApi {
   url: string;
@@ -56,8 +56,19 @@ export async function startApi(
   const sweep = startKeySweep(db.db, config.IDEMPOTENCY_SWEEP_INTERVAL_SECONDS * 1000, logger);
 
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-    s.once('error', reject);
+    // Express 5 calls back with the error when listening fails: one line naming the setting.
+    const s = app.listen(config.PORT, config.HOST, (error?: Error) => {
+      if (!error) resolve(s);
+      else
+        reject(
+          listenFailure(
+            error,
+            'the API',
+            { host: config.HOST, port: config.PORT },
+            'set PORT to a free port (HOST chooses the address)',
+          ),
+        );
+    });
   });
   // Longer than any wait a client may ask for (Prefer: wait=300), shorter than forever.
   server.requestTimeout = 330_000;

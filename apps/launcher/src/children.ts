@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { REPO_ROOT } from './config.ts';
 import path from 'node:path';
+import { SETTINGS_EXIT_CODE } from '@xt/runtime';
+import { REPO_ROOT } from './config.ts';
 
 export interface Supervised {
   name: string;
@@ -18,13 +19,16 @@ function commandFor(app: 'api' | 'worker'): string[] {
 
 /**
  * Runs an app as a child process and restarts it when it dies unexpectedly, with a growing
- * pause so a crash loop does not spin.
+ * pause so a crash loop does not spin. A child that exits over its settings (a taken port, a bad
+ * variable: it printed which) is not restarted, since that would fail the same way: `onSettings`
+ * is called instead.
  */
 export function supervise(
   name: string,
   app: 'api' | 'worker',
   env: NodeJS.ProcessEnv,
   log: (line: string) => void,
+  onSettings: () => void,
 ): Supervised {
   let child: ChildProcess | undefined;
   let stopping = false;
@@ -40,6 +44,11 @@ export function supervise(
     });
     child.on('exit', (code, signal) => {
       if (stopping) return;
+      if (code === SETTINGS_EXIT_CODE) {
+        log(`${name} cannot run with these settings (its line above says which to change)`);
+        onSettings();
+        return;
+      }
       // A child that ran for a minute before dying starts a fresh backoff.
       if (Date.now() - startedAt > 60_000) restarts = 0;
       const delay = Math.min(30_000, 500 * 2 ** restarts++);

@@ -102,7 +102,9 @@ async function main(): Promise<void> {
       REDIS_URL: redisUrl,
       PORT: String(config.PORT),
     };
-    children.push(supervise('api', 'api', env, log));
+    // A child that cannot run with its settings said why; restarting it would only repeat that.
+    const onSettings = () => void shutdown(1);
+    children.push(supervise('api', 'api', env, log, onSettings));
     for (let i = 1; i <= config.WORKER_PROCESSES; i++)
       children.push(
         supervise(
@@ -111,6 +113,7 @@ async function main(): Promise<void> {
           // WORKER_INDEX spreads the workers' ops endpoints over WORKER_METRICS_PORT + 0, 1, ...
           { ...env, WORKER_NAME: `worker-${i}`, WORKER_INDEX: String(i - 1) },
           log,
+          onSettings,
         ),
       );
     const apiUrl = `http://127.0.0.1:${config.PORT}`;

@@ -11,3 +11,4 @@ export * from './periodic.ts';
 export * from './config-core.ts';
 export * from './redis-url.ts';
 export * from './breaker.ts';
+export * from './settings-error.ts';

@@ -1,9 +1,11 @@
 import type { Logger } from 'pino';
 import { errorSummary } from './scrub.ts';
+import { SETTINGS_EXIT_CODE, SettingsError } from './settings-error.ts';
 
 /**
- * The entry-point routine every app shares: load the configuration (a bad one prints its message
- * and exits 1), start, and on SIGTERM or SIGINT close gracefully and exit.
+ * The entry-point routine every app shares: load the configuration, start, and on SIGTERM or
+ * SIGINT close gracefully and exit. A bad configuration, or an address the process cannot listen
+ * on, prints one line naming the setting (no stack trace) and exits with SETTINGS_EXIT_CODE.
  */
 export async function runService<C, S extends { close(): Promise<void> }>(options: {
   loadConfig: () => C;
@@ -16,7 +18,7 @@ export async function runService<C, S extends { close(): Promise<void> }>(option
     config = options.loadConfig();
   } catch (err) {
     console.error((err as Error).message);
-    process.exit(1);
+    process.exit(SETTINGS_EXIT_CODE);
   }
   const logger = options.logger(config);
   // A promise nobody awaited failing (a dependency call from a timer, say) must not end a
@@ -24,7 +26,14 @@ export async function runService<C, S extends { close(): Promise<void> }>(option
   process.on('unhandledRejection', (reason) => {
     logger.error({ error: errorSummary(reason) }, 'unhandled promise rejection');
   });
-  const service = await options.start(config, logger);
+  let service: S;
+  try {
+    service = await options.start(config, logger);
+  } catch (err) {
+    if (!(err instanceof SettingsError)) throw err;
+    logger.fatal(err.message);
+    process.exit(SETTINGS_EXIT_CODE);
+  }
   options.started(config, logger, service);
   // Log lines are buffered (logger.ts): whoever waits for "listening" should not wait for more.
   logger.flush();

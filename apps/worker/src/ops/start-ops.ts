@@ -1,6 +1,7 @@
 import type { RedisConnection } from '@xt/queue';
 import type { DbHandle } from '@xt/db';
 import type { Logger } from 'pino';
+import { listenFailure } from '@xt/runtime';
 import { opsPort, type WorkerConfig } from '../config.ts';
 import type { StartupCheck } from '../startup-checks.ts';
 import { startOpsServer, type OpsServer } from './ops-server.ts';
@@ -23,9 +24,10 @@ export async function startWorkerOps(deps: {
 }): Promise<OpsServer | undefined> {
   const port = opsPort(deps.config);
   if (port === undefined) return undefined;
+  const host = deps.config.WORKER_METRICS_HOST;
   const ops = await startOpsServer({
     port,
-    host: deps.config.WORKER_METRICS_HOST,
+    host,
     registry: deps.metrics.registry,
     token: deps.config.METRICS_TOKEN,
     probes: {
@@ -38,6 +40,14 @@ export async function startWorkerOps(deps: {
     },
     stopping: deps.stopping,
     loopHealthy: deps.loopHealthy,
+  }).catch((error: Error) => {
+    // One line naming the setting, not a stack trace: a taken port is fixed by configuration.
+    throw listenFailure(
+      error,
+      "the worker's health and metrics endpoints",
+      { host, port },
+      'set WORKER_METRICS_PORT to a free port (WORKER_INDEX is added to it), or to 0 to serve none',
+    );
   });
   deps.logger.info({ url: ops.url }, 'worker ops endpoints listening');
   return ops;

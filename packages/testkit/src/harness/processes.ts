@@ -86,3 +86,29 @@ export async function startCommand(
     },
   };
 }
+
+/**
+ * Runs an app entry point (through tsx) that is expected to end by itself, and resolves with
+ * its exit code and everything it printed; it is killed after `timeoutMs`.
+ */
+export function runAppToExit(
+  entry: string,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `${REPO_ROOT}/${entry}`], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const kill = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve) => {
+    child.once('close', (code) => {
+      clearTimeout(kill);
+      resolve({ code, output });
+    });
+  });
+}
