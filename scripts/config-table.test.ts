@@ -18,9 +18,13 @@ const MiB = 1024 * 1024;
 
 /**
  * Defaults the tables describe in words, because the value depends on the machine or is
- * decided outside the schema: the words, and the value the schema must then give.
+ * decided outside the schema: the words, and the value the schema must then give (`byApp` for
+ * an app whose default differs, such as what `npm start` gives the processes it starts).
  */
-const DESCRIBED: Record<string, { words: string; value: unknown }> = {
+const DESCRIBED: Record<
+  string,
+  { words: string; value: unknown; byApp?: Partial<Record<keyof typeof APPS, unknown>> }
+> = {
   DATABASE_URL: { words: 'embedded (launcher)', value: undefined },
   REDIS_URL: { words: 'embedded (launcher)', value: undefined },
   DATA_DIR: { words: '`./.data`', value: path.join(REPO_ROOT, '.data') },
@@ -40,6 +44,23 @@ const DESCRIBED: Record<string, { words: string; value: unknown }> = {
   WORKER_NAME: {
     words: 'host name and process id',
     value: `${os.hostname()}-${process.pid}`,
+  },
+  // The API and workers listen everywhere, as containers need; `npm start` keeps them local.
+  HOST: {
+    words: '`0.0.0.0` (`npm start`: `127.0.0.1`)',
+    value: '0.0.0.0',
+    byApp: { launcher: '127.0.0.1' },
+  },
+  WORKER_METRICS_HOST: {
+    words: '`0.0.0.0` (`npm start`: `127.0.0.1`)',
+    value: '0.0.0.0',
+    byApp: { launcher: '127.0.0.1' },
+  },
+  // Unset under `npm start`: a free port per worker, chosen by the launcher.
+  WORKER_METRICS_PORT: {
+    words: '`9464` (`npm start`: free)',
+    value: 9464,
+    byApp: { launcher: undefined },
   },
   // Unset: the AWS SDK's own endpoint for the region, and the S3 store's region.
   S3_ENDPOINT: { words: 'AWS', value: undefined },
@@ -160,7 +181,9 @@ describe('the configuration tables', () => {
           if (words === undefined) continue;
           const described = DESCRIBED[name];
           if (described && words === described.words) {
-            if (!same(described.value, actual))
+            const byApp = described.byApp ?? {};
+            const expected = app in byApp ? byApp[app as keyof typeof APPS] : described.value;
+            if (!same(expected, actual))
               problems.push(
                 `${name}: "${words}" in ${file}, but the ${app} defaults to ${String(actual)}`,
               );

@@ -13,6 +13,7 @@ import { loadLauncherConfig } from './config.ts';
 import { devKeyFile, ensureDevKey } from './dev-key.ts';
 import { devUserFile, ensureDevUser } from './dev-user.ts';
 import { supervise, type Supervised } from './children.ts';
+import { apiAddressProblem, hostForUrl, workerOpsEnv } from './ports.ts';
 
 const log = (line: string) => console.log(`[start] ${line}`);
 
@@ -25,6 +26,11 @@ async function main(): Promise<void> {
   } catch (err) {
     if (!(err instanceof SystemPackagesMissing)) throw err;
     console.error(`[start] ${err.message}`);
+    process.exit(1);
+  }
+  const taken = await apiAddressProblem(config);
+  if (taken) {
+    console.error(`[start] ${taken}`);
     process.exit(1);
   }
   await mkdir(config.DATA_DIR, { recursive: true });
@@ -101,22 +107,17 @@ async function main(): Promise<void> {
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       PORT: String(config.PORT),
+      HOST: config.HOST,
     };
     // A child that cannot run with its settings said why; restarting it would only repeat that.
     const onSettings = () => void shutdown(1);
     children.push(supervise('api', 'api', env, log, onSettings));
-    for (let i = 1; i <= config.WORKER_PROCESSES; i++)
-      children.push(
-        supervise(
-          `worker-${i}`,
-          'worker',
-          // WORKER_INDEX spreads the workers' ops endpoints over WORKER_METRICS_PORT + 0, 1, ...
-          { ...env, WORKER_NAME: `worker-${i}`, WORKER_INDEX: String(i - 1) },
-          log,
-          onSettings,
-        ),
-      );
-    const apiUrl = `http://127.0.0.1:${config.PORT}`;
+    for (let i = 1; i <= config.WORKER_PROCESSES; i++) {
+      const ops = await workerOpsEnv(config, i - 1);
+      const workerEnv = { ...env, ...ops, WORKER_NAME: `worker-${i}` };
+      children.push(supervise(`worker-${i}`, 'worker', workerEnv, log, onSettings));
+    }
+    const apiUrl = `http://${hostForUrl(config.HOST)}:${config.PORT}`;
     await writeStack(config.DATA_DIR, { pid: process.pid, databaseUrl, redisUrl, apiUrl });
     log(`service starting at ${apiUrl} (API docs at ${apiUrl}/docs); Ctrl-C stops everything`);
     log(`dashboard: ${apiUrl}/dashboard`);

@@ -20,12 +20,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** True when nothing listens on `port` at 127.0.0.1 (a bind succeeds). */
-export function isPortFree(port: number): Promise<boolean> {
+/** True when nothing listens on `port` at `host` (127.0.0.1 unless given): a bind succeeds. */
+export function isPortFree(port: number, host = LOOPBACK): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.unref();
     server.once('error', () => resolve(false));
-    server.listen(port, LOOPBACK, () => server.close(() => resolve(true)));
+    server.listen(port, host, () => server.close(() => resolve(true)));
   });
 }

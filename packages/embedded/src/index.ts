@@ -1,4 +1,5 @@
 export { freePort, isPortFree } from './free-port.ts';
+export { choosePort } from './stable-port.ts';
 export { pingRedis } from './ping-redis.ts';
 export { startEmbeddedPostgres, type EmbeddedPostgresOptions } from './postgres.ts';
 export { startRedisServer, type RedisServerOptions, type RunningServer } from './redis.ts';
