@@ -1,8 +1,10 @@
 /**
- * `npm start`: the whole service on one machine. Uses the servers named by DATABASE_URL and
- * REDIS_URL, or else starts the embedded default (a project-local PostgreSQL and a redis-server
- * child process, data under DATA_DIR, default ./.data). Then applies migrations, creates a
- * development key and dashboard user on first start, and runs the API and the worker processes.
+ * `npm start` (through start.ts): the whole service on one machine. Uses the servers named by
+ * DATABASE_URL and REDIS_URL, or else starts the embedded default (a project-local PostgreSQL and
+ * a redis-server child process, data under DATA_DIR, default ./.data). Then applies migrations,
+ * creates a development key and dashboard user on first start, and runs the API and the worker
+ * processes. SIGINT, SIGTERM or SIGHUP (or start.ts going away) stops them in order: the API and
+ * workers drain first, then Redis and PostgreSQL, which they need while draining.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { ensureDashboardAssets } from '@xt/dashboard';
@@ -50,11 +52,13 @@ async function main(): Promise<void> {
     await rm(stackFile(config.DATA_DIR), { force: true });
     process.exit(code);
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    // `on`, not `once`: Ctrl-C may arrive twice (directly and relayed by npm or tsx), and a
-    // second signal with no listener would kill this process mid-shutdown.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    // `on`, not `once`: a signal may arrive twice (sent to npm and to start.ts, each relaying
+    // it), and a second signal with no listener would kill this process mid-shutdown.
     process.on(signal, () => void shutdown(0));
   }
+  // start.ts gone (killed outright): nobody is left to relay a signal, so stop now.
+  if (process.channel) process.once('disconnect', () => void shutdown(0));
 
   try {
     const embedded = !config.DATABASE_URL && !config.REDIS_URL;
