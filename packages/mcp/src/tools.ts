@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -11,12 +10,15 @@ import {
 } from '@xt/sdk';
 import { z } from 'zod';
 import { errorResult, jsonResult, ToolInputError } from './errors.ts';
+import { localFile } from './files.ts';
 
 export interface ToolOptions {
   /** Where relative file paths start. */
   cwd: string;
   /** Whether `extract` may read local files (stdio: yes; HTTP: only when asked for). */
   allowFiles: boolean;
+  /** When set, the one folder `extract` reads files under (relative paths start there). */
+  filesRoot?: string | undefined;
 }
 
 /** Below the 60 s request timeout MCP clients commonly use, so the agent gets an answer. */
@@ -186,14 +188,12 @@ async function extractionParams(
       'path: this server does not read local files (start it with --allow-files); send text or a url.',
     );
   }
-  const file = path.resolve(options.cwd, args.path!);
-  const info = await stat(file).catch(() => null);
-  if (!info?.isFile()) throw new ToolInputError(`path: no such file: ${file}`);
+  const { file, real } = await localFile(args.path!, options);
   const type = args.type ?? sourceTypeFor(file, false);
   if (!type) {
     throw new ToolInputError(
       `path: cannot tell the type of ${path.basename(file)} from its name; pass type (pdf, image or text).`,
     );
   }
-  return { ...base, type, source: { path: file } };
+  return { ...base, type, source: { path: real, filename: path.basename(file) } };
 }

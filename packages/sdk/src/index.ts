@@ -32,3 +32,6 @@ export {
   type Connection,
   type ConnectionEnv,
 } from './cli/config.ts';
+// For xt-mcp, which shares the command line's rules about hosts and local files.
+export { isLoopbackHost } from './loopback.ts';
+export { fileInside, type FileInside } from './file-inside.ts';

@@ -1,0 +1,43 @@
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileInside } from '@xt/sdk';
+import { ToolInputError } from './errors.ts';
+
+/**
+ * The file `extract` was asked for (`file`, absolute, as asked: its name tells the type and
+ * names the upload) and the real path to open. Under a files root, anything that leaves the
+ * root, by `..`, an absolute path or a symbolic link, is refused whether it exists or not, and
+ * relative paths start at the root.
+ */
+export async function localFile(
+  requested: string,
+  options: { cwd: string; filesRoot?: string | undefined },
+): Promise<{ file: string; real: string }> {
+  if (options.filesRoot === undefined) {
+    const file = path.resolve(options.cwd, requested);
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile()) throw new ToolInputError(`path: no such file: ${file}`);
+    return { file, real: file };
+  }
+  const root = path.resolve(options.cwd, options.filesRoot);
+  const file = path.resolve(root, requested);
+  const found = await fileInside(root, requested);
+  if (found.ok) return { file, real: found.real };
+  if (found.reason === 'outside') {
+    throw new ToolInputError(
+      `path: ${requested} is outside ${root}, the only folder this server reads files from; ` +
+        'give a path inside it (relative paths start there).',
+    );
+  }
+  throw new ToolInputError(`path: no such file: ${file}`);
+}
+
+/** The files root as a real path, checked once at start so a typo stops the server, not a call. */
+export async function checkFilesRoot(cwd: string, filesRoot: string): Promise<string> {
+  const root = path.resolve(cwd, filesRoot);
+  const real = await realpath(root).catch(() => undefined);
+  if (!real || !(await stat(real)).isDirectory()) {
+    throw new Error(`--files-root ${root} is not a folder`);
+  }
+  return real;
+}
