@@ -4,7 +4,7 @@
  * process and the model stand-in.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect } from 'vitest';
+import { XtClient } from '@xt/sdk';
 import { REPO_ROOT, waitFor } from '@xt/testkit';
 import { textPdf } from '@xt/testkit/fixtures';
 import { stackTest } from '../support/stack.ts';
@@ -186,25 +187,85 @@ describe('xt-mcp over stdio', () => {
   });
 });
 
+/** The bearer token the HTTP servers below are started with. */
+const TOKEN = 'test-token-0123456789abcdef0123456789abcdef';
+
+/**
+ * Starts `xt-mcp` with `args` in `cwd`: its URL (a wildcard bind address read as 127.0.0.1)
+ * once it listens, or a rejection carrying its exit code and stderr if it stops first.
+ */
+async function startXtMcp(
+  args: string[],
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+): Promise<{ server: ChildProcess; url: string }> {
+  const server = spawn(process.execPath, [...NODE_ARGS, ...args], {
+    cwd,
+    env: { ...env, ...extraEnv },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    server.stderr.on('data', (c: Buffer) => {
+      err += c.toString();
+      const found = /listening on (\S+)/.exec(err);
+      if (found) resolve(found[1]!.replace('//0.0.0.0:', '//127.0.0.1:'));
+    });
+    server.once('exit', (code) => reject(new ExitError(code, err)));
+  });
+  return { server, url };
+}
+
+class ExitError extends Error {
+  constructor(
+    readonly code: number | null,
+    readonly stderr: string,
+  ) {
+    super(`xt-mcp exited with ${code}: ${stderr}`);
+  }
+}
+
+/** One POST as curl sends it: any Host header, no initialize first. */
+function rawPost(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+    });
+    req.once('response', (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, headers: res.headers });
+    });
+    req.once('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+function connectHttp(url: string, token = TOKEN): Promise<Client> {
+  const http = new Client({ name: 'xt-http-test', version: '1.0.0' });
+  return http
+    .connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    )
+    .then(() => http);
+}
+
 describe('xt-mcp over streamable HTTP', () => {
   let server: ChildProcess;
   let url: string;
 
   test.beforeAll(async () => {
-    server = spawn(process.execPath, [...NODE_ARGS, '--http', '--port', '0'], {
-      cwd: dir,
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    url = await new Promise<string>((resolve, reject) => {
-      let err = '';
-      server.stderr!.on('data', (c: Buffer) => {
-        err += c.toString();
-        const found = /listening on (\S+)/.exec(err);
-        if (found) resolve(found[1]!);
-      });
-      server.once('exit', (code) => reject(new Error(`xt-mcp exited with ${code}: ${err}`)));
-    });
+    ({ server, url } = await startXtMcp(['--http', '--port', '0'], dir, { XT_MCP_TOKEN: TOKEN }));
   }, 60_000);
 
   test.afterAll(() => {
@@ -212,8 +273,7 @@ describe('xt-mcp over streamable HTTP', () => {
   });
 
   test('serves the same tools to a streamable HTTP client, files only when allowed', async () => {
-    const http = new Client({ name: 'xt-http-test', version: '1.0.0' });
-    await http.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const http = await connectHttp(url);
     try {
       expect((await http.listTools()).tools).toHaveLength(4);
       const schemaId = (await call(http, 'list_schemas', { limit: 1 })).json.data[0].id as string;
@@ -224,27 +284,126 @@ describe('xt-mcp over streamable HTTP', () => {
     } finally {
       await http.close();
     }
-    const get = await fetch(url);
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const get = await fetch(url, { headers: auth });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
     // DNS rebinding: a page on another host name cannot drive the local server.
     // fetch will not send another Host header; node:http will.
-    const rebound = await new Promise<number>((resolve, reject) => {
-      const req = request(url, {
-        method: 'POST',
-        headers: {
-          host: 'evil.example',
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-      });
-      req.once('response', (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      req.once('error', reject);
-      req.end('{}');
+    const rebound = await rawPost(url, { host: 'evil.example', ...auth }, {});
+    expect(rebound.status).toBe(403);
+  });
+
+  test('on loopback too, answers nothing without the bearer token', async () => {
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const none = await rawPost(url, {}, list);
+    expect(none.status).toBe(401);
+    expect(none.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
+    expect((await rawPost(url, { authorization: 'Bearer nope' }, list)).status).toBe(401);
+    expect((await fetch(url)).status).toBe(401);
+  });
+});
+
+describe('xt-mcp over HTTP on every interface', () => {
+  test('refuses to start without a token', async () => {
+    const started = startXtMcp(
+      ['--http', '--host', '0.0.0.0', '--port', '0', '--allow-files'],
+      dir,
+    );
+    const outcome = await started.then(
+      ({ server }) => {
+        server.kill('SIGTERM');
+        return 'listening';
+      },
+      (error: unknown) => error,
+    );
+    expect(outcome).toBeInstanceOf(ExitError);
+    expect((outcome as ExitError).code).toBe(1);
+    expect((outcome as ExitError).stderr).toMatch(
+      /^xt-mcp: --host 0\.0\.0\.0 is reachable from other machines: set XT_MCP_TOKEN/,
+    );
+  }, 60_000);
+
+  describe('with a token and --allow-files', () => {
+    let server: ChildProcess;
+    let url: string;
+    let schemaId: string;
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const extractCall = (p: string) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'extract', arguments: { schema_id: schemaId, path: p } },
     });
-    expect(rebound).toBe(403);
+
+    test.beforeAll(async () => {
+      const root = path.join(dir, 'shared');
+      await mkdir(root, { recursive: true });
+      await writeFile(path.join(dir, 'outside-secret.txt'), 'TOP SECRET');
+      await writeFile(path.join(root, 'inside.txt'), 'ACME invoice. Total 4');
+      await symlink('../outside-secret.txt', path.join(root, 'link.txt'));
+      ({ server, url } = await startXtMcp(
+        ['--http', '--host', '0.0.0.0', '--port', '0', '--allow-files'],
+        root,
+        { XT_MCP_TOKEN: TOKEN },
+      ));
+      schemaId = (await call(client, 'list_schemas', {})).json.data[0].id as string;
+    }, 60_000);
+
+    test.afterAll(() => {
+      server?.kill('SIGTERM');
+    });
+
+    test('refuses another Host name, and calls without the token', async () => {
+      // What one curl did before: a foreign Host, no initialize, a path up and out.
+      const rebound = await rawPost(
+        url,
+        { host: 'attacker.example', ...auth },
+        extractCall('../outside-secret.txt'),
+      );
+      expect(rebound.status).toBe(403);
+      expect((await rawPost(url, {}, extractCall('inside.txt'))).status).toBe(401);
+      const wrong = { authorization: `Bearer ${TOKEN.replace(/.$/, 'x')}` };
+      expect((await rawPost(url, wrong, extractCall('inside.txt'))).status).toBe(401);
+      // The machine's own names still pass.
+      const own = await rawPost(url, auth, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      expect(own.status).toBe(200);
+    });
+
+    test('refuses any path outside its root (.., absolute, a link) and uploads nothing from there', async ({
+      api,
+      model,
+    }) => {
+      // Straight to tools/call, as curl would, and through a client that initialised.
+      const raw = await rawPost(url, auth, extractCall('../outside-secret.txt'));
+      expect(raw.status).toBe(200);
+      const http = await connectHttp(url);
+      try {
+        for (const p of [
+          '../outside-secret.txt',
+          path.join(dir, 'outside-secret.txt'),
+          'link.txt',
+        ]) {
+          const refused = await call(http, 'extract', { schema_id: schemaId, path: p });
+          expect(refused.isError, p).toBe(true);
+          expect(refused.text).toMatch(
+            /^path: .* is outside .*shared, the only folder this server reads files from/,
+          );
+        }
+        model.behave({ output: { total: 4, vendor: 'ACME' } });
+        const inside = await call(http, 'extract', { schema_id: schemaId, path: 'inside.txt' });
+        expect(inside.isError).toBe(false);
+        expect(inside.json.status).toBe('completed');
+      } finally {
+        await http.close();
+      }
+      const xt = new XtClient({ baseUrl: api.url, apiKey: api.keys.write });
+      const uploaded = (await xt.extractions.list({ limit: 100 })).data.flatMap((e) =>
+        e.input.file ? [e.input.file.name] : [],
+      );
+      // invoice.pdf is the stdio test's upload; over HTTP only the file inside the root went.
+      expect(uploaded.filter((name) => name !== 'invoice.pdf')).toEqual(['inside.txt']);
+      expect(JSON.stringify(model.requests)).not.toContain('TOP SECRET');
+    });
   });
 });

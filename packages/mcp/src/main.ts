@@ -4,6 +4,7 @@ import { resolveConnection, XtClient } from '@xt/sdk';
 import { loadMcpConfig, USAGE } from './config.ts';
 import { serveHttp } from './http.ts';
 import { createXtMcpServer } from './server.ts';
+import { checkFilesRoot } from './files.ts';
 
 // stdout carries the protocol over stdio: everything for people goes to stderr.
 async function main(): Promise<void> {
@@ -13,16 +14,25 @@ async function main(): Promise<void> {
   }
   const config = loadMcpConfig();
   const cwd = process.cwd();
+  const filesRoot = config.filesRoot && (await checkFilesRoot(cwd, config.filesRoot));
   const client = new XtClient(await resolveConnection(config.connection, cwd));
-  const make = () => createXtMcpServer(client, { cwd, allowFiles: config.allowFiles });
+  const make = () => createXtMcpServer(client, { cwd, allowFiles: config.allowFiles, filesRoot });
   if (!config.http) {
     await make().connect(new StdioServerTransport());
     return;
   }
-  const listener = await serveHttp(make, config.host, config.port);
+  const listener = await serveHttp(make, config);
   const address = listener.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  process.stderr.write(`xt-mcp: listening on http://${config.host}:${port}/mcp\n`);
+  const say = (line: string) => process.stderr.write(`xt-mcp: ${line}\n`);
+  say(`listening on http://${config.host}:${port}/mcp`);
+  say(`answering Host: ${config.allowedHosts.join(', ')} (add names with --allowed-host)`);
+  if (filesRoot) say(`extract reads files under ${filesRoot} only`);
+  // Loopback only (config refuses other hosts without a token): the operator's own terminal.
+  if (config.tokenGenerated) {
+    say(`no XT_MCP_TOKEN given; this run's token: ${config.token}`);
+    say('clients send it as Authorization: Bearer <token>');
+  }
   const stop = () => listener.close(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
