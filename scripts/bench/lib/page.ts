@@ -98,9 +98,13 @@ ${PIPELINE_RECALL}
   three-page text PDFs with the values drawn at known places, 10 typed texts with written dates
   and German-style numbers), each with one planted value the source does not contain; the share
   of written values grounded, of planted ones flagged, and the IoU of each PDF value's box with
-  the rectangle it was drawn in. Long arrays: a table of 100, 500 and 2,000 rows through the
-  continuation of cut answers. Cost: one extraction of a text PDF and of a scanned page with and
-  without citations (tokens; wall time of preparation, OCR, the call and the citations).
+  the rectangle it was drawn in. Repeated values: a one-page statement whose twelve rows repeat
+  their amounts (eight are 2.00), descriptions and dates, with digits inside a date, an account
+  and a phone number above the table; the stand-in answers with the rows, and each of the 60
+  values' box is scored against its own cell (mean IoU, and how many reach 0.5). Long arrays: a
+  table of 100, 500 and 2,000 rows through the continuation of cut answers. Cost: one
+  extraction of a text PDF and of a scanned page with and without citations (tokens; wall time
+  of preparation, OCR, the call and the citations).
 - **§9 Data size**: one account with 1,000,000 extractions (100,000 with \`--quick\`) and one
   with 1,000 in the same database, written in bulk with \`generate_series\` (30 days, 97%
   completed, five schemas) and vacuumed; 200 sequential requests per query and account (one

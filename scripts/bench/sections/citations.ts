@@ -4,15 +4,21 @@
  * log-probabilities, continuation of cut answers, citations) on a generated corpus where every
  * expected value is written in its source. The model is the stand-in, answering at once with
  * the expected values (plus planted invented ones), so the figures measure the service, not a
- * model: share grounded, share of inventions flagged, box IoU against where text was drawn,
- * long-array recall through continuation, and what citations add in tokens and time.
+ * model: share grounded, share of inventions flagged, box IoU against where text was drawn (also
+ * for a statement whose rows repeat their values), long-array recall through continuation, and what citations add in tokens and time.
  * Prints `RESULT`.
  */
 import type { Citation, PreparedSource, PublicModel, Structure } from '@xt/contract';
 import { createModelClient, extract, type ModelClient } from '@xt/model';
 import { groundOutput } from '@xt/grounding';
 import { preparePdf, prepareTextBytes } from '@xt/sources';
-import { placedTextPdf, scannedPdf } from '@xt/testkit/fixtures';
+import {
+  placedTextPdf,
+  scannedPdf,
+  STATEMENT_COLUMNS,
+  STATEMENT_ROWS,
+  statementPdf,
+} from '@xt/testkit/fixtures';
 import { startModelStandIn, type Behaviour } from '@xt/testkit/model-stand-in';
 import { emitResult, progress } from '../lib/child.ts';
 import { median } from '../lib/stats.ts';
@@ -41,6 +47,8 @@ export interface CitationsResult {
   invented: number;
   flagged: number;
   ious: number[];
+  /** Box IoU of each value of a statement whose rows repeat values, against its own cell. */
+  repeatedIous: number[];
   recall: { rows: number; returned: number; inOrder: boolean; calls: number; warning: boolean }[];
   outputLimit: number;
   cost: {
@@ -101,6 +109,7 @@ const out: CitationsResult = {
   invented: 0,
   flagged: 0,
   ious: [],
+  repeatedIous: [],
   recall: [],
   outputLimit: OUTPUT_LIMIT,
   cost: [],
@@ -177,6 +186,39 @@ for (let d = 0; d < 10; d++) {
     const rect = placed.rects[page]?.[line];
     out.ious.push(box && rect ? iou(box, rect) : 0);
   }
+}
+
+// A statement whose rows repeat amounts, descriptions and dates: each value against its own cell.
+{
+  progress('§10 repeated values');
+  const statement: Structure = {
+    type: 'object',
+    properties: {
+      rows: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            date: { type: 'string' },
+            description: { type: 'string' },
+            quantity: { type: 'number' },
+            unit_price: { type: 'number' },
+            amount: { type: 'number' },
+          },
+        },
+      },
+    },
+  };
+  const { pdf, rects } = await statementPdf();
+  const source = await preparePdf(pdf, pdfOptions(true));
+  const { grounded } = await run(source, statement, { output: { rows: STATEMENT_ROWS } }, true);
+  STATEMENT_ROWS.forEach((_, r) => {
+    STATEMENT_COLUMNS.forEach((field, k) => {
+      const box = grounded.citations?.[`/rows/${r}/${field}`]?.boxes[0];
+      const rect = rects[r]?.[k];
+      out.repeatedIous.push(box && rect ? iou(box, rect) : 0);
+    });
+  });
 }
 
 // Typed text sources, values in running prose and in a table.
@@ -309,4 +351,6 @@ for (const { name, pdf, output } of costCases) {
 
 await standIn.close();
 emitResult(out);
-progress(`§10 done: median IoU ${median(out.ious).toFixed(2)}`);
+progress(
+  `§10 done: median IoU ${median(out.ious).toFixed(2)}, repeated values ${median(out.repeatedIous).toFixed(2)}`,
+);

@@ -186,6 +186,14 @@ function addCitationRows(c: CitationsResult, results: Results): void {
     decimals: 2,
     service: c.ious,
   });
+  const own = c.repeatedIous.filter((v) => v >= 0.5).length;
+  results.add({
+    section: '10',
+    measure: `Box IoU, repeated values: ${c.repeatedIous.length} values of a statement, own cell (mean; ${own} at ≥ 0.5)`,
+    unit: 'IoU',
+    decimals: 2,
+    service: [c.repeatedIous.reduce((a, b) => a + b, 0) / (c.repeatedIous.length || 1)],
+  });
   for (const r of c.recall) {
     results.addWithTarget(
       {

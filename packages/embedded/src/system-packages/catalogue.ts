@@ -81,8 +81,14 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
   {
     name: 'poppler-utils',
     probe: '/usr/bin/pdftoppm',
-    why: 'the benchmark renders PDFs with pdftoppm',
-    purposes: ['ci'],
+    why: 'the benchmark renders PDFs with pdftoppm; the citation tests read where poppler says each word was drawn (pdftotext -bbox)',
+    purposes: ['test', 'ci'],
+  },
+  {
+    name: 'libreoffice-writer-nogui',
+    probe: '/usr/bin/soffice',
+    why: 'the citation tests lay out a table document and export it to PDF, as people make them',
+    purposes: ['test', 'ci'],
   },
   {
     name: 'haproxy',
