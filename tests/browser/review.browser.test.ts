@@ -5,11 +5,8 @@
  * nowhere marked, counted and filterable, at desktop and phone width. Real API, worker,
  * PostgreSQL, Redis and Chromium; the model stand-in answers.
  */
-import { Readable } from 'node:stream';
 import type pg from 'pg';
-import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPostgresBlobStore } from '@xt/blob-store';
 import { createDb, type DbHandle } from '@xt/db';
 import { openTestPool, startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
 import { placedTextPdf, textPdf } from '@xt/testkit/fixtures';
@@ -20,6 +17,7 @@ import {
   startDashboard,
   type DashboardFixture,
 } from '../support/dashboard.ts';
+import { storeTextPdfPreview, textPdfLine } from '../support/review.ts';
 
 let dash: DashboardFixture;
 let model: ModelStandIn;
@@ -266,18 +264,11 @@ it('reviews a text source: quotes highlighted, values found nowhere marked and f
 
 it('reviews a PDF: boxes over the stored page preview, a blank page without one', async () => {
   const pdf = await textPdf([TEXT, 'Terms: 30 days net.\nPO reference: none']);
-  // A text PDF's lines: 12 pt Helvetica from 72 pt in, one every 16 pt (US Letter, 612 × 792).
-  const line = (i: number, chars: number): [number, number, number, number] => [
-    72 / 612,
-    (72 + i * 16 - 11) / 792,
-    (72 + chars * 6.2) / 612,
-    (72 + i * 16 + 3) / 792,
-  ];
   const cite = (quote: string, page: number, i: number) => ({
     grounded: true,
     quote,
     page,
-    boxes: [line(i, quote.length)],
+    boxes: [textPdfLine(i, quote.length)],
     start: null,
     end: null,
     confidence: 0.9,
@@ -294,22 +285,11 @@ it('reviews a PDF: boxes over the stored page preview, a blank page without one'
     '/po_number': cite('PO reference: none', 2, 1),
   };
   // Page 1's preview as the worker stores it: a JPEG 1000 px wide of the page.
-  const k = 1000 / 612;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="${Math.round(792 * k)}"><rect width="100%" height="100%" fill="white"/>${TEXT.split(
-    '\n',
-  )
-    .map(
-      (t, i) =>
-        `<text x="${72 * k}" y="${(72 + i * 16) * k}" font-family="DejaVu Sans" font-size="${12 * k}">${t}</text>`,
-    )
-    .join('')}</svg>`;
-  const jpeg = await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
-  const store = createPostgresBlobStore(handle.db);
-  const stored = await store.put(handle.db, Readable.from([jpeg]));
+  const preview = await storeTextPdfPreview(handle, TEXT.split('\n'));
   const id = await completeWith(
     { type: 'pdf', source: `data:application/pdf;base64,${pdf.toString('base64')}` },
     citations,
-    { pageImages: { '1': stored.ref }, output: { ...OUTPUT, po_number: 'none' } },
+    { pageImages: { '1': preview }, output: { ...OUTPUT, po_number: 'none' } },
   );
 
   const page = await dash.signedIn('acme');
@@ -336,8 +316,8 @@ it('reviews a PDF: boxes over the stored page preview, a blank page without one'
   expect(await closeUp.locator('rect.box--active').count()).toBe(1);
   // The box sits where its fractions say over the picture (within its stroke's width).
   const [img, box] = await Promise.all([image.boundingBox(), active.boundingBox()]);
-  expect(Math.abs(box!.x - img!.x - (72 / 612) * img!.width)).toBeLessThan(3);
-  expect(Math.abs(box!.y - img!.y - ((72 + 4 * 16 - 11) / 792) * img!.height)).toBeLessThan(3);
+  expect(Math.abs(box!.x - img!.x - textPdfLine(4, 0)[0] * img!.width)).toBeLessThan(3);
+  expect(Math.abs(box!.y - img!.y - textPdfLine(4, 0)[1] * img!.height)).toBeLessThan(3);
   await screenshots(page, 'review-pdf');
 
   // A page without a stored preview: the boxes on a blank page, said so.

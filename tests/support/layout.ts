@@ -61,3 +61,12 @@ export function overlapping(items: Placed[]): string[] {
   );
   return pairs;
 }
+
+/** Whether the box is wholly inside the window as it is scrolled now. */
+export function inViewport(page: Page, box: Box): boolean {
+  const size = page.viewportSize();
+  if (!size) throw new Error('the page has no fixed viewport');
+  return (
+    box.x >= 0 && box.y >= 0 && box.x + box.width <= size.width && box.y + box.height <= size.height
+  );
+}

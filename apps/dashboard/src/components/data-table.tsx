@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import { Fragment, type ComponentChildren } from 'preact';
 
 export interface Column<T> {
   /** The header, and on phones (where each row becomes a card) the label beside the value. */
@@ -20,6 +20,8 @@ export function DataTable<T>(props: {
   rows: T[];
   rowKey: (row: T) => string;
   rowClass?: (row: T) => string | undefined;
+  /** More about a row (what selecting it opens), in a row of its own under it, across all columns. */
+  detail?: (row: T) => ComponentChildren;
 }) {
   return (
     <div class="table-wrap">
@@ -34,25 +36,35 @@ export function DataTable<T>(props: {
           </tr>
         </thead>
         <tbody>
-          {props.rows.map((row) => (
-            <tr key={props.rowKey(row)} class={props.rowClass?.(row)}>
-              {props.columns.map((c) =>
-                c.kind === 'actions' ? (
-                  <td key={c.label} class="cell--actions">
-                    {c.cell(row)}
-                  </td>
-                ) : (
-                  <td
-                    key={c.label}
-                    data-label={c.label}
-                    class={c.kind === 'wrap' ? 'cell--wrap' : undefined}
-                  >
-                    <span class="cell__value">{c.cell(row)}</span>
-                  </td>
-                ),
-              )}
-            </tr>
-          ))}
+          {props.rows.map((row) => {
+            const detail = props.detail?.(row);
+            return (
+              <Fragment key={props.rowKey(row)}>
+                <tr class={props.rowClass?.(row)}>
+                  {props.columns.map((c) =>
+                    c.kind === 'actions' ? (
+                      <td key={c.label} class="cell--actions">
+                        {c.cell(row)}
+                      </td>
+                    ) : (
+                      <td
+                        key={c.label}
+                        data-label={c.label}
+                        class={c.kind === 'wrap' ? 'cell--wrap' : undefined}
+                      >
+                        <span class="cell__value">{c.cell(row)}</span>
+                      </td>
+                    ),
+                  )}
+                </tr>
+                {detail && (
+                  <tr class="row--detail">
+                    <td colSpan={props.columns.length}>{detail}</td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
         </tbody>
       </table>
     </div>

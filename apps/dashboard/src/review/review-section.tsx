@@ -1,6 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { DataTable, type Column } from '../components/data-table.tsx';
 import type { ExtractionRecord } from '../types.ts';
+import { FieldEvidence } from './field-evidence.tsx';
 import {
   hasNoValue,
   isUngrounded,
@@ -9,8 +10,8 @@ import {
   type ReviewField,
 } from './fields.ts';
 import { PageSource } from './page-source.tsx';
+import { placeOf, reviewLayout, type ReviewSource } from './place.ts';
 import { TextSource } from './text-source.tsx';
-import { hasPages, typeOfRecord } from '@xt/contract/source-kinds';
 
 const percent = (c: number | null | undefined) =>
   c === null || c === undefined ? '—' : `${Math.round(c * 100)}%`;
@@ -77,6 +78,23 @@ export function ReviewSection(props: { record: ExtractionRecord; previewPages: n
   const [selected, setSelected] = useState<string>();
   const shown = onlyUngrounded ? ungrounded : fields;
   const cited = fields.filter((f) => f.citation).length;
+  const source: ReviewSource = { record: r, previewPages: props.previewPages };
+  const list = useRef<HTMLDivElement>(null);
+  const pane = useRef<HTMLDivElement>(null);
+  // Tapping the selected field again closes what it opened.
+  const toggle = (pointer: string) => setSelected((s) => (s === pointer ? undefined : pointer));
+  // Where the source comes after the list (narrow screens), these go between the two.
+  const showSource = () => {
+    pane.current?.scrollIntoView({ block: 'start' });
+    pane.current
+      ?.querySelector<HTMLElement>('.review__back button')
+      ?.focus({ preventScroll: true });
+  };
+  const backToField = () => {
+    const button = list.current?.querySelector<HTMLElement>('button[aria-pressed="true"]');
+    button?.closest('tr')?.scrollIntoView({ block: 'center' });
+    button?.focus({ preventScroll: true });
+  };
 
   return (
     <section aria-labelledby="review-title" class="review">
@@ -104,12 +122,12 @@ export function ReviewSection(props: { record: ExtractionRecord; previewPages: n
         </label>
       </div>
       <div class="review__body">
-        <div class="review__fields">
+        <div class="review__fields" ref={list}>
           {shown.length === 0 ? (
             <p class="muted">No values.</p>
           ) : (
             <DataTable
-              columns={columns(setSelected, selected, withPages(r))}
+              columns={columns(toggle, selected, reviewLayout(r) === 'pages')}
               rows={shown}
               rowKey={(f) => f.pointer}
               rowClass={(f) =>
@@ -120,10 +138,29 @@ export function ReviewSection(props: { record: ExtractionRecord; previewPages: n
                   .filter(Boolean)
                   .join(' ') || undefined
               }
+              detail={(f) => {
+                const place = f.pointer === selected ? placeOf(source, f) : undefined;
+                return (
+                  place && (
+                    <FieldEvidence
+                      place={place}
+                      name={readablePath(f.pointer)}
+                      onShowSource={showSource}
+                    />
+                  )
+                );
+              }}
             />
           )}
         </div>
-        <div class="review__source card">
+        <div class="review__source card" ref={pane}>
+          {selected !== undefined && (
+            <p class="review__back">
+              <button type="button" class="link-button" onClick={backToField}>
+                <span aria-hidden="true">↑ </span>Back to {readablePath(selected)}
+              </button>
+            </p>
+          )}
           <SourcePane
             record={r}
             fields={fields}
@@ -145,7 +182,8 @@ function SourcePane(props: {
   onSelect: (pointer: string) => void;
 }) {
   const { record: r, fields } = props;
-  if (withPages(r))
+  const layout = reviewLayout(r);
+  if (layout === 'pages')
     return (
       <PageSource
         extractionId={r.id}
@@ -154,7 +192,7 @@ function SourcePane(props: {
         selected={props.selected}
       />
     );
-  if (r.source.type === 'text' && !r.source.file)
+  if (layout === 'text')
     return (
       <TextSource
         content={r.source.content}
@@ -169,10 +207,4 @@ function SourcePane(props: {
       there are no positions to show.
     </p>
   );
-}
-
-/** A source whose citations point at pages with boxes (the registry's `pages` layout). */
-function withPages(r: ExtractionRecord): boolean {
-  const type = typeOfRecord(r.source.type);
-  return type !== undefined && hasPages(type);
 }

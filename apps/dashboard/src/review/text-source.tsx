@@ -38,9 +38,15 @@ export function TextSource(props: {
   onSelect: (pointer: string) => void;
 }) {
   const box = useRef<HTMLPreElement>(null);
+  // Scrolls the text box alone: scrollIntoView would scroll the window too, carrying a phone
+  // away from the field just tapped to the text far below it.
   useEffect(() => {
-    const active = box.current?.querySelector('mark.mark--active');
-    active?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const pre = box.current;
+    const active = pre?.querySelector('mark.mark--active');
+    if (!pre || !active) return;
+    const offset = active.getBoundingClientRect().top - pre.getBoundingClientRect().top;
+    if (offset < 0 || offset > pre.clientHeight - active.getBoundingClientRect().height)
+      pre.scrollTop += offset - pre.clientHeight / 3;
   }, [props.selected]);
   return (
     <pre class="source-text source-text--review" ref={box} tabIndex={0} aria-label="Source text">

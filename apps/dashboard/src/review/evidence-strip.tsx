@@ -1,0 +1,43 @@
+import type { Place } from './place.ts';
+import { PageStrip } from './page-strip.tsx';
+import { TextStrip } from './text-strip.tsx';
+
+/**
+ * The close-up of a value's place in its source, whatever the source's layout: the one
+ * component the review view shows evidence with, beside the field and above the page.
+ */
+export function EvidenceStrip(props: { place: Place; name: string; onDrawn?: () => void }) {
+  const { place, name, onDrawn } = props;
+  switch (place.kind) {
+    case 'page':
+      return (
+        <PageStrip
+          page={place.page}
+          boxes={place.boxes}
+          preview={place.preview}
+          name={name}
+          onDrawn={onDrawn}
+        />
+      );
+    case 'text':
+      return (
+        <TextStrip
+          content={place.content}
+          start={place.start}
+          end={place.end}
+          name={name}
+          onDrawn={onDrawn}
+        />
+      );
+  }
+}
+
+/** What "Show …" says for a place: where the whole of its source is shown. */
+export function wholeSourceLabel(place: Place): string {
+  switch (place.kind) {
+    case 'page':
+      return 'Show on the page';
+    case 'text':
+      return 'Show in the text';
+  }
+}
