@@ -95,6 +95,17 @@ describe('an array item’s values are located together, on its row', () => {
     ]);
   });
 
+  it('finds an item far past the previous one when the model skipped many rows', () => {
+    const ref = (k: number) => `R-${String(k).padStart(4, '0')}`;
+    const content = Array.from({ length: 300 }, (_, k) => `${ref(k + 1)}  Coffee  2.00`).join('\n');
+    const items = [1, 250, 251].map((k) => ({ ref: ref(k), description: 'Coffee', amount: 2 }));
+    const { citations } = cite(text(content), { items });
+    for (const [k, row] of [1, 250, 251].entries()) {
+      for (const field of ['ref', 'description', 'amount'])
+        expect(lineOf(content, citations[`/items/${k}/${field}`])?.[0], `${k}/${field}`).toBe(row);
+    }
+  });
+
   it('puts item k+1 no earlier than item k, and never two items on one row', () => {
     const content = ['2.00', '2.00', '2.00'].join('\n');
     const { citations } = cite(text(content), { a: [{ v: 2 }, { v: 2 }, { v: 2 }], b: [2, 2, 2] });

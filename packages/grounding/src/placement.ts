@@ -9,6 +9,8 @@ type Scalar = string | number | boolean;
 
 /** An item's row is chosen among the rows of its values' next this many occurrences each. */
 const LOOKAHEAD = 64;
+/** Rows an item's fields were most often seen on, weighed exactly for its row. */
+const SHORTLIST = 32;
 /** Occurrences of one value looked at on one row. */
 const ON_ROW = 64;
 /** Nesting past which values are located one by one, so that no answer can exhaust the stack. */
@@ -270,22 +272,32 @@ function chooseRow(ctx: Context, fields: Field[], cursor: Cursor): number | null
         ahead.length < LOOKAHEAD ? Infinity : rowAt(rows, ahead[ahead.length - 1]!.start);
       return { f, onRows, horizon };
     });
+    // The rows most fields were seen on, and those of fields written once, are weighed exactly:
+    // an item of many fields, each written on many rows, costs a bounded number of look-ups.
+    const seenOn = new Map<number, number>();
+    for (const { onRows } of seen)
+      for (const row of onRows) seenOn.set(row, (seenOn.get(row) ?? 0) + 1);
+    const weighed = new Set(
+      [...seenOn]
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .slice(0, SHORTLIST)
+        .map(([row]) => row),
+    );
+    for (const { f, onRows } of seen)
+      if (f.occurrences.unique) for (const row of onRows) weighed.add(row);
     const scores = new Map<number, [number, number]>();
-    for (const { onRows } of seen) {
-      for (const row of onRows) {
-        if (scores.has(row)) continue;
-        const s: [number, number] = [0, 0];
-        for (const { f, onRows: its, horizon } of seen) {
-          const [a, b] = rowSpan(rows, row, ctx.end);
-          const on =
-            its.has(row) ||
-            (row > horizon && f.occurrences.between(Math.max(a, from), b, 1).length > 0);
-          if (!on) continue;
-          s[0] += 1;
-          if (f.occurrences.unique) s[1] += 1;
-        }
-        scores.set(row, s);
+    for (const row of weighed) {
+      const [a, b] = rowSpan(rows, row, ctx.end);
+      const s: [number, number] = [0, 0];
+      for (const { f, onRows, horizon } of seen) {
+        const on =
+          onRows.has(row) ||
+          (row > horizon && f.occurrences.between(Math.max(a, from), b, 1).length > 0);
+        if (!on) continue;
+        s[0] += 1;
+        if (f.occurrences.unique) s[1] += 1;
       }
+      scores.set(row, s);
     }
     return scores;
   };
