@@ -220,9 +220,21 @@ export const extractions = pgTable(
     finishedAt: ts('finished_at'),
   },
   (t) => [
+    // The list pages, in their exact order (created_at, then id): a plan that walks one of
+    // these never sorts, and does not need statistics to see that (docs/scaling.md).
     index('extractions_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
-    index('extractions_account_schema_idx').on(t.accountId, t.schemaId, t.createdAt.desc()),
-    index('extractions_account_status_idx').on(t.accountId, t.status, t.createdAt.desc()),
+    index('extractions_account_schema_idx').on(
+      t.accountId,
+      t.schemaId,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
+    index('extractions_account_status_idx').on(
+      t.accountId,
+      t.status,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
     index('extractions_schema_name_trgm_idx').using('gin', sql`${t.schemaName} gin_trgm_ops`),
     // The reconciler scans for unfinished work across all accounts.
     index('extractions_unfinished_idx')

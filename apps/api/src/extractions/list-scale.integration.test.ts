@@ -16,7 +16,9 @@ import {
   type TestDatabase,
 } from '@xt/testkit';
 import { parseListQuery, type ListQuery } from '../http/list-query.ts';
-import { listExtractions, listStatements } from './list.ts';
+import { listExtractions, listStatements, walksInIndexOrder } from './list.ts';
+import { WALK_IN_INDEX_ORDER } from '../http/list-page.ts';
+import { explain, nodes, pagesRead } from '../../test/explain.ts';
 
 const BIG = '00000000-0000-4000-8000-0000000000b1';
 const SMALL = '00000000-0000-4000-8000-0000000000b2';
@@ -34,31 +36,6 @@ function query(params: Record<string, string>): ListQuery {
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
   return parsed.value;
 }
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  'Relation Name'?: string;
-  'Shared Hit Blocks': number;
-  'Shared Read Blocks': number;
-  'Heap Fetches'?: number;
-  Plans?: PlanNode[];
-}
-
-async function explain(statement: { toSQL(): { sql: string; params: unknown[] } }) {
-  const { sql, params } = statement.toSQL();
-  const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-    `explain (analyze, buffers, format json) ${sql}`,
-    params,
-  );
-  return rows[0]!['QUERY PLAN'][0].Plan;
-}
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
-
-const pagesRead = (plan: PlanNode) => plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -101,7 +78,12 @@ describe.each(Object.entries(FILTERS))('the list, %s', (_name, params) => {
     const q = query(params);
     const pages = async (accountId: string) => {
       const { total, rows } = listStatements(handle.db, accountId, q);
-      const [totalPlan, rowsPlan] = [await explain(total), await explain(rows)];
+      const [totals] = await total;
+      const setting = walksInIndexOrder(q, totals) ? WALK_IN_INDEX_ORDER : undefined;
+      const [totalPlan, rowsPlan] = [
+        await explain(pool, total),
+        await explain(pool, rows, setting),
+      ];
       // At size the page is an index walk in list order: no sequential or bitmap scan of the
       // account, no sort of every matching row. (For the small account's nine failed rows the
       // planner rightly may sort them; what it reads is still bounded below.)
