@@ -2,8 +2,10 @@
  * Ready to publish: each package's tarball (or sdist) holds what its README and manifest
  * promise, and nothing of the repository's insides.
  */
+import { execFile } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '@xt/testkit';
 import {
@@ -13,6 +15,8 @@ import {
   readJson,
   sdistContents,
 } from './contents.ts';
+
+const run = promisify(execFile);
 
 async function changelogHas(file: string, version: string): Promise<boolean> {
   return (await readFile(file, 'utf8')).includes(`## ${version}`);
@@ -53,6 +57,17 @@ describe.each([
 });
 
 describe('Python package clients/python', () => {
+  it('leaves nothing git would list after `pip install ./clients/python` or a build', async () => {
+    // setuptools writes build/ and src/xt_sdk.egg-info/ into the project; python -m build, dist/.
+    const left = [
+      'clients/python/build/lib/xt_sdk/client.py',
+      'clients/python/src/xt_sdk.egg-info/PKG-INFO',
+      'clients/python/dist/xt_sdk-0.1.0.tar.gz',
+    ];
+    const { stdout } = await run('git', ['check-ignore', ...left], { cwd: REPO_ROOT });
+    expect(stdout.trim().split('\n')).toEqual(left);
+  });
+
   it('builds an sdist with every module, py.typed, README and CHANGELOG, for Python 3.10+', async () => {
     const python = await pythonWithBuild();
     // The test set-up installs python3-build and python3-setuptools (the system-package list).
