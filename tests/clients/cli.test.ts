@@ -293,6 +293,39 @@ describe('xt schemas, extractions and webhooks', () => {
     expect(gone.stderr).toMatch(/404/);
   });
 
+  test('reuses a schema of the same name and structure rather than making a second', async ({
+    api,
+  }) => {
+    const structure = { type: 'object', properties: { net: { type: 'number' } } };
+    await writeFile(path.join(dir, 'net.json'), JSON.stringify({ name: 'Net amounts', structure }));
+    const first = JSON.parse(
+      (await runXt(['schemas', 'create', 'net.json'], { cwd: dir, env })).stdout,
+    );
+    // The same schema written otherwise, so another Idempotency-Key: still the same schema.
+    await writeFile(
+      path.join(dir, 'net-again.json'),
+      JSON.stringify({ structure, description: null, name: 'Net amounts' }),
+    );
+    const again = await runXt(['schemas', 'create', 'net-again.json'], { cwd: dir, env });
+    expect(JSON.parse(again.stdout).id).toBe(first.id);
+    expect(again.stderr).toBe(`schema ${first.id} has this name and structure: using it\n`);
+    // Another structure under the same name is another schema.
+    await writeFile(
+      path.join(dir, 'net-vat.json'),
+      JSON.stringify({
+        name: 'Net amounts',
+        structure: {
+          ...structure,
+          properties: { ...structure.properties, vat: { type: 'number' } },
+        },
+      }),
+    );
+    const changed = await runXt(['schemas', 'create', 'net-vat.json'], { cwd: dir, env });
+    expect(JSON.parse(changed.stdout).id).not.toBe(first.id);
+    const named = await api.request('GET', '/v1/schemas?search=Net%20amounts');
+    expect(named.body.data.meta.total).toBe(2);
+  });
+
   test('manages webhook endpoints', async () => {
     const created = await runXt(
       ['webhooks', 'create', '--url', 'http://127.0.0.1:9/xt', '--event', 'extraction.failed'],

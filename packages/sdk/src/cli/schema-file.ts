@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SchemaInput, Structure } from '../types.ts';
+import type { XtClient } from '../client.ts';
+import type { Schema, SchemaInput, Structure } from '../types.ts';
 import { UsageError } from './command.ts';
 
 export interface SchemaFile {
@@ -44,4 +45,28 @@ export async function readSchemaFile(file: string, name?: string): Promise<Schem
 /** Whether `--schema` names a file rather than a schema id. */
 export function looksLikeFile(value: string): boolean {
   return /\.json$/i.test(value) || value.includes('/') || value.includes(path.sep);
+}
+
+// Property order is kept: it orders the output's keys and `xt extract`'s CSV columns.
+const sameSchema = (a: SchemaInput, b: SchemaInput) =>
+  JSON.stringify([a.name, a.description ?? null, a.structure]) ===
+  JSON.stringify([b.name, b.description ?? null, b.structure]);
+
+/**
+ * The schema a file describes: one the account already has with the same name, description and
+ * structure, else a new one. The hash-derived Idempotency-Key alone made a second schema of the
+ * same name once its 24 h window had passed, or when the file changed in a way that does not
+ * matter (`"description": null` added, say). A file whose structure did change makes a new
+ * schema beside the old one, which keeps its name: names may repeat, and changing the old one
+ * would change what earlier extractions' schema id means.
+ */
+export async function schemaForFile(
+  client: XtClient,
+  { input, sha256 }: SchemaFile,
+): Promise<{ schema: Schema; reused: boolean }> {
+  for await (const existing of client.schemas.all({ search: input.name })) {
+    if (sameSchema(existing, input)) return { schema: existing, reused: true };
+  }
+  const schema = await client.schemas.create(input, { idempotencyKey: `xt-schema-${sha256}` });
+  return { schema, reused: false };
 }

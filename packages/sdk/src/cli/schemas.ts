@@ -1,6 +1,6 @@
 import { parse, positionals, printJson } from './args.ts';
 import { listOptions, listQuery, LIST_USAGE, printRecords } from './list-options.ts';
-import { readSchemaFile } from './schema-file.ts';
+import { readSchemaFile, schemaForFile } from './schema-file.ts';
 import { withSubcommands } from './subcommands.ts';
 
 export const schemasCommand = withSubcommands('schemas', 'list, create, get or delete schemas', {
@@ -25,13 +25,10 @@ export const schemasCommand = withSubcommands('schemas', 'list, create, get or d
       const usage = 'xt schemas create <schema.json> [--name NAME]';
       const { values, positionals: rest } = parse(args, { name: { type: 'string' } }, usage);
       const [file] = positionals(rest, ['schema.json'], usage);
-      const { input, sha256 } = await readSchemaFile(file!, values.name);
-      const client = await ctx.client();
-      // The file's hash as the key: running the same command twice makes one schema.
-      printJson(
-        ctx.stdout,
-        await client.schemas.create(input, { idempotencyKey: `xt-schema-${sha256}` }),
-      );
+      const described = await readSchemaFile(file!, values.name);
+      const { schema, reused } = await schemaForFile(await ctx.client(), described);
+      if (reused) ctx.stderr.write(`schema ${schema.id} has this name and structure: using it\n`);
+      printJson(ctx.stdout, schema);
       return 0;
     },
   },

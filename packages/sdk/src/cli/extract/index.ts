@@ -5,7 +5,7 @@ import { ApiError, ExtractionFailedError } from '../../errors.ts';
 import type { PublicModel, Schema } from '../../types.ts';
 import { parse, positiveInt } from '../args.ts';
 import { UsageError, type Command } from '../command.ts';
-import { looksLikeFile, readSchemaFile } from '../schema-file.ts';
+import { looksLikeFile, readSchemaFile, schemaForFile } from '../schema-file.ts';
 import { expandInputs, type Input } from './inputs.ts';
 import {
   csvColumns,
@@ -21,7 +21,8 @@ import { Progress } from './progress.ts';
 
 const USAGE = `Usage: xt extract --schema <id | schema.json> [options] <files, URLs or folders…>
 
-  --schema, -s       a schema id, or a schema JSON file (created once, by its hash)
+  --schema, -s       a schema id, or a schema JSON file (made once: one of the same name and
+                     structure is reused)
   --type, -t         ${SOURCE_TYPES.join(' | ')} (default: from each name's extension)
   --citations        ask for citations (where each value was found)
   --out, -o FILE     append results to FILE, skipping inputs it already holds (default: stdout)
@@ -138,10 +139,8 @@ function oneOf<T extends string>(
 
 async function resolveSchema(client: XtClient, value: string, cwd: string): Promise<Schema> {
   if (!looksLikeFile(value)) return client.schemas.get(value);
-  const { input, sha256 } = await readSchemaFile(path.resolve(cwd, value));
-  // Keyed by the file's content: every run (and resumed run) within the service's idempotency
-  // window uses the one schema it made.
-  return client.schemas.create(input, { idempotencyKey: `xt-schema-${sha256}` });
+  // Every run, resumed ones included, uses the one schema with the file's name and structure.
+  return (await schemaForFile(client, await readSchemaFile(path.resolve(cwd, value)))).schema;
 }
 
 /**
