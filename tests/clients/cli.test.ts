@@ -191,10 +191,10 @@ describe('xt extract', () => {
     expect((await runXt(args, { cwd: dir, env })).code).toBe(0);
     const text = await readFile(path.join(dir, 'out.csv'), 'utf8');
     const [header, ...rows] = text.trimEnd().split('\r\n');
-    expect(header).toBe('source,sha256,id,status,error_code,error_message,total,vendor');
+    expect(header).toBe('source,sha256,id,status,error_code,error_message,warnings,total,vendor');
     expect(rows.map((r) => r.split(',')[0]).sort()).toEqual(['csv/one.txt', 'csv/two.txt']);
     expect(rows.find((r) => r.startsWith('csv/one.txt'))).toMatch(
-      /,completed,,,1\.5,"ACME, ""Ltd"""$/,
+      /,completed,,,,1\.5,"ACME, ""Ltd"""$/,
     );
 
     const again = await runXt(args, { cwd: dir, env });
@@ -211,6 +211,8 @@ describe('xt extract', () => {
     expect(run.code).toBe(0);
     const row = JSON.parse(run.stdout);
     expect(row).toHaveProperty('citations');
+    // The vendor is nowhere in the source: the service says so, and so do both formats.
+    expect(row.warnings.map((w: { code: string }) => w.code)).toContain('UNGROUNDED_VALUES');
     // The service recorded the request as one asking for citations.
     const record = await api.request('GET', `/v1/extractions/${row.id}`);
     expect(record.body.data).toHaveProperty('citations');
@@ -223,7 +225,9 @@ describe('xt extract', () => {
       cwd: dir,
       env,
     });
-    expect(csv.stdout.split('\r\n')[0]).toMatch(/,total,vendor,citations$/);
+    const [header, line] = csv.stdout.split('\r\n');
+    expect(header).toMatch(/,error_message,warnings,total,vendor,citations$/);
+    expect(line).toContain('""code"":""UNGROUNDED_VALUES""');
   });
 
   test('takes a URL as a webpage source and names refused inputs in the output', async () => {

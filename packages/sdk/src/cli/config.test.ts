@@ -86,4 +86,18 @@ describe('resolveConnection', () => {
       apiKey: 'sk_dev_checkout',
     });
   });
+
+  it('names DATA_DIR when no development key is found', async () => {
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'xt-config-nowhere-'));
+    try {
+      await expect(resolveConnection({}, elsewhere)).rejects.toThrow(
+        `set DATA_DIR to that npm start's data folder (no .data/dev-api-key.txt from ${elsewhere} upwards)`,
+      );
+      await expect(resolveConnection({ DATA_DIR: 'data' }, elsewhere)).rejects.toThrow(
+        `(DATA_DIR is ${path.join(elsewhere, 'data')}, which holds no dev-api-key.txt)`,
+      );
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
 });

@@ -43,9 +43,12 @@ export async function resolveConnection(env: ConnectionEnv, cwd: string): Promis
   const dataDir = env.DATA_DIR ? path.resolve(cwd, env.DATA_DIR) : await findDataDir(cwd);
   const apiKey = dataDir ? await readDevKey(dataDir) : undefined;
   if (!dataDir || !apiKey) {
+    const looked = env.DATA_DIR
+      ? `DATA_DIR is ${path.resolve(cwd, env.DATA_DIR)}, which holds no dev-api-key.txt`
+      : `no .data/dev-api-key.txt from ${path.resolve(cwd)} upwards`;
     throw new Error(
       'No API key: set XT_API_KEY (and XT_BASE_URL), or run inside a checkout where `npm start` ' +
-        'saved .data/dev-api-key.txt.',
+        `saved its development key, or set DATA_DIR to that npm start's data folder (${looked}).`,
     );
   }
   const baseUrl = env.XT_BASE_URL ?? (await runningApiUrl(dataDir));

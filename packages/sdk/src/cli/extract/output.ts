@@ -29,12 +29,12 @@ export function rowKey(source: string, sha256: string): string {
   return `${sha256} ${source}`;
 }
 
-const FIXED = ['source', 'sha256', 'id', 'status', 'error_code', 'error_message'];
+const FIXED = ['source', 'sha256', 'id', 'status', 'error_code', 'error_message', 'warnings'];
 
 /**
- * CSV columns: the fixed ones, then one per top-level property of an object schema (objects
- * and arrays as JSON text), or one `output` column for an array schema; `citations` last
- * when asked for.
+ * CSV columns: the fixed ones (`warnings` as JSON text, empty when there are none), then one per
+ * top-level property of an object schema (objects and arrays as JSON text), or one `output`
+ * column for an array schema; `citations` last when asked for.
  */
 export function csvColumns(structure: Structure, citations: boolean): string[] {
   const fields = structure.type === 'object' ? Object.keys(structure.properties ?? {}) : ['output'];
@@ -67,6 +67,8 @@ function csvValues(row: ResultRow, columns: string[]): string[] {
         return row.error?.code ?? '';
       case 'error_message':
         return row.error?.message ?? '';
+      case 'warnings':
+        return cell(row.warnings);
       case 'citations':
         return cell(row.citations);
       case 'output':

@@ -16,12 +16,19 @@ function stream(isTTY: boolean) {
 const tally = { total: 10, completed: 3, failed: 1, running: 2, skipped: 2 };
 
 describe('progress', () => {
-  it('fills the bar by the share of the inputs left to do that are done', () => {
+  it('fills the bar by the share of all inputs done, those skipped as already written included', () => {
     const line = render(tally);
-    expect(line).toContain('4/8');
-    expect(line).toContain('✓ 3  ✗ 1  running 2');
-    expect(line.match(/█/g)).toHaveLength(15);
-    expect(render({ ...tally, total: 2, completed: 0, failed: 0, running: 0 })).toContain('0/0');
+    expect(line).toContain('6/10');
+    expect(line).toContain('✓ 3  ✗ 1  running 2  (2 already in the output)');
+    expect(line.match(/█/g)).toHaveLength(18);
+  });
+
+  it('shows a resumed run with nothing left as all of its inputs done, never "0/0"', () => {
+    const line = render({ total: 2, completed: 0, failed: 0, running: 0, skipped: 2 });
+    expect(line).toContain('2/2');
+    expect(line).toContain('(2 already in the output)');
+    expect(line).not.toContain('0/0');
+    expect(render({ total: 3, completed: 0, failed: 0, running: 0, skipped: 0 })).toContain('0/3');
   });
 
   it('redraws one line in place on a terminal, and only summarises elsewhere', () => {

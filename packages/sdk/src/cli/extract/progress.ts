@@ -36,10 +36,15 @@ export class Progress {
   }
 }
 
+/**
+ * The bar counts every input, those an earlier run already wrote included: a resumed run starts
+ * part-full and says how many it skipped, rather than counting only what is left (a run with
+ * nothing left showed a full bar labelled "0/0").
+ */
 export function render(t: Tally): string {
-  const todo = t.total - t.skipped;
-  const done = t.completed + t.failed;
-  const filled = todo === 0 ? WIDTH : Math.round((done / todo) * WIDTH);
+  const done = t.skipped + t.completed + t.failed;
+  const filled = t.total === 0 ? WIDTH : Math.round((done / t.total) * WIDTH);
   const bar = '█'.repeat(filled) + '░'.repeat(WIDTH - filled);
-  return `${bar} ${done}/${todo}  ✓ ${t.completed}  ✗ ${t.failed}  running ${t.running}`;
+  const skipped = t.skipped > 0 ? `  (${t.skipped} already in the output)` : '';
+  return `${bar} ${done}/${t.total}  ✓ ${t.completed}  ✗ ${t.failed}  running ${t.running}${skipped}`;
 }
