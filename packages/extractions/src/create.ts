@@ -102,10 +102,12 @@ export async function writeExtraction(
     const stored = input.upload ? await deps.store.put(tx, input.upload.open()) : undefined;
     if (stored && stored.size !== input.upload?.file.size)
       throw new Error('the stored upload differs in size from the one received');
-    // One statement: the schema's snapshot and the account's unfinished extractions are read by
-    // the insert itself, saving a round trip each per create. A missing schema leaves the name
-    // null, an account at its bound the status, and the columns refuse either (the name comes
-    // first, so a bad schema_id is answered as such).
+    // One statement: the schema's snapshot and the account's slot are read by the insert itself,
+    // saving a round trip each per create. A missing schema leaves the name null, an account at
+    // its bound the status, and the columns refuse either (the name comes first, so a bad
+    // schema_id is answered as such). take_extraction_slot (drizzle/0013) holds the bound
+    // exactly under concurrent creates: a per-account advisory lock until commit, shared while
+    // the account is far from its bound, exclusive near it.
     const snapshot = (column: typeof schemas.name | typeof schemas.structure) =>
       sql`(select ${column} from ${schemas} where ${schemas.accountId} = ${accountId} and ${schemas.id} = ${input.schemaId})`;
     const [inserted] = await tx
@@ -125,7 +127,7 @@ export async function writeExtraction(
         model: input.model,
         citationsRequested: input.citations,
         requestId: opts.requestId,
-        status: sql`case when ${activeSql(accountId)} < ${limit} then 'pending' end`,
+        status: sql`case when take_extraction_slot(${accountId}, ${limit}) then 'pending' end`,
       })
       // RETURNING reads the counters as they were before this insert (its statement trigger
       // has not run yet), so `active` counts the others.
