@@ -17,7 +17,7 @@ import {
   startDashboard,
   type DashboardFixture,
 } from '../support/dashboard.ts';
-import { inViewport, placed, settled } from '../support/layout.ts';
+import { inViewport, overlapping, placed, settled, type Box } from '../support/layout.ts';
 import { storeTextPdfPreview, textPdfLine } from '../support/review.ts';
 
 let dash: DashboardFixture;
@@ -186,6 +186,10 @@ async function tap(page: Page, field: string) {
   return button;
 }
 
+/** Whether two boxes share a line: each one's middle within the other's height. */
+const sameLine = (a: Box, b: Box) =>
+  Math.abs(a.y + a.height / 2 - (b.y + b.height / 2)) < Math.min(a.height, b.height) / 2;
+
 async function boxOf(locator: Parameters<typeof placed>[0]) {
   const [first] = await placed(locator);
   if (!first) throw new Error(`not drawn: ${locator.toString()}`);
@@ -203,6 +207,24 @@ it('PDF on a phone: the tapped field’s line is enlarged under its card, the pa
   const page = await reviewOnPhone(id);
   await page.getByRole('img', { name: 'Page 1 of the source' }).waitFor();
   expect(await page.getByRole('region', { name: 'Review' }).locator('tbody tr').count()).toBe(22);
+
+  // Each card in four short lines: the name with whether it was found, the value, the quote,
+  // then page and confidence side by side; nothing drawn over anything else.
+  const cells = await placed(page.getByRole('row', { name: /lines › 0 › item/ }).locator('td'));
+  expect(cells.map((c) => c.text)).toEqual([
+    'lines › 0 › item',
+    'Ergonomic office chair',
+    'found',
+    'Ergonomic office chair',
+    '1',
+    '93%',
+  ]);
+  expect(overlapping(cells)).toEqual([]);
+  const [name, value, found, quote, pageNumber, confidence] = cells.map((c) => c.box);
+  expect(sameLine(name!, found!), 'name and "found"').toBe(true);
+  expect(sameLine(pageNumber!, confidence!), 'page and confidence').toBe(true);
+  expect(value!.y).toBeGreaterThan(name!.y);
+  expect(quote!.y).toBeGreaterThan(value!.y);
 
   // A field far down the list: its line, enlarged, right under the card, all of it in view.
   const field = 'lines › 7 › amount';

@@ -8,6 +8,8 @@ export interface Column<T> {
    * phones; `actions`: buttons at the row's end, with a header only screen readers hear.
    */
   kind?: 'wrap' | 'actions';
+  /** A class for this column's cells, for a page that lays its cards out its own way. */
+  cellClass?: string;
   cell: (row: T) => ComponentChildren;
 }
 
@@ -50,7 +52,11 @@ export function DataTable<T>(props: {
                       <td
                         key={c.label}
                         data-label={c.label}
-                        class={c.kind === 'wrap' ? 'cell--wrap' : undefined}
+                        class={
+                          [c.kind === 'wrap' && 'cell--wrap', c.cellClass]
+                            .filter(Boolean)
+                            .join(' ') || undefined
+                        }
                       >
                         <span class="cell__value">{c.cell(row)}</span>
                       </td>

@@ -35,6 +35,7 @@ function columns(
   const all: (Column<ReviewField> | false)[] = [
     {
       label: 'Field',
+      cellClass: 'review__field',
       cell: (f) => (
         <button
           type="button"
@@ -50,17 +51,23 @@ function columns(
     {
       label: 'Value',
       kind: 'wrap',
+      cellClass: 'review__text',
       cell: (f) => <span class="mono">{f.value === null ? 'null' : String(f.value)}</span>,
     },
-    { label: 'In source', cell: (f) => <Found field={f} /> },
+    { label: 'In source', cellClass: 'review__found', cell: (f) => <Found field={f} /> },
     {
       label: 'Quote',
       kind: 'wrap',
+      cellClass: 'review__text',
       cell: (f) => (f.citation?.quote ? <q>{f.citation.quote}</q> : <span class="muted">—</span>),
     },
     // Only PDFs and images have pages; elsewhere the column would be all dashes.
-    paged && { label: 'Page', cell: (f) => f.citation?.page ?? '—' },
-    { label: 'Confidence', cell: (f) => percent(f.citation?.confidence) },
+    paged && { label: 'Page', cellClass: 'review__figure', cell: (f) => f.citation?.page ?? '—' },
+    {
+      label: 'Confidence',
+      cellClass: 'review__figure',
+      cell: (f) => percent(f.citation?.confidence),
+    },
   ];
   return all.filter((c) => c !== false);
 }
