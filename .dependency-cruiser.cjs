@@ -60,6 +60,14 @@ module.exports = {
       to: { path: '^tests/' },
     },
     {
+      name: 'formats-read-bytes-only',
+      severity: 'error',
+      comment:
+        'packages/formats recognises a file from its bytes: it knows the contract’s format names and nothing else of the service, so the API, the fetcher and the sources can all use it.',
+      from: { path: '^packages/formats/src/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^(apps|packages)/', pathNot: '^packages/(formats|contract)/' },
+    },
+    {
       name: 'contract-stands-alone',
       severity: 'error',
       comment: 'The contract is what every side agrees on; it depends on no other workspace.',

@@ -89,7 +89,10 @@ describe('xt-mcp over stdio', () => {
       properties: {
         schema_id: { type: 'string' },
         citations: { type: 'boolean' },
-        type: { enum: ['text', 'image', 'pdf', 'webpage'] },
+        // The service's kinds, in its registry's order (docs/sources.md).
+        type: {
+          enum: ['text', 'image', 'pdf', 'webpage', 'document', 'spreadsheet', 'email', 'auto'],
+        },
       },
     });
   });

@@ -110,8 +110,15 @@ describe('file parts', () => {
       sha256: sha256(invoicePdf),
     };
     const { single, listed } = await records(res.body.data.id);
-    expect(single.source).toEqual({ type: 'pdf', content: 'invoice.pdf', file });
-    expect(listed.input).toEqual({ schema_id: schemaId, type: 'pdf', source: 'invoice.pdf', file });
+    // `format` is what the content was recognised as (docs/sources.md).
+    expect(single.source).toEqual({ type: 'pdf', content: 'invoice.pdf', file, format: 'pdf' });
+    expect(listed.input).toEqual({
+      schema_id: schemaId,
+      type: 'pdf',
+      source: 'invoice.pdf',
+      file,
+      format: 'pdf',
+    });
     expect(listed.metadata).toEqual({ batch: 'b-1' });
     // Nothing is left in the temp folder once the request is answered.
     expect(await readdir(tmpDir)).toEqual([]);
@@ -283,6 +290,7 @@ describe('data: URLs', () => {
         contentType: 'application/pdf',
         sha256: sha256(invoicePdf),
       },
+      format: 'pdf',
     });
     expect(listed.input.source).toBe('upload');
 

@@ -27,7 +27,7 @@ import {
 } from './job/failure-step.ts';
 import { finishStep } from './job/finish-step.ts';
 import type { ExtractionRow, JobLifecycle } from './job/lifecycle.ts';
-import { deletedWhilePreparing, prepareStep } from './job/prepare-step.ts';
+import { deletedWhilePreparing, prepareStep, recordFound } from './job/prepare-step.ts';
 
 export interface ProcessorDeps {
   /** The row's transitions and the "finished" message (job/lifecycle.ts). */
@@ -171,7 +171,7 @@ export function createProcessor(deps: ProcessorDeps) {
 
   /** prepare → extract → finish, for a claimed row, within the job's deadline. */
   async function runSteps(
-    row: ExtractionRow,
+    claimed: ExtractionRow,
     log: Logger,
     signal: AbortSignal,
   ): Promise<{ status: string }> {
@@ -181,13 +181,14 @@ export function createProcessor(deps: ProcessorDeps) {
         'MODEL_UNAVAILABLE',
         'No model provider is configured on the worker: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible server).',
       );
-    const type = row.sourceType;
     const preparing = performance.now();
-    const source = await withTimeout(prepareStep(deps.sources, row, signal), signal);
-    if (await deletedWhilePreparing(lifecycle, row.id, performance.now() - preparing)) {
+    const source = await withTimeout(prepareStep(deps.sources, claimed, signal), signal);
+    if (await deletedWhilePreparing(lifecycle, claimed.id, performance.now() - preparing)) {
       metrics?.finished('deleted');
       return { status: 'deleted' };
     }
+    const row = await recordFound(lifecycle, claimed, source);
+    const type = row.sourceType;
     const result = await withTimeout(
       time('model', type, () => extractStep(deps.model, row, source, signal)),
       signal,

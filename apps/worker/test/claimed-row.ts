@@ -17,6 +17,7 @@ export function claimedRow(overrides: Partial<ExtractionRow> = {}): ExtractionRo
     instruction: null,
     metadata: {},
     file: null,
+    format: null,
     fileRef: null,
     model: 'gpt-4.1',
     citationsRequested: false,

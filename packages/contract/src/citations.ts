@@ -40,6 +40,18 @@ export const CitationSchema = z
     confidence: z.number().min(0).max(1).nullable().meta({
       description: 'how likely the value is right, 0–1; null where nothing supports a figure',
     }),
+    sheet: z.string().optional().meta({
+      description: 'spreadsheets: the name of the sheet the cell is on (docs/sources.md)',
+    }),
+    cell: z
+      .string()
+      .regex(/^[A-Z]{1,3}[1-9]\d*$/)
+      .optional()
+      .meta({ description: 'spreadsheets: the cell, as an A1 reference such as "B7"' }),
+    part: z.string().optional().meta({
+      description:
+        'emails: "body", or the attachment’s file name; `page` and `boxes` are within that part',
+    }),
   })
   .meta({ id: 'Citation' });
 

@@ -1,3 +1,5 @@
+import type { FormatName, SourceType } from './source-kinds.ts';
+
 /**
  * What a prepared source becomes before it reaches the model: an ordered list of parts.
  * Text where the text is faithful, images (as data URLs) where it is not. Every source type
@@ -22,6 +24,11 @@ export type ContentPart =
 
 export interface PreparedSource {
   parts: ContentPart[];
+  /**
+   * What a fetched source turned out to be: its format, and for `auto` the kind it was read as
+   * (docs/sources.md). Set where preparing learnt it (a URL); an upload's is known at create.
+   */
+  found?: { type: SourceType; format: FormatName | null };
   /** Optional context lines for the prompt, e.g. page title and final URL of a webpage. */
   meta?: Record<string, string>;
   /** The source as read, for locating values (only prepared when citations are asked for). */

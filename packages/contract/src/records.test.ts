@@ -31,6 +31,7 @@ const row = (over: Partial<StoredExtraction>): StoredExtraction => ({
   errorMessage: null,
   metadata: {},
   file: null,
+  format: null,
   citationsRequested: false,
   citations: null,
   warnings: null,
@@ -62,5 +63,19 @@ describe('citations and warnings in the records', () => {
       expect(record).not.toHaveProperty('citations');
       expect(record.warnings).toEqual(warnings);
     }
+  });
+});
+
+describe('format', () => {
+  it('is shown beside a file source in both records, and absent otherwise', () => {
+    const file = { name: 'a.docx', size: 10, contentType: 'x', sha256: 'a'.repeat(64) };
+    const docx = row({ sourceType: 'document', source: 'a.docx', file, format: 'docx' });
+    expect(serializeListRecord(docx).input).toMatchObject({ type: 'document', format: 'docx' });
+    expect(serializeSingleRecord(docx).source).toMatchObject({
+      type: 'document',
+      format: 'docx',
+    });
+    expect(serializeListRecord(row({})).input).not.toHaveProperty('format');
+    expect(serializeSingleRecord(row({})).source).not.toHaveProperty('format');
   });
 });

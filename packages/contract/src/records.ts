@@ -7,9 +7,11 @@ import {
 } from './citations.ts';
 import { FAILURE_CODES, type FailureCode } from './failure-codes.ts';
 import {
+  FORMATS,
   RECORD_SOURCE_TYPES,
   recordSourceType,
   SOURCE_TYPES,
+  type FormatName,
   type SourceType,
 } from './source-kinds.ts';
 import { EXTRACTION_STATUSES, type ExtractionStatus } from './states.ts';
@@ -49,6 +51,13 @@ export const MetadataSchema = z.record(z.string().min(1).max(40), z.string().max
   maxProperties: 16,
 });
 
+/** A file source's format, recognised by its content (docs/sources.md). */
+const FormatSchema = z.enum(Object.keys(FORMATS) as [FormatName, ...FormatName[]]).meta({
+  id: 'SourceFormat',
+  description:
+    'the format of a file source, recognised by its content; absent for typed text and webpages, and for a URL until it is fetched',
+});
+
 export const ExtractionErrorSchema = z
   .object({ code: z.enum(FAILURE_CODES), message: z.string() })
   .nullable()
@@ -81,6 +90,7 @@ export const ListRecordSchema = z
       type: z.enum(SOURCE_TYPES),
       source: z.string().meta({ description: 'the text, the URL, or an uploaded file’s name' }),
       file: UploadedFileSchema.optional(),
+      format: FormatSchema.optional(),
       instruction: z.string().optional(),
     }),
     output: ModelOutputSchema.meta({ description: 'null unless completed' }),
@@ -106,6 +116,7 @@ export const SingleRecordSchema = z
       type: z.enum(RECORD_SOURCE_TYPES),
       content: z.string().meta({ description: 'the text, the URL, or an uploaded file’s name' }),
       file: UploadedFileSchema.optional(),
+      format: FormatSchema.optional(),
     }),
     result: ModelOutputSchema.meta({ description: 'null unless completed' }),
     status: z.enum(EXTRACTION_STATUSES),
@@ -148,6 +159,8 @@ export interface StoredExtraction {
   metadata: Record<string, string>;
   /** An uploaded source's file (docs/uploads.md); null for text and URLs. */
   file: UploadedFile | null;
+  /** A file source's format (docs/sources.md); null for text, webpages, unfetched URLs. */
+  format: FormatName | null;
   /** Created with `citations: true` (docs/citations.md). */
   citationsRequested: boolean;
   /** Set with the output when citations were asked for. */
@@ -186,6 +199,7 @@ export function serializeListRecord(row: StoredExtraction): ListRecord {
     source: row.source,
   };
   if (row.file) input.file = row.file;
+  if (row.format) input.format = row.format;
   if (row.instruction !== null) input.instruction = row.instruction;
   return {
     id: row.id,
@@ -211,6 +225,7 @@ export function serializeSingleRecord(row: StoredExtraction): SingleRecord {
       content: row.source,
       // An upload: `content` is the file name, and this is the file (docs/uploads.md).
       ...(row.file ? { file: row.file } : {}),
+      ...(row.format ? { format: row.format } : {}),
     },
     result: row.status === 'completed' ? row.output : null,
     status: row.status,

@@ -13,9 +13,10 @@
  *   (webpages, uploaded HTML);
  * - `pages`: pages, with a page number and boxes on it (PDFs, images, converted documents);
  * - `sheets`: named tables of cells; citations name the sheet and the cell;
- * - `parts`: a message and its attachments, each read by its own kind; citations name the part.
+ * - `parts`: a message and its attachments, each read by its own kind; citations name the part;
+ * - `detected`: `auto`, whose kind is decided by the content; records show the kind found.
  */
-export type SourceLayout = 'flow' | 'pages' | 'sheets' | 'parts';
+export type SourceLayout = 'flow' | 'pages' | 'sheets' | 'parts' | 'detected';
 
 /** How a client may hand a kind's source over in `source`. */
 export interface SourceInputs {
@@ -47,10 +48,16 @@ export interface SourceKind {
 
 /**
  * How a format is recognised from its bytes, never from its name or a declared type:
- * - `magic`: a signature at a fixed place (a PDF's `%PDF-`, a PNG's eight bytes, ...);
- * - `text`: valid UTF-8 without NUL bytes; markup decided by its opening tags;
+ * - `magic`: a signature at a fixed place (a PDF's `%PDF-`, a PNG's eight bytes, RTF's `{\rtf`);
+ * - `zip`: a ZIP archive told apart by its own manifest (OOXML's `[Content_Types].xml` and
+ *   part names, OpenDocument's `mimetype` entry);
+ * - `cfb`: an OLE compound file told apart by its streams (`WordDocument`, `Workbook`,
+ *   `PowerPoint Document`, Outlook's `__substg1.0_` properties; `EncryptedPackage` for a
+ *   password-protected Office file);
+ * - `text`: valid UTF-8 without NUL bytes, told apart by its shape: HTML by its opening tags,
+ *   a message by its header block, CSV and TSV by a delimiter every line has alike.
  */
-export type Detection = 'magic' | 'text';
+export type Detection = 'magic' | 'zip' | 'cfb' | 'text';
 
 export interface FileFormat {
   /** The content type records show for it. */
@@ -74,8 +81,51 @@ export const FORMATS = {
   txt: { mime: 'text/plain', extensions: ['.txt'], detectedBy: 'text' },
   md: { mime: 'text/markdown', extensions: ['.md', '.markdown'], detectedBy: 'text' },
   csv: { mime: 'text/csv', extensions: ['.csv'], detectedBy: 'text' },
+  tsv: { mime: 'text/tab-separated-values', extensions: ['.tsv', '.tab'], detectedBy: 'text' },
   json: { mime: 'application/json', extensions: ['.json'], detectedBy: 'text' },
   html: { mime: 'text/html', extensions: ['.html', '.htm'], detectedBy: 'text' },
+  docx: {
+    mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    extensions: ['.docx', '.docm', '.dotx'],
+    detectedBy: 'zip',
+  },
+  doc: { mime: 'application/msword', extensions: ['.doc', '.dot'], detectedBy: 'cfb' },
+  odt: { mime: 'application/vnd.oasis.opendocument.text', extensions: ['.odt'], detectedBy: 'zip' },
+  rtf: { mime: 'application/rtf', extensions: ['.rtf'], detectedBy: 'magic' },
+  pptx: {
+    mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    extensions: ['.pptx', '.pptm', '.ppsx'],
+    detectedBy: 'zip',
+  },
+  ppt: { mime: 'application/vnd.ms-powerpoint', extensions: ['.ppt', '.pps'], detectedBy: 'cfb' },
+  odp: {
+    mime: 'application/vnd.oasis.opendocument.presentation',
+    extensions: ['.odp'],
+    detectedBy: 'zip',
+  },
+  xlsx: {
+    mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    extensions: ['.xlsx', '.xlsm'],
+    detectedBy: 'zip',
+  },
+  xls: { mime: 'application/vnd.ms-excel', extensions: ['.xls'], detectedBy: 'cfb' },
+  ods: {
+    mime: 'application/vnd.oasis.opendocument.spreadsheet',
+    extensions: ['.ods'],
+    detectedBy: 'zip',
+  },
+  eml: { mime: 'message/rfc822', extensions: ['.eml'], detectedBy: 'text' },
+  msg: { mime: 'application/vnd.ms-outlook', extensions: ['.msg'], detectedBy: 'cfb' },
+  /**
+   * A password-protected Word, Excel or PowerPoint file: Office wraps the encrypted package in
+   * an OLE compound file, so which of the three it is cannot be seen. Accepted where a document
+   * or a spreadsheet is, and then refused as unreadable, saying why (docs/sources.md).
+   */
+  'office-encrypted': {
+    mime: 'application/x-ms-office-encrypted',
+    extensions: [],
+    detectedBy: 'cfb',
+  },
 } as const satisfies Record<string, FileFormat>;
 
 export type FormatName = keyof typeof FORMATS;
@@ -102,7 +152,7 @@ export const SOURCE_KINDS = {
     inputs: { inline: true, url: false, upload: true, dataUrl: false },
     layout: 'flow',
     recordType: 'text',
-    formats: ['txt', 'md', 'csv', 'json', 'html'],
+    formats: ['txt', 'md', 'csv', 'tsv', 'json', 'html'],
   },
   image: {
     label: 'Image',
@@ -127,6 +177,65 @@ export const SOURCE_KINDS = {
     layout: 'flow',
     recordType: 'url',
     formats: [],
+  },
+  document: {
+    label: 'Document or presentation',
+    noun: 'a document',
+    inputs: file,
+    layout: 'pages',
+    recordType: 'document',
+    formats: ['docx', 'doc', 'odt', 'rtf', 'pptx', 'ppt', 'odp', 'office-encrypted'],
+  },
+  spreadsheet: {
+    label: 'Spreadsheet',
+    noun: 'a spreadsheet',
+    inputs: file,
+    layout: 'sheets',
+    recordType: 'spreadsheet',
+    formats: ['xlsx', 'xls', 'ods', 'csv', 'tsv', 'office-encrypted'],
+  },
+  email: {
+    label: 'Email',
+    noun: 'an email message',
+    inputs: file,
+    layout: 'parts',
+    recordType: 'email',
+    formats: ['eml', 'msg'],
+  },
+  /**
+   * Any file the other kinds read, its kind decided by its content (autoKindFor). An upload is
+   * recognised at once and stored as the kind found; a URL is stored as `auto` until the worker
+   * has fetched it.
+   */
+  auto: {
+    label: 'Any file (detect)',
+    noun: 'a file the service reads',
+    inputs: file,
+    layout: 'detected',
+    recordType: 'auto',
+    formats: [
+      'pdf',
+      ...IMAGE_FORMATS,
+      'docx',
+      'doc',
+      'odt',
+      'rtf',
+      'pptx',
+      'ppt',
+      'odp',
+      'xlsx',
+      'xls',
+      'ods',
+      'csv',
+      'tsv',
+      'eml',
+      'msg',
+      'office-encrypted',
+      'txt',
+      'md',
+      'json',
+      'html',
+    ],
   },
 } as const satisfies Record<string, SourceKind>;
 
@@ -171,9 +280,33 @@ export function typesTaking(input: keyof SourceInputs): SourceType[] {
   return SOURCE_TYPES.filter((t) => SOURCE_KINDS[t].inputs[input]);
 }
 
-/** The first kind (in registry order) that takes uploaded files of `format`. */
+/** The first kind (in registry order, `auto` aside) that takes uploaded files of `format`. */
 export function uploadKindFor(format: FormatName): SourceType | undefined {
-  return SOURCE_TYPES.find((t) => SOURCE_KINDS[t].inputs.upload && acceptsFormat(t, format));
+  return SOURCE_TYPES.find(
+    (t) => t !== 'auto' && SOURCE_KINDS[t].inputs.upload && acceptsFormat(t, format),
+  );
+}
+
+/**
+ * The kinds `auto` tries, in order: files with a layout of their own before text, so that a
+ * CSV or TSV file is read as a spreadsheet (cells cited) and a message as an email.
+ */
+const AUTO_ORDER: readonly SourceType[] = [
+  'pdf',
+  'image',
+  'document',
+  'spreadsheet',
+  'email',
+  'text',
+];
+
+/**
+ * The kind `auto` reads a file of `format` as. A URL serving HTML is a webpage (rendered);
+ * an uploaded HTML file is text (read statically), as for `text`.
+ */
+export function autoKindFor(format: FormatName, via: 'url' | 'upload'): SourceType | undefined {
+  if (format === 'html' && via === 'url') return 'webpage';
+  return AUTO_ORDER.find((t) => acceptsFormat(t, format));
 }
 
 /** The format whose content type records show as `mime` (sniffers speak content types). */

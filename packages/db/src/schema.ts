@@ -14,6 +14,7 @@ import type {
   Citations,
   ExtractionWarning,
   FailureCode,
+  FormatName,
   PublicModel,
   Structure,
   UploadedFile,
@@ -194,6 +195,10 @@ export const extractions = pgTable(
     // when the bytes go), `file_ref` where the bytes are (null once removed after
     // UPLOAD_RETENTION_HOURS). `source` holds the file name.
     file: jsonb('file').$type<UploadedFile>(),
+    // The format of a file source, recognised by its content (docs/sources.md): known at create
+    // for an upload, written by the worker once it has fetched a URL. Null for typed text and
+    // webpages. Not constrained here: formats are added more often than kinds.
+    format: text('format').$type<FormatName>(),
     fileRef: uuid('file_ref'),
     model: text('model').$type<PublicModel>().notNull(),
     // Grounded output (docs/citations.md). `citations` is json, not jsonb, so its pointers keep

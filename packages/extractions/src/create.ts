@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { LimitFunction } from 'p-limit';
-import type { PublicModel, SourceType, UploadedFile } from '@xt/contract';
+import type { FormatName, PublicModel, SourceType, UploadedFile } from '@xt/contract';
 import type { BlobStore, DbExecutor } from '@xt/blob-store';
 import {
   extractionCounts,
@@ -24,7 +24,9 @@ export interface NewExtraction {
   metadata: Record<string, string>;
   citations: boolean;
   /** An uploaded file; `source` is then its display name. Its bytes may be read once. */
-  upload?: { file: UploadedFile; open(): AsyncIterable<Uint8Array> } | undefined;
+  /** An uploaded file, its format recognised by content (docs/sources.md). */
+  upload?:
+    { file: UploadedFile; format?: FormatName; open(): AsyncIterable<Uint8Array> } | undefined;
 }
 
 export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -123,6 +125,7 @@ export async function writeExtraction(
         instruction: input.instruction ?? null,
         metadata: input.metadata,
         file: input.upload?.file ?? null,
+        format: input.upload?.format ?? null,
         fileRef: stored?.ref ?? null,
         model: input.model,
         citationsRequested: input.citations,

@@ -1,6 +1,12 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import type { Citations, ExtractionWarning, FailureCode } from '@xt/contract';
+import type {
+  Citations,
+  ExtractionWarning,
+  FailureCode,
+  FormatName,
+  SourceType,
+} from '@xt/contract';
 import { extractions, preparedPerDb, type Db, type ExtractionRow } from '@xt/db';
 import { scrubText } from '@xt/runtime';
 import { noEndpointSubscribes, recordFinalEvent } from '@xt/webhooks';
@@ -155,6 +161,23 @@ export async function release(db: Db, id: string): Promise<boolean> {
       attempts: sql`greatest(${extractions.attempts} - 1, 0)`,
       updatedAt: sql`now()`,
     })
+    .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
+    .returning({ id: extractions.id });
+  return rows.length > 0;
+}
+
+/**
+ * What a URL source turned out to be once fetched: its format, and for `auto` its kind, so the
+ * records show them (docs/sources.md). Only while the row is `processing` under this job.
+ */
+export async function recordSourceFound(
+  db: Db,
+  id: string,
+  found: { type: SourceType; format: FormatName | null },
+): Promise<boolean> {
+  const rows = await db
+    .update(extractions)
+    .set({ sourceType: found.type, format: found.format, updatedAt: sql`now()` })
     .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
     .returning({ id: extractions.id });
   return rows.length > 0;

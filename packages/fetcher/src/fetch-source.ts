@@ -2,19 +2,19 @@ import {
   acceptsFormat,
   ExtractionFailure,
   FORMATS,
-  formatOfMime,
   SOURCE_KINDS,
   type FormatName,
   type SourceType,
 } from '@xt/contract';
+import { detectFormat } from '@xt/formats';
 import { safeFetch, type SafeFetchOptions } from './safe-fetch.ts';
-import { sniffContentType, type SniffedType } from './sniff.ts';
 
 export interface FetchedSource {
   bytes: Buffer;
-  /** Decided by the bytes; the server's header is only reported. */
-  contentType: SniffedType;
+  /** Decided by the bytes (@xt/formats); the server's header is only reported. */
   format: FormatName;
+  /** The format's content type. */
+  contentType: string;
   headerContentType: string | null;
   finalUrl: string;
 }
@@ -26,9 +26,9 @@ function acceptHeader(type: SourceType): string {
 }
 
 /**
- * Fetches a file source (`pdf`, `image`, ...) and insists the bytes are a format its kind reads
- * (docs/sources.md). The caller passes the per-kind cap in `maxBytes` (docs/api.md#limits: 50
- * MiB for PDFs, 20 MiB for images by default).
+ * Fetches a file source (`pdf`, `image`, `document`, ...) and insists the bytes are a format
+ * its kind reads (docs/sources.md). The caller passes the kind's cap in `maxBytes`
+ * (docs/api.md#limits: 50 MiB for PDFs, 20 MiB for images by default).
  */
 export async function fetchSource(
   url: string,
@@ -39,10 +39,9 @@ export async function fetchSource(
   if (res.body.length === 0) {
     throw new ExtractionFailure('SOURCE_UNREADABLE', `The source at ${res.finalUrl} is empty.`);
   }
-  const sniffed = sniffContentType(res.body);
-  const format = sniffed ? formatOfMime(sniffed) : undefined;
-  if (!sniffed || !format || !acceptsFormat(type, format)) {
-    const found = sniffed ?? 'an unrecognised format';
+  const detected = await detectFormat({ bytes: res.body });
+  if (!detected.format || !acceptsFormat(type, detected.format)) {
+    const found = detected.format ? FORMATS[detected.format].mime : detected.found;
     const declared = res.headerContentType ? ` (served as ${res.headerContentType})` : '';
     throw new ExtractionFailure(
       'SOURCE_UNSUPPORTED',
@@ -51,8 +50,8 @@ export async function fetchSource(
   }
   return {
     bytes: res.body,
-    contentType: sniffed,
-    format,
+    format: detected.format,
+    contentType: FORMATS[detected.format].mime,
     headerContentType: res.headerContentType,
     finalUrl: res.finalUrl,
   };

@@ -20,7 +20,6 @@ export {
   type SafeFetchOptions,
   type SafeFetchResult,
 } from './safe-fetch.ts';
-export { sniffContentType, isImageType, type SniffedType } from './sniff.ts';
 export { fetchSource, type FetchedSource } from './fetch-source.ts';
 export { defaultPort } from './submit-url.ts';
 export { safePost, type SafePostOptions } from './safe-post.ts';

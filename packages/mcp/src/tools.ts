@@ -86,16 +86,20 @@ export function registerTools(server: McpServer, client: XtClient, options: Tool
     {
       title: 'Extract structured data',
       description:
-        'Extracts JSON shaped by a schema from one source: `text`, a `url` (a webpage, PDF or ' +
-        'image), or a local file `path` (PDF, image or text file). Waits up to ' +
+        'Extracts JSON shaped by a schema from one source: `text`, a `url` (a webpage or a file), ' +
+        'or a local file `path` (PDF, image, Word/Excel/PowerPoint/OpenDocument, email, text; ' +
+        'recognised by its content). Waits up to ' +
         '`timeout_seconds` and returns { id, status: "completed", output, totalTokens } (and ' +
         'citations when asked for); if it is still running then, returns its id and status: ' +
         'call get_extraction with that id later.',
       inputSchema: {
         schema_id: z.string().describe('the id of a schema (list_schemas, create_schema)'),
         text: z.string().optional().describe('the source as plain text'),
-        url: z.string().optional().describe('an http(s) URL of a webpage, PDF or image'),
-        path: z.string().optional().describe('a local file: PDF, image, or a text file'),
+        url: z.string().optional().describe('an http(s) URL of a webpage or a file'),
+        path: z
+          .string()
+          .optional()
+          .describe('a local file: PDF, image, office document, spreadsheet, email or text'),
         type: z
           .enum(SOURCE_TYPES)
           .optional()
@@ -189,11 +193,7 @@ async function extractionParams(
     );
   }
   const { file, real } = await localFile(args.path!, options);
-  const type = args.type ?? sourceTypeFor(file, false);
-  if (!type) {
-    throw new ToolInputError(
-      `path: cannot tell the type of ${path.basename(file)} from its name; pass type (pdf, image or text).`,
-    );
-  }
+  // A name that says nothing: the service recognises the file by its content.
+  const type = args.type ?? sourceTypeFor(file, false) ?? 'auto';
   return { ...base, type, source: { path: real, filename: path.basename(file) } };
 }

@@ -13,20 +13,33 @@ export const SOURCE_TYPES = [
   'image',
   'pdf',
   'webpage',
+  'document',
+  'spreadsheet',
+  'email',
+  'auto',
 ] as const satisfies readonly SourceType[];
 
 /** The types whose `source` may be a URL; a URL of any other file is fetched as a webpage. */
-export const URL_TYPES = ['image', 'pdf', 'webpage'] as const satisfies readonly SourceType[];
+export const URL_TYPES = [
+  'image',
+  'pdf',
+  'webpage',
+  'document',
+  'spreadsheet',
+  'email',
+  'auto',
+] as const satisfies readonly SourceType[];
 
 /**
- * The type the service reads a file of each usual extension as. The service decides by the
- * file's content; this only chooses what to send for a file the caller did not label.
+ * The type to send a file of each usual extension as: the kind the service's `auto` would read
+ * it as (a CSV file as a spreadsheet, its cells cited). The service still decides by the file's
+ * content; this only chooses what to send for a file the caller did not label.
  */
 const BY_EXTENSION: Record<string, SourceType> = {
   '.txt': 'text',
   '.md': 'text',
   '.markdown': 'text',
-  '.csv': 'text',
+  '.csv': 'spreadsheet',
   '.json': 'text',
   '.html': 'text',
   '.htm': 'text',
@@ -42,6 +55,27 @@ const BY_EXTENSION: Record<string, SourceType> = {
   '.avif': 'image',
   '.heic': 'image',
   '.heif': 'image',
+  '.docx': 'document',
+  '.docm': 'document',
+  '.dotx': 'document',
+  '.doc': 'document',
+  '.dot': 'document',
+  '.odt': 'document',
+  '.rtf': 'document',
+  '.pptx': 'document',
+  '.pptm': 'document',
+  '.ppsx': 'document',
+  '.ppt': 'document',
+  '.pps': 'document',
+  '.odp': 'document',
+  '.xlsx': 'spreadsheet',
+  '.xlsm': 'spreadsheet',
+  '.xls': 'spreadsheet',
+  '.ods': 'spreadsheet',
+  '.tsv': 'spreadsheet',
+  '.tab': 'spreadsheet',
+  '.eml': 'email',
+  '.msg': 'email',
 };
 
 /**

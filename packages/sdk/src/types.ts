@@ -6,7 +6,39 @@
  */
 
 export type ExtractionStatus = 'pending' | 'processing' | 'completed' | 'failed';
-export type SourceType = 'text' | 'image' | 'pdf' | 'webpage';
+export type SourceType =
+  'text' | 'image' | 'pdf' | 'webpage' | 'document' | 'spreadsheet' | 'email' | 'auto';
+
+/** A file source's format, recognised by the service from its content (docs/sources.md). */
+export type SourceFormat =
+  | 'pdf'
+  | 'png'
+  | 'jpeg'
+  | 'gif'
+  | 'webp'
+  | 'tiff'
+  | 'bmp'
+  | 'avif'
+  | 'heic'
+  | 'txt'
+  | 'md'
+  | 'csv'
+  | 'tsv'
+  | 'json'
+  | 'html'
+  | 'docx'
+  | 'doc'
+  | 'odt'
+  | 'rtf'
+  | 'pptx'
+  | 'ppt'
+  | 'odp'
+  | 'xlsx'
+  | 'xls'
+  | 'ods'
+  | 'eml'
+  | 'msg'
+  | 'office-encrypted';
 export type PublicModel = 'gpt-4.1' | 'gpt-4.1-mini';
 export type WebhookEventType = 'extraction.completed' | 'extraction.failed';
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -118,6 +150,12 @@ export interface Citation {
   start: number | null;
   end: number | null;
   confidence: number | null;
+  /** spreadsheets: the sheet's name */
+  sheet?: string;
+  /** spreadsheets: the cell, an A1 reference such as `B7` */
+  cell?: string;
+  /** emails: `body`, or the attachment's file name; `page` and `boxes` are within it */
+  part?: string;
 }
 
 /** Keyed by JSON Pointer into the output, e.g. `/lines/3/amount`. */
@@ -140,7 +178,12 @@ export interface ExtractionError {
 export interface Extraction {
   id: string;
   schemaId: string;
-  source: { type: 'text' | 'image' | 'pdf' | 'url'; content: string; file?: UploadedFile };
+  source: {
+    type: 'text' | 'image' | 'pdf' | 'url' | 'document' | 'spreadsheet' | 'email' | 'auto';
+    content: string;
+    file?: UploadedFile;
+    format?: SourceFormat;
+  };
   result: unknown;
   status: ExtractionStatus;
   createdAt: string;
@@ -165,6 +208,7 @@ export interface ExtractionListItem {
     type: SourceType;
     source: string;
     file?: UploadedFile;
+    format?: SourceFormat;
     instruction?: string;
   };
   output: unknown;

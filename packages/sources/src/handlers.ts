@@ -202,6 +202,8 @@ export function createSourcePreparer(
   const maxFetchBytes: Partial<Record<SourceType, number>> = {
     pdf: config.MAX_PDF_BYTES,
     image: config.MAX_IMAGE_BYTES,
+    // Any of the file kinds, or a page (then rendered in the browser, under its own caps).
+    auto: Math.max(config.MAX_PDF_BYTES, config.MAX_IMAGE_BYTES, config.MAX_HTML_BYTES),
   };
   const fetchFile: FileFetcher = async (url, type, signal) => {
     const maxBytes = maxFetchBytes[type];

@@ -1,6 +1,8 @@
 import {
+  autoKindFor,
   ExtractionFailure,
   SOURCE_KINDS,
+  type FormatName,
   type PreparedSource,
   type PublicModel,
   type SourceType,
@@ -67,7 +69,7 @@ export type FileFetcher = (
   url: string,
   type: SourceType,
   signal: AbortSignal,
-) => Promise<{ bytes: Buffer; contentType: string }>;
+) => Promise<{ bytes: Buffer; contentType: string; format: FormatName }>;
 
 export interface SourceStats {
   prep: { threads: number; busy: number; queued: number; max: number };
@@ -115,9 +117,17 @@ export function dispatch(
         return bytesHandler(type)(Buffer.from(source, 'utf8'), null, opts);
       const render = handlers[type]?.url;
       if (render) return render(source, opts);
-      const read = bytesHandler(type);
       const fetched = await time('fetch', type, () => files.fetch(source, type, opts.signal));
-      return read(fetched.bytes, fetched.contentType, opts);
+      // `auto`: the kind is the content's (a page that serves HTML is rendered as a webpage).
+      const kind = type === 'auto' ? autoKindFor(fetched.format, 'url') : type;
+      if (!kind) throw notEnabled(type);
+      const renderFound = handlers[kind]?.url;
+      const prepared = renderFound
+        ? await renderFound(source, opts)
+        : await bytesHandler(kind)(fetched.bytes, fetched.contentType, opts);
+      // Set on the prepared object itself: what preparation kept beside it is keyed by it.
+      prepared.found = { type: kind, format: renderFound ? null : fetched.format };
+      return prepared;
     },
   };
 }

@@ -94,11 +94,11 @@ function sourceError(
 }
 
 /** The `source` file part, or a data: URL in `source`, checked against the declared type. */
-function uploadOf(
+async function uploadOf(
   type: SourceType,
   body: Record<string, unknown>,
   opts: BodyOptions,
-): UploadResult | null {
+): Promise<UploadResult | null> {
   const files = opts.files ?? { count: 0 };
   if (files.count > 0) {
     if (body.source !== undefined)
@@ -121,10 +121,10 @@ function uploadOf(
  * 422; the URL rules (docs/api.md#create-an-extraction) run only once `type` is known to be a URL type, and `source` may be
  * a file part or a data: URL instead (docs/uploads.md).
  */
-export function parseExtractionBody(
+export async function parseExtractionBody(
   body: Record<string, unknown>,
   opts: BodyOptions,
-): ExtractionInput {
+): Promise<ExtractionInput> {
   const hasFile = (opts.files?.count ?? 0) > 0;
   const schema = hasFile
     ? extractionFields.extend({ source: z.unknown().optional() })
@@ -135,7 +135,7 @@ export function parseExtractionBody(
   const citations = parseCitations(body.citations, opts.form);
   errors.push(...citations.errors);
   const type = isSourceType(body.type) ? body.type : undefined;
-  const upload = type ? uploadOf(type, body, opts) : null;
+  const upload = type ? await uploadOf(type, body, opts) : null;
   if (upload && !upload.ok) errors.push({ field: 'source', message: upload.message });
   else if (
     !upload &&
@@ -154,7 +154,8 @@ export function parseExtractionBody(
       : String(parsed.source).trim();
   const input: ExtractionInput = {
     schemaId: parsed.schema_id.toLowerCase(),
-    type: parsed.type,
+    // An upload with `auto` is stored as the kind its content is.
+    type: upload?.ok ? upload.upload.type : parsed.type,
     source,
     model: parsed.model ? parsed.model : DEFAULT_MODEL,
     metadata: metadata.metadata,

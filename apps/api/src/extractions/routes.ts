@@ -81,7 +81,7 @@ export function extractionRoutes(
   async function createExtraction(req: Request, res: Response): Promise<void> {
     const principal = principalOf(req);
     const key = readIdempotencyKey(req);
-    const input = withKeyCheck(key, () =>
+    const input = await withKeyCheck(key, () =>
       parseBodyObject(
         req.body,
         (body) =>

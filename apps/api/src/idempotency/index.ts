@@ -16,14 +16,27 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
  */
 export function withKeyCheck<T>(key: KeyReading, parse: () => T): T {
   const keyErrors = key.kind === 'malformed' ? [key.error] : [];
+  const merged = (err: unknown): Error =>
+    err instanceof HttpError && err.status === 422 && err.fields && keyErrors.length > 0
+      ? validationError([...keyErrors, ...err.fields])
+      : err instanceof Error
+        ? err
+        : new Error(String(err));
   let parsed: T;
   try {
     parsed = parse();
   } catch (err) {
-    if (err instanceof HttpError && err.status === 422 && err.fields && keyErrors.length > 0)
-      throw validationError([...keyErrors, ...err.fields]);
-    throw err;
+    throw merged(err);
   }
+  // A parse that reads files (an upload's format) answers later; its 422 is merged the same.
+  if (parsed instanceof Promise)
+    return parsed.then(
+      (value: unknown) => {
+        if (keyErrors.length > 0) throw validationError(keyErrors);
+        return value;
+      },
+      (err: unknown) => Promise.reject(merged(err)),
+    ) as T;
   if (keyErrors.length > 0) throw validationError(keyErrors);
   return parsed;
 }

@@ -11,7 +11,7 @@ import {
   RECORD_SOURCE_TYPES,
   SOURCE_KINDS,
   SOURCE_TYPES,
-  uploadKindFor,
+  autoKindFor,
   type FormatName,
 } from '@xt/contract';
 import { SOURCE_TYPES as SDK_SOURCE_TYPES, sourceTypeFor } from '@xt/sdk';
@@ -106,9 +106,9 @@ describe('copies of the source-kind registry', () => {
     expect(SDK_SOURCE_TYPES).toEqual(SOURCE_TYPES);
   });
 
-  it("the SDK guesses each format's type from its extensions as the service reads it", () => {
+  it("the SDK guesses each format's type from its extensions as `auto` reads it", () => {
     for (const format of Object.keys(FORMATS) as FormatName[]) {
-      const kind = uploadKindFor(format);
+      const kind = autoKindFor(format, 'upload');
       for (const extension of FORMATS[format].extensions) {
         expect(sourceTypeFor(`file${extension}`, false), extension).toBe(kind);
         const byUrl = kind && SOURCE_KINDS[kind].inputs.url ? kind : 'webpage';

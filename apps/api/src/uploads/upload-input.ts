@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
-import type { SourceType } from '@xt/contract';
-import type { UploadedFile } from '@xt/contract';
+import type { FormatName, SourceType, UploadedFile } from '@xt/contract';
 import { checkUploadContent } from './check-content.ts';
 import { decodeDataUrl } from './data-url.ts';
 import { displayFileName, UNNAMED_UPLOAD } from './filename.ts';
@@ -10,6 +9,10 @@ import { openTempFile, type ReceivedFile } from './receive.ts';
 /** An uploaded source that passed its checks, ready to be stored with the extraction. */
 export interface UploadInput {
   file: UploadedFile;
+  /** The kind it is read as: the declared type, or the one `auto` recognised. */
+  type: SourceType;
+  /** Its format, recognised by content (docs/sources.md). */
+  format: FormatName;
   /** The bytes, as a stream; may be opened once. */
   open(): AsyncIterable<Uint8Array>;
 }
@@ -22,16 +25,15 @@ interface UploadOptions {
 }
 
 /** A `source` file part (already on disk, inspected on arrival). */
-export function uploadFromPart(
+export async function uploadFromPart(
   type: SourceType,
   part: ReceivedFile,
   opts: UploadOptions,
-): UploadResult {
+): Promise<UploadResult> {
   const name = displayFileName(part.originalName);
-  const check = checkUploadContent(type, part.content, {
-    declaredType: part.declaredType,
+  const check = await checkUploadContent(type, { path: part.path }, part.content, {
     name,
-    maxTextChars: opts.maxTextChars,
+    ...opts,
   });
   if (!check.ok) return check;
   const { size, sha256 } = part.content;
@@ -39,26 +41,28 @@ export function uploadFromPart(
     ok: true,
     upload: {
       file: { name, size, contentType: check.contentType, sha256 },
+      type: check.type,
+      format: check.format,
       open: () => openTempFile(part.path),
     },
   };
 }
 
-/** A base64 `data:` URL given as `source` for a pdf or image. */
-export function uploadFromDataUrl(
+/** A base64 `data:` URL given as `source` for a kind that takes files. */
+export async function uploadFromDataUrl(
   type: SourceType,
   source: string,
   opts: UploadOptions,
-): UploadResult {
+): Promise<UploadResult> {
   const decoded = decodeDataUrl(source, opts.maxUploadBytes);
   if (!decoded.ok) return decoded;
-  const content = inspectBuffer(decoded.bytes);
-  const check = checkUploadContent(type, content, {
+  const bytes = decoded.bytes;
+  const content = inspectBuffer(bytes);
+  const check = await checkUploadContent(type, { bytes }, content, {
     name: UNNAMED_UPLOAD,
-    maxTextChars: opts.maxTextChars,
+    ...opts,
   });
   if (!check.ok) return check;
-  const bytes = decoded.bytes;
   return {
     ok: true,
     upload: {
@@ -68,6 +72,8 @@ export function uploadFromDataUrl(
         contentType: check.contentType,
         sha256: content.sha256,
       },
+      type: check.type,
+      format: check.format,
       open: () => Readable.from([bytes]),
     },
   };

@@ -14,23 +14,26 @@ const INPUT_OF_MODE = { text: 'inline', url: 'url', file: 'upload' } as const;
 
 /**
  * The types each mode offers, from the service's registry of source kinds (docs/sources.md);
- * the API decides what is valid and says so per field. Webpages first for a URL, the commonest.
+ * the API decides what is valid and says so per field. First the one that fits most: a
+ * webpage for a URL, and for a file `auto`, which takes any file the service reads.
  */
 const TYPES: Record<Mode, { value: SourceType; label: string }[]> = {
   text: choices('text'),
-  url: choices('url').sort((a, b) => Number(b.value === 'webpage') - Number(a.value === 'webpage')),
-  file: choices('file'),
+  url: choices('url', ['webpage', 'auto']),
+  file: choices('file', ['auto']),
 };
 
-function choices(mode: Mode) {
-  return typesTaking(INPUT_OF_MODE[mode]).map((value) => ({
-    value,
-    label: SOURCE_KINDS[value].label,
-  }));
+function choices(mode: Mode, first: SourceType[] = []) {
+  const rank = (t: SourceType) => (first.includes(t) ? first.indexOf(t) : first.length);
+  return typesTaking(INPUT_OF_MODE[mode])
+    .sort((a, b) => rank(a) - rank(b))
+    .map((value) => ({ value, label: SOURCE_KINDS[value].label }));
 }
 
-/** What the file field says it takes: the upload kinds' nouns, "a PDF, an image, or …". */
-const FILE_HINT = `${listed(TYPES.file.map((t) => SOURCE_KINDS[t.value].noun))}.`;
+/** What the file field says it takes: the file kinds' nouns, "a text file, an image, …". */
+const FILE_HINT = `${listed(
+  TYPES.file.filter((t) => t.value !== 'auto').map((t) => SOURCE_KINDS[t.value].noun),
+)}.`;
 
 function listed(items: string[]): string {
   if (items.length < 2) return items.join('');

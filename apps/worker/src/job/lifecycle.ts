@@ -1,5 +1,13 @@
 import type { Db, ExtractionRow } from '@xt/db';
-import { claim, complete, exists, recordFailure, release, type ClaimResult } from '@xt/extractions';
+import {
+  claim,
+  complete,
+  exists,
+  recordFailure,
+  recordSourceFound,
+  release,
+  type ClaimResult,
+} from '@xt/extractions';
 import { publishCompletion, type RedisConnection } from '@xt/queue';
 
 /**
@@ -23,6 +31,8 @@ export interface JobLifecycle {
     next: 'failed' | 'pending',
   ): Promise<boolean>;
   release(id: string): Promise<boolean>;
+  /** What a fetched source turned out to be: its format, and for `auto` its kind. */
+  recordSourceFound(id: string, found: Parameters<typeof recordSourceFound>[2]): Promise<boolean>;
   /** Wakes API requests waiting on this extraction. */
   publish(id: string): Promise<void>;
 }
@@ -36,6 +46,7 @@ export function jobLifecycle(db: Db, redis: RedisConnection, prefix: string): Jo
     complete: (id, output, tokens, grounded) => complete(db, id, output, tokens, grounded),
     recordFailure: (id, failure, next) => recordFailure(db, id, failure, next),
     release: (id) => release(db, id),
+    recordSourceFound: (id, found) => recordSourceFound(db, id, found),
     publish: (id) => publishCompletion(redis, prefix, id),
   };
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { PreparedSource } from '@xt/contract';
 import { claimedRow } from '../../test/claimed-row.ts';
-import { deletedWhilePreparing, prepareStep, RECHECK_AFTER_PREPARING_MS } from './prepare-step.ts';
+import {
+  deletedWhilePreparing,
+  prepareStep,
+  RECHECK_AFTER_PREPARING_MS,
+  recordFound,
+} from './prepare-step.ts';
 
 const prepared: PreparedSource = { parts: [{ kind: 'text', text: 'x' }] };
 
@@ -69,5 +74,31 @@ describe('deletedWhilePreparing', () => {
     expect(await deletedWhilePreparing({ exists: () => Promise.resolve(true) }, 'x', 10_000)).toBe(
       false,
     );
+  });
+});
+
+describe('recordFound', () => {
+  it('records the kind and format a fetched `auto` source turned out to be', async () => {
+    const recordSourceFound = vi.fn(() => Promise.resolve(true));
+    const row = claimedRow({ sourceType: 'auto', source: 'https://example.com/q3' });
+    const now = await recordFound({ recordSourceFound }, row, {
+      ...prepared,
+      found: { type: 'pdf', format: 'pdf' },
+    });
+    expect(recordSourceFound).toHaveBeenCalledWith(row.id, { type: 'pdf', format: 'pdf' });
+    expect(now).toMatchObject({ sourceType: 'pdf', format: 'pdf' });
+  });
+
+  it('writes nothing when the row already says so, or nothing was found', async () => {
+    const recordSourceFound = vi.fn(() => Promise.resolve(true));
+    const row = claimedRow({ sourceType: 'pdf', format: 'pdf' });
+    expect(
+      await recordFound({ recordSourceFound }, row, {
+        ...prepared,
+        found: { type: 'pdf', format: 'pdf' },
+      }),
+    ).toBe(row);
+    expect(await recordFound({ recordSourceFound }, row, prepared)).toBe(row);
+    expect(recordSourceFound).not.toHaveBeenCalled();
   });
 });

@@ -44,3 +44,19 @@ export async function deletedWhilePreparing(
   if (preparedMs < RECHECK_AFTER_PREPARING_MS) return false;
   return !(await lifecycle.exists(extractionId));
 }
+
+/**
+ * Records what a fetched source turned out to be (its format, and for `auto` its kind) when
+ * the row does not say so yet, and returns the row as it now stands: the later steps and the
+ * metrics then name the kind it was read as.
+ */
+export async function recordFound(
+  lifecycle: Pick<JobLifecycle, 'recordSourceFound'>,
+  row: ExtractionRow,
+  source: PreparedSource,
+): Promise<ExtractionRow> {
+  const found = source.found;
+  if (!found || (found.type === row.sourceType && found.format === row.format)) return row;
+  await lifecycle.recordSourceFound(row.id, found);
+  return { ...row, sourceType: found.type, format: found.format };
+}

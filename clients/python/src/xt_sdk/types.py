@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal, Optional, TypedDict
 
 ExtractionStatus = Literal["pending", "processing", "completed", "failed"]
-SourceType = Literal["text", "image", "pdf", "webpage"]
+SourceType = Literal["text", "image", "pdf", "webpage", "document", "spreadsheet", "email", "auto"]
 PublicModel = Literal["gpt-4.1", "gpt-4.1-mini"]
 WebhookEventType = Literal["extraction.completed", "extraction.failed"]
 
@@ -67,7 +67,16 @@ class UploadedFile(_UploadedFileOptional):
     sha256: str
 
 
-class Citation(TypedDict):
+class _CitationOptional(TypedDict, total=False):
+    #: spreadsheets: the sheet's name
+    sheet: str
+    #: spreadsheets: the cell, an A1 reference such as ``B7``
+    cell: str
+    #: emails: ``body``, or the attachment's file name; ``page`` and ``boxes`` are within it
+    part: str
+
+
+class Citation(_CitationOptional):
     """Where a leaf value was found in the source (docs/citations.md)."""
 
     grounded: bool
@@ -92,10 +101,12 @@ class ExtractionError(TypedDict):
 
 class _SourceOptional(TypedDict, total=False):
     file: UploadedFile
+    #: a file source's format, recognised from its content (for example ``docx``, ``xlsx``, ``eml``)
+    format: str
 
 
 class ExtractionSource(_SourceOptional):
-    type: Literal["text", "image", "pdf", "url"]
+    type: Literal["text", "image", "pdf", "url", "document", "spreadsheet", "email", "auto"]
     content: str
 
 

@@ -73,7 +73,8 @@ export const extractCommand: Command = {
     const citations = values.citations === true;
 
     const { inputs, skipped } = await expandInputs(positionals, ctx.cwd, type);
-    for (const s of skipped) ctx.stderr.write(`skipped ${s}: not a PDF, image or text file\n`);
+    for (const s of skipped)
+      ctx.stderr.write(`skipped ${s}: its name is not one of a file kind the service reads\n`);
     const client = await ctx.client();
     const schema = await resolveSchema(client, values.schema, ctx.cwd);
     const settings: Settings = {

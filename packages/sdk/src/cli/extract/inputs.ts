@@ -23,9 +23,10 @@ function isUrl(arg: string): boolean {
 
 /**
  * Files, URLs and folders (walked recursively, hidden entries skipped) as inputs, in a stable
- * order. The type is `forced` when given, else told by the extension: `.pdf`, images, text
- * files; any other URL is a webpage. A folder's files of no known type are skipped and listed
- * in `skipped`; a named file of no known type is a usage error.
+ * order. The type is `forced` when given, else told by the extension (PDFs, images, office
+ * documents, spreadsheets, emails, text files; any other URL is a webpage). A folder's files of
+ * no known extension are skipped and listed in `skipped`; a file named on the command line is
+ * sent as `auto`, for the service to recognise by its content.
  */
 export async function expandInputs(
   args: string[],
@@ -39,11 +40,8 @@ export async function expandInputs(
     if (seen.has(absolute)) return;
     seen.add(absolute);
     const source = path.relative(cwd, absolute) || absolute;
-    const type = forced ?? sourceTypeFor(absolute, false);
-    if (!type) {
-      if (fromFolder) return void skipped.push(source);
-      throw new UsageError(`cannot tell the type of ${source} from its name; pass --type`);
-    }
+    const type = forced ?? sourceTypeFor(absolute, false) ?? (fromFolder ? undefined : 'auto');
+    if (!type) return void skipped.push(source);
     inputs.push({ source, type, path: absolute, sha256: await hashFile(absolute) });
   };
 

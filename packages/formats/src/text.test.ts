@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { textFormatOf } from './text.ts';
+
+const whole = { complete: true };
+
+describe('textFormatOf', () => {
+  it('tells HTML by its opening tag', () => {
+    expect(textFormatOf('<!DOCTYPE html><p>hi</p>', whole)).toBe('html');
+    expect(textFormatOf('  <div class="x">hi</div>', whole)).toBe('html');
+  });
+
+  it('tells a message by its header block, mbox separator or not', () => {
+    const message = 'From: a@example.com\r\nTo: b@example.com\r\nSubject: Invoice\r\n\r\nBody';
+    expect(textFormatOf(message, whole)).toBe('eml');
+    expect(textFormatOf(`From a@example.com Sat Jan  3 01:05:34 1996\n${message}`, whole)).toBe(
+      'eml',
+    );
+    const folded =
+      'Received: from mx by example.com;\n\tSat, 3 Jan 2026 01:05:34 +0000\nMessage-ID: <1@x>\nDate: Sat, 3 Jan 2026\n\nhi';
+    expect(textFormatOf(folded, whole)).toBe('eml');
+  });
+
+  it('does not take prose with a colon, or one header, for a message', () => {
+    expect(textFormatOf('Note: the total is 12.50\n\nThanks', whole)).toBe('txt');
+    expect(textFormatOf('Subject: lunch\n\nsee you', whole)).toBe('txt');
+  });
+
+  it('tells JSON, parsing a whole sample', () => {
+    expect(textFormatOf('{"total": 12.5}', whole)).toBe('json');
+    expect(textFormatOf('[1, 2', whole)).toBe('txt');
+    expect(textFormatOf('[{"a": 1}, {"a"', { complete: false })).toBe('json');
+  });
+
+  it('tells CSV and TSV by a delimiter every row has alike, quotes respected', () => {
+    expect(textFormatOf('name,amount\n"Ties, cable",2.00\nScrews,3.50\n', whole)).toBe('csv');
+    expect(textFormatOf('name;amount\nTies;2,00\nScrews;3,50\n', whole)).toBe('csv');
+    expect(textFormatOf('name\tamount\nTies\t2.00\nScrews\t3.50\n', whole)).toBe('tsv');
+    expect(textFormatOf('Dear Sir, thank you.\nYours, me', whole)).toBe('txt');
+    // A sample cut mid-row: the last line is not judged.
+    expect(textFormatOf('a,b\n1,2\n3,4\n5', { complete: false })).toBe('csv');
+  });
+
+  it('takes Markdown from the name only, since its text is plain text too', () => {
+    expect(textFormatOf('# Invoice\n\nTotal', { complete: true, name: 'notes.md' })).toBe('md');
+    expect(textFormatOf('# Invoice\n\nTotal', whole)).toBe('txt');
+  });
+});

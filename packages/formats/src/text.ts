@@ -1,0 +1,134 @@
+import type { FormatName } from '@xt/contract';
+
+/** How much of a text file its shape is judged by. */
+export const TEXT_SAMPLE_BYTES = 64 * 1024;
+
+/** The WHATWG MIME-sniffing "HTML" openers: each followed by space or `>`. */
+const HTML_OPENERS = [
+  '<!doctype html',
+  '<html',
+  '<head',
+  '<script',
+  '<iframe',
+  '<h1',
+  '<div',
+  '<font',
+  '<table',
+  '<a',
+  '<style',
+  '<title',
+  '<b',
+  '<body',
+  '<br',
+  '<p',
+  '<!--',
+];
+
+function looksLikeHtml(text: string): boolean {
+  const lower = text.trimStart().slice(0, 32).toLowerCase();
+  return HTML_OPENERS.some((tag) => {
+    if (!lower.startsWith(tag)) return false;
+    const next = lower.charAt(tag.length);
+    return next === '>' || next === ' ' || next === '\t' || next === '\n' || next === '\r';
+  });
+}
+
+/** Headers a message almost always has; two of them in the opening block make it one. */
+const MESSAGE_HEADERS = new Set([
+  'from',
+  'to',
+  'cc',
+  'subject',
+  'date',
+  'message-id',
+  'mime-version',
+  'received',
+  'return-path',
+  'content-type',
+  'reply-to',
+  'delivered-to',
+  'x-mailer',
+]);
+
+/** A header line: a field name of printable characters but `:`, then `:`. */
+const HEADER_LINE = /^[!-9;-~]+:/;
+
+/**
+ * An RFC 5322 message: from its first line, a block of header lines (folded lines continue
+ * with a space or tab) ending at a blank line, with From or at least two of the usual headers.
+ */
+function looksLikeMessage(lines: string[]): boolean {
+  const seen = new Set<string>();
+  let i = 0;
+  // mbox exports start with a "From sender date" separator line.
+  if (lines[0]?.startsWith('From ')) i = 1;
+  for (; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line === '') break;
+    if (line.startsWith(' ') || line.startsWith('\t')) {
+      if (seen.size === 0) return false;
+      continue;
+    }
+    if (!HEADER_LINE.test(line)) return false;
+    seen.add(line.slice(0, line.indexOf(':')).toLowerCase());
+  }
+  const known = [...seen].filter((h) => MESSAGE_HEADERS.has(h));
+  return (seen.has('from') && known.length >= 2) || known.length >= 3;
+}
+
+/** Counts a delimiter outside double quotes, as RFC 4180 quotes fields. */
+function countOutsideQuotes(line: string, delimiter: string): number {
+  let n = 0;
+  let quoted = false;
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    else if (ch === delimiter && !quoted) n++;
+  }
+  return n;
+}
+
+/**
+ * Delimited rows: the same positive number of `delimiter`s on every line of the sample (its
+ * last line may be cut short by the sample's end), over three rows or more, or over two with at
+ * least three columns (two lines of prose with a comma each are not a table).
+ */
+function delimitedBy(lines: string[], delimiter: string, complete: boolean): boolean {
+  const rows = lines.filter((l) => l.trim() !== '');
+  const judged = complete ? rows : rows.slice(0, -1);
+  if (judged.length < 2) return false;
+  const first = countOutsideQuotes(judged[0]!, delimiter);
+  if (first === 0 || (judged.length < 3 && first < 2)) return false;
+  return judged.every((row) => countOutsideQuotes(row, delimiter) === first);
+}
+
+function looksLikeJson(text: string): boolean {
+  const trimmed = text.trim();
+  if (!/^[[{]/.test(trimmed)) return false;
+  try {
+    JSON.parse(trimmed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The format of a UTF-8 text by its shape: HTML, a message, JSON, tab- or comma-separated
+ * rows; else Markdown when the name says so, plain text otherwise. `complete` says whether the
+ * sample is the whole file (else its last line is not judged, and JSON is not parsed).
+ */
+export function textFormatOf(
+  sample: string,
+  opts: { complete: boolean; name?: string | undefined },
+): FormatName {
+  const text = sample.replace(/^\uFEFF/, '');
+  if (looksLikeHtml(text)) return 'html';
+  const lines = text.split(/\r?\n/, 200);
+  if (looksLikeMessage(lines)) return 'eml';
+  if (opts.complete ? looksLikeJson(text) : /^\s*[[{]\s*["[{]/.test(text)) return 'json';
+  if (delimitedBy(lines, '\t', opts.complete)) return 'tsv';
+  if (delimitedBy(lines, ',', opts.complete) || delimitedBy(lines, ';', opts.complete))
+    return 'csv';
+  if (opts.name && /\.(md|markdown)$/i.test(opts.name)) return 'md';
+  return 'txt';
+}
