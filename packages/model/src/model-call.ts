@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FieldError, Structure } from '@xt/contract';
 import { ExtractionFailure } from '@xt/contract';
 import type {
@@ -7,6 +6,7 @@ import type {
   ChatCompletionTokenLogprob,
 } from 'openai/resources/chat/completions';
 import { leafProbabilities } from '@xt/grounding';
+import { chatRequest } from './chat-request.ts';
 import { carry, keepPresent, noAnnotations, type Annotations } from './annotations.ts';
 import { OUTPUT_KEY, QUOTES_KEY, readQuotes, toCitedJsonSchema } from './cited-schema.ts';
 import type { ModelCallOutcome, ModelClient } from './client.ts';
@@ -16,6 +16,7 @@ import { readPartialAnswer } from './partial-answer.ts';
 import { isWithin, valueAt } from './pointers.ts';
 import { providerFailure } from './provider-errors.ts';
 import { relaxStructure } from './relax.ts';
+import { CUT_OFF_REQUEST, repairRequest } from './repair-request.ts';
 import { validateOutput } from './validate-output.ts';
 
 /** Tokens and calls spent by one extraction, shared by all its calls (chunks and repairs). */
@@ -51,8 +52,6 @@ type Answer =
   | { kind: 'cut'; output: unknown; annotations: Annotations; cut: Cut }
   /** a continuation cut off again before it completed a single item */
   | { kind: 'stalled' };
-
-const MAX_ERRORS_SHOWN = 30;
 
 /**
  * One model call plus up to `maxRepairs` repair calls: an answer that is not JSON or breaks the
@@ -111,12 +110,11 @@ async function answer(
   const schema = input.citations ? toCitedJsonSchema(structure) : plain.schema;
   // Where the output sits in the JSON the model writes.
   const outputAt = input.citations ? `/${OUTPUT_KEY}` : plain.wrapped ? `/${WRAP_KEY}` : '';
-  const cacheKey = `xt-${createHash('sha256').update(JSON.stringify(schema)).digest('hex').slice(0, 32)}`;
   const messages = [...base];
   let problems: string[] = [];
 
   for (let attempt = 0; attempt <= client.maxRepairs; attempt += 1) {
-    const completion = await send(input, messages, schema, cacheKey);
+    const completion = await send(input, messages, schema);
     const choice = completion.choices[0];
     const message = choice?.message;
     const record = (outcome: ModelCallOutcome) =>
@@ -151,11 +149,7 @@ async function answer(
       if (partial.kind === 'none') {
         if (continuing) return { kind: 'stalled' };
         problems = ['the answer was cut off by the output limit before the JSON ended'];
-        messages.push({
-          role: 'user',
-          content:
-            'Your previous answer was cut off by the output limit before the JSON ended. Answer again with the complete JSON.',
-        });
+        messages.push({ role: 'user', content: CUT_OFF_REQUEST });
         continue;
       }
       // The output itself was complete; only the quotes after it were cut.
@@ -281,7 +275,6 @@ async function send(
   input: ModelCallInput,
   messages: ChatCompletionMessageParam[],
   schema: Record<string, unknown>,
-  cacheKey: string,
 ): Promise<ChatCompletion> {
   const { client, spend } = input;
   if (spend.maxCalls !== undefined && spend.calls >= spend.maxCalls)
@@ -293,20 +286,12 @@ async function send(
   try {
     completion = await client.schedule(() =>
       client.openai.chat.completions.create(
-        {
-          model: input.providerModel,
+        chatRequest(client, {
+          providerModel: input.providerModel,
           messages,
-          ...(client.temperature === null ? {} : { temperature: client.temperature }),
-          response_format: {
-            type: 'json_schema',
-            json_schema: { name: 'extraction', strict: true, schema },
-          },
-          // routes requests with the same schema to the same prompt cache
-          ...(client.promptCacheKey ? { prompt_cache_key: cacheKey } : {}),
-          ...(client.maxOutputTokens ? { max_completion_tokens: client.maxOutputTokens } : {}),
-          // Per-value confidence comes from the tokens' probabilities (docs/citations.md).
-          ...(input.citations ? { logprobs: true } : {}),
-        },
+          schema,
+          citations: input.citations,
+        }),
         { signal: input.signal },
       ),
     );
@@ -328,13 +313,6 @@ async function send(
   spend.calls += 1;
   spend.tokens += completion.usage?.total_tokens ?? 0;
   return completion;
-}
-
-function repairRequest(problems: string[]): string {
-  const shown = problems.slice(0, MAX_ERRORS_SHOWN).map((p) => `- ${p}`);
-  if (problems.length > MAX_ERRORS_SHOWN)
-    shown.push(`- and ${problems.length - MAX_ERRORS_SHOWN} more`);
-  return `Your previous answer does not match the required structure:\n${shown.join('\n')}\nAnswer again with the complete corrected JSON. Remember: use null for optional values the source does not contain; never invent values.`;
 }
 
 function formatError(error: FieldError): string {
