@@ -1,7 +1,13 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { baseConfig, jobPolicyConfig, parseEnv, sourceLimitsConfig } from '@xt/runtime';
+import {
+  baseConfig,
+  jobPolicyConfig,
+  parseEnv,
+  reuseConfig,
+  sourceLimitsConfig,
+} from '@xt/runtime';
 import { trustProxySetting } from './http/trust-proxy.ts';
 
 /**
@@ -12,6 +18,7 @@ export const configSchema = z.object({
   ...baseConfig,
   ...jobPolicyConfig,
   ...sourceLimitsConfig,
+  ...reuseConfig,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   // How long an authenticated API key is trusted without a database look-up; revocations reach

@@ -73,6 +73,9 @@ export async function startTestApi(
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     SHUTDOWN_GRACE_SECONDS: '0',
+    // Tests send the same few sources again and again and look at what reached the model:
+    // nothing is reused unless a test asks (docs/reuse.md; tests/e2e/reuse.test.ts).
+    CACHE_MAX_AGE_SECONDS: '0',
     ...env,
   });
   const api: RunningApi = await startApi(config, createLogger('silent', 'api'));
@@ -177,6 +180,7 @@ export async function startApiReplica(
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
+      CACHE_MAX_AGE_SECONDS: api.config.CACHE_MAX_AGE_SECONDS.toString(),
       ...env,
     },
     'API listening',

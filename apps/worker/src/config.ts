@@ -1,6 +1,12 @@
 import os from 'node:os';
 import { z } from 'zod';
-import { baseConfig, jobPolicyConfig, parseEnv, sourceLimitsConfig } from '@xt/runtime';
+import {
+  baseConfig,
+  jobPolicyConfig,
+  parseEnv,
+  reuseConfig,
+  sourceLimitsConfig,
+} from '@xt/runtime';
 import { DEFAULT_RETRY_DELAYS, parseRetryDelays } from '@xt/webhooks';
 
 const MiB = 1024 * 1024;
@@ -46,6 +52,7 @@ export const configSchema = z.object({
   ...baseConfig,
   ...jobPolicyConfig,
   ...sourceLimitsConfig,
+  ...reuseConfig,
   // Host first: in a container every replica's pid is 1, and the healthcheck finds its own by host.
   WORKER_NAME: z.string().default(`${os.hostname()}-${process.pid}`),
 

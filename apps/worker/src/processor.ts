@@ -28,6 +28,7 @@ import {
 import { finishStep } from './job/finish-step.ts';
 import type { ExtractionRow, JobLifecycle } from './job/lifecycle.ts';
 import { deletedWhilePreparing, prepareStep, recordFound } from './job/prepare-step.ts';
+import { reuseStep, type JobReuse } from './job/reuse-step.ts';
 
 export interface ProcessorDeps {
   /** The row's transitions and the "finished" message (job/lifecycle.ts). */
@@ -47,6 +48,8 @@ export interface ProcessorDeps {
   metrics?: WorkerMetrics;
   /** Stores previews of the cited pages (page-previews/); none when absent. */
   previews?: PagePreviews;
+  /** Reuse of earlier answers for URL sources (job/reuse-step.ts); none when absent. */
+  reuse?: JobReuse;
 }
 
 /** The reason the worker aborts its running jobs with when its shutdown grace has run out. */
@@ -189,6 +192,16 @@ export function createProcessor(deps: ProcessorDeps) {
     }
     const row = await recordFound(lifecycle, claimed, source);
     const type = row.sourceType;
+    if (deps.reuse) {
+      const reused = await reuseStep(deps.reuse, row, source);
+      if (reused.next === 'done') {
+        const written = reused.outcome === 'completed';
+        metrics?.finished(written ? 'completed' : 'discarded');
+        log.info({ reusedFrom: reused.originalId, written }, 'extraction completed from reuse');
+        if (written) await notify(row.id, log);
+        return { status: written ? 'completed' : 'discarded' };
+      }
+    }
     const result = await withTimeout(
       time('model', type, () => extractStep(deps.model, row, source, signal)),
       signal,

@@ -196,6 +196,22 @@ describe('retention', () => {
   });
 });
 
+describe('reuse and retention', () => {
+  it("ends the reuse of an upload's answer with its bytes, and keeps a URL's", async () => {
+    const key = randomBytes(32);
+    const oldUpload = await uploaded('completed', 30);
+    const recentUpload = await uploaded('completed', 1);
+    const oldUrl = await withPreviews(30);
+    for (const { id } of [oldUpload, recentUpload, oldUrl])
+      await handle.db.update(extractions).set({ reuseKey: key }).where(eq(extractions.id, id));
+    await removeExpiredUploads(handle.db, store, 24 * HOUR);
+    expect((await row(oldUpload.id))?.reuseKey).toBeNull();
+    expect((await row(recentUpload.id))?.reuseKey).toEqual(key);
+    // The URL's content was fetched, never stored: only its previews go.
+    expect((await row(oldUrl.id))?.reuseKey).toEqual(key);
+  });
+});
+
 describe('orphans', () => {
   it('removes bytes no extraction references once past the grace period, never referenced ones', async () => {
     const owned = await uploaded('completed', 1);

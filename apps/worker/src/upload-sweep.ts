@@ -32,7 +32,8 @@ export interface UploadSweepResult {
 
 /**
  * Removes the bytes of final extractions older than the retention period, keeping the row and
- * its `file` description, which records when they went (`file.removedAt`). Batches are claimed
+ * its `file` description, which records when they went (`file.removedAt`), and ending the
+ * reuse of an upload's answer with them. Batches are claimed
  * with SKIP LOCKED, so workers sweeping at the same time split the work instead of queueing on
  * each other, and a row an API request is deleting is left to that request.
  */
@@ -59,6 +60,8 @@ export async function removeExpiredUploads(
         update extractions e
         set file_ref = null,
             page_images = null,
+            -- An upload the service has forgotten is not reused either (docs/reuse.md).
+            reuse_key = case when due.file_ref is not null then null else e.reuse_key end,
             file = e.file || jsonb_build_object('removedAt',
               to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"+00:00"'))
         from due

@@ -2,6 +2,7 @@ import { Queue, Worker } from 'bullmq';
 import { createBlobStore } from '@xt/blob-store';
 import { createDb, runMigrations } from '@xt/db';
 import { createModelClient } from '@xt/model';
+import { pipelineVersion } from '@xt/model/pipeline-version';
 import {
   catalogueProcessor,
   createRedis,
@@ -15,6 +16,7 @@ import { createAppLogger, createDependencyOutages, errorSummary, type Logger } f
 import { pagePreviews } from './page-previews/index.ts';
 import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
 import { jobLifecycle } from './job/lifecycle.ts';
+import { jobReuse } from './job/reuse-step.ts';
 import { createReconciler } from '@xt/extractions';
 import { chromiumExecutable, createSourcePreparer } from '@xt/sources';
 import { startUploadSweep } from './upload-sweep.ts';
@@ -126,6 +128,10 @@ export async function startWorker(
   metrics.watch(() => sources.stats());
   const processor = createProcessor({
     lifecycle: jobLifecycle(db.db, redis, config.QUEUE_PREFIX),
+    reuse: jobReuse(db.db, {
+      pipelineVersion: pipelineVersion(),
+      namespace: config.CACHE_NAMESPACE,
+    }),
     model,
     sources,
     logger,

@@ -35,6 +35,7 @@ const row = (over: Partial<StoredExtraction>): StoredExtraction => ({
   citationsRequested: false,
   citations: null,
   warnings: null,
+  reusedFrom: null,
   createdAt: new Date('2026-11-25T10:00:00Z'),
   updatedAt: new Date('2026-11-25T10:00:01Z'),
   ...over,
@@ -77,5 +78,14 @@ describe('format', () => {
     });
     expect(serializeListRecord(row({})).input).not.toHaveProperty('format');
     expect(serializeSingleRecord(row({})).source).not.toHaveProperty('format');
+  });
+});
+
+describe('reused in the records', () => {
+  it('is absent for work of its own and names the original for a reused answer', () => {
+    for (const record of both(row({}))) expect(record).not.toHaveProperty('reused');
+    const original = '1f1c2b1e-8f7a-4a57-9a3e-2f4b8c1d0e9a';
+    for (const record of both(row({ reusedFrom: original, charged: false, totalTokens: 0 })))
+      expect(record).toMatchObject({ reused: { extractionId: original }, charged: false });
   });
 });

@@ -75,6 +75,19 @@ export const MODEL_OUTPUT_JSON_SCHEMA = {
   ],
 };
 
+export const ReusedSchema = z
+  .object({
+    extractionId: z.uuid().meta({
+      description: 'the earlier extraction of this account whose answer this one took',
+    }),
+  })
+  .optional()
+  .meta({
+    id: 'Reused',
+    description:
+      'present only when the answer was reused from an earlier extraction with the same source, schema structure, instruction, model and citations: completed at once, 0 tokens, uncharged (docs/reuse.md)',
+  });
+
 const ModelOutputSchema = z.unknown().meta({
   description: 'JSON shaped by the schema’s structure',
   anyOf: [...MODEL_OUTPUT_JSON_SCHEMA.anyOf, { type: 'null' }],
@@ -105,6 +118,7 @@ export const ListRecordSchema = z
     warnings: z.array(ExtractionWarningSchema).min(1).optional().meta({
       description: 'what the service knows it left undone; present only when non-empty',
     }),
+    reused: ReusedSchema,
   })
   .meta({ id: 'ExtractionListRecord' });
 
@@ -133,6 +147,7 @@ export const SingleRecordSchema = z
     warnings: z.array(ExtractionWarningSchema).min(1).optional().meta({
       description: 'what the service knows it left undone; present only when non-empty',
     }),
+    reused: ReusedSchema,
   })
   .meta({ id: 'Extraction' });
 
@@ -167,6 +182,8 @@ export interface StoredExtraction {
   citations: Citations | null;
   /** What was left undone (OUTPUT_TRUNCATED, SOURCE_TRUNCATED, UNGROUNDED_VALUES); [] or null for none. */
   warnings: ExtractionWarning[] | null;
+  /** The extraction whose answer this one reused (docs/reuse.md); null for work of its own. */
+  reusedFrom: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -191,6 +208,11 @@ function groundingOf(row: StoredExtraction): {
   };
 }
 
+/** `reused` only on an extraction that took an earlier one's answer (docs/reuse.md). */
+function reusedOf(row: StoredExtraction): { reused?: { extractionId: string } } {
+  return row.reusedFrom ? { reused: { extractionId: row.reusedFrom } } : {};
+}
+
 /** The list record: `input`/`output`, `totalTokens` as numeric text. */
 export function serializeListRecord(row: StoredExtraction): ListRecord {
   const input: ListRecord['input'] = {
@@ -212,6 +234,7 @@ export function serializeListRecord(row: StoredExtraction): ListRecord {
     error: errorOf(row),
     metadata: row.metadata,
     ...groundingOf(row),
+    ...reusedOf(row),
   };
 }
 
@@ -236,6 +259,7 @@ export function serializeSingleRecord(row: StoredExtraction): SingleRecord {
     metadata: row.metadata,
     updatedAt: formatTimestamp(row.updatedAt),
     ...groundingOf(row),
+    ...reusedOf(row),
   };
 }
 

@@ -28,6 +28,7 @@ import {
   check,
   customType,
   date,
+  doublePrecision,
   index,
   integer,
   json,
@@ -214,6 +215,32 @@ export const extractions = pgTable(
       .default('pending'),
     output: json('output'),
     totalTokens: bigint('total_tokens', { mode: 'number' }).notNull().default(0),
+    // What the provider reported, summed over every call (docs/cost.md): `total_tokens` stays
+    // input + output. Cached input tokens are part of the input ones, billed at a lower price.
+    inputTokens: bigint('input_tokens', { mode: 'number' }).notNull().default(0),
+    outputTokens: bigint('output_tokens', { mode: 'number' }).notNull().default(0),
+    cachedInputTokens: bigint('cached_input_tokens', { mode: 'number' }).notNull().default(0),
+    // Estimates in US dollars from the price table in force when the tokens were spent, kept
+    // rather than recomputed so a later price change does not rewrite yesterday's cost.
+    // `saved_usd` is what a reused answer would have cost (the original's cost) or what the
+    // batch price saved against the standard one.
+    costUsd: doublePrecision('cost_usd').notNull().default(0),
+    savedUsd: doublePrecision('saved_usd').notNull().default(0),
+    priority: text('priority', { enum: ['standard', 'batch'] })
+      .notNull()
+      .default('standard'),
+    // Reuse of finished answers (docs/reuse.md). `reuse_key` is a SHA-256 of everything but the
+    // schema structure that decides the answer (account, source content, instruction, model,
+    // citations, pipeline version); the structure is compared as stored text beside it, since
+    // the API does not hold it before the insert reads the snapshot. Null until known: a URL
+    // source's content is only known once the worker fetched it.
+    reuseKey: bytea('reuse_key'),
+    // The extraction whose answer this one took; no foreign key, so deleting the original
+    // leaves this record as it is (it only stops further reuse).
+    reusedFrom: uuid('reused_from'),
+    // How old an answer this extraction may take, in seconds; null when the request said
+    // `cache: false`. Kept on the row for the worker, which looks for URL sources.
+    cacheMaxAgeSeconds: integer('cache_max_age_seconds'),
     charged: boolean('charged').notNull().default(false),
     errorCode: text('error_code').$type<FailureCode>(),
     errorMessage: text('error_message'),
@@ -250,13 +277,25 @@ export const extractions = pgTable(
       .on(t.finishedAt)
       .where(sql`${t.fileRef} is not null`),
     index('extractions_file_ref_idx').on(t.fileRef),
+    // The reuse look-up, on every create with a known source and every URL job: the newest
+    // original answer with the key. Only completed originals are indexed (a copy's answer is
+    // its original's, which is what is reused), so the index grows with distinct work, not
+    // with requests, and a miss is one probe.
+    index('extractions_reuse_idx')
+      .on(t.accountId, t.reuseKey, t.finishedAt.desc())
+      .where(sql`${t.status} = 'completed' and ${t.reusedFrom} is null`),
     check(
       'extractions_status_check',
       sql`${t.status} in ('pending', 'processing', 'completed', 'failed')`,
     ),
     check('extractions_source_type_check', sql.raw(`source_type in (${sqlList(SOURCE_TYPES)})`)),
-    // `charged` is true exactly when completed (docs/api.md#states); the database holds the line too.
-    check('extractions_charged_check', sql`${t.charged} = (${t.status} = 'completed')`),
+    // `charged` is true exactly when completed with work of its own (docs/api.md#states): a
+    // reused answer is completed uncharged (docs/reuse.md). The database holds the line too.
+    check(
+      'extractions_charged_check',
+      sql`${t.charged} = (${t.status} = 'completed' and ${t.reusedFrom} is null)`,
+    ),
+    check('extractions_priority_check', sql`${t.priority} in ('standard', 'batch')`),
   ],
 );
 

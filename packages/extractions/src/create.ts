@@ -27,6 +27,12 @@ export interface NewExtraction {
   /** An uploaded file, its format recognised by content (docs/sources.md). */
   upload?:
     { file: UploadedFile; format?: FormatName; open(): AsyncIterable<Uint8Array> } | undefined;
+  /**
+   * Reuse of finished answers (docs/reuse.md): the key when the source is known now (typed
+   * text, uploads; a URL's is known only once fetched), and how old an answer may be reused
+   * (null: `cache: false`, nothing is reused for this request; its own answer still may be).
+   */
+  reuse: { key: Buffer | null; maxAgeSeconds: number | null };
 }
 
 export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -74,6 +80,39 @@ export type Written =
   { created: true; row: ExtractionRow; priority: number } | { created: false; id: string };
 
 /**
+ * The columns every create writes, whatever it becomes: the request as made and snapshots of
+ * the schema's name and structure, read by the insert itself (a missing schema leaves the name
+ * null, which the column refuses: UnknownSchema).
+ */
+export function requestColumns(
+  accountId: string,
+  id: string,
+  input: NewExtraction,
+  requestId: string,
+) {
+  const snapshot = (column: typeof schemas.name | typeof schemas.structure) =>
+    sql`(select ${column} from ${schemas} where ${schemas.accountId} = ${accountId} and ${schemas.id} = ${input.schemaId})`;
+  return {
+    id,
+    accountId,
+    schemaId: input.schemaId,
+    schemaName: snapshot(schemas.name),
+    schemaStructure: snapshot(schemas.structure),
+    sourceType: input.type,
+    source: input.source,
+    instruction: input.instruction ?? null,
+    metadata: input.metadata,
+    file: input.upload?.file ?? null,
+    format: input.upload?.format ?? null,
+    model: input.model,
+    citationsRequested: input.citations,
+    requestId,
+    reuseKey: input.reuse.key,
+    cacheMaxAgeSeconds: input.reuse.maxAgeSeconds,
+  };
+}
+
+/**
  * Writes the extraction as `pending`, with snapshots of the schema's name and structure so a
  * later change of the schema never changes what this extraction asked for.
  *
@@ -110,26 +149,11 @@ export async function writeExtraction(
     // schema_id is answered as such). take_extraction_slot (drizzle/0013) holds the bound
     // exactly under concurrent creates: a per-account advisory lock until commit, shared while
     // the account is far from its bound, exclusive near it.
-    const snapshot = (column: typeof schemas.name | typeof schemas.structure) =>
-      sql`(select ${column} from ${schemas} where ${schemas.accountId} = ${accountId} and ${schemas.id} = ${input.schemaId})`;
     const [inserted] = await tx
       .insert(extractions)
       .values({
-        id,
-        accountId,
-        schemaId: input.schemaId,
-        schemaName: snapshot(schemas.name),
-        schemaStructure: snapshot(schemas.structure),
-        sourceType: input.type,
-        source: input.source,
-        instruction: input.instruction ?? null,
-        metadata: input.metadata,
-        file: input.upload?.file ?? null,
-        format: input.upload?.format ?? null,
+        ...requestColumns(accountId, id, input, opts.requestId),
         fileRef: stored?.ref ?? null,
-        model: input.model,
-        citationsRequested: input.citations,
-        requestId: opts.requestId,
         status: sql`case when take_extraction_slot(${accountId}, ${limit}) then 'pending' end`,
       })
       // RETURNING reads the counters as they were before this insert (its statement trigger

@@ -13,3 +13,4 @@ export { deleteExtraction } from './delete.ts';
 export * from './enqueue.ts';
 export * from './transitions.ts';
 export * from './reconcile.ts';
+export * from './reuse/index.ts';

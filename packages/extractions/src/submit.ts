@@ -14,6 +14,7 @@ import {
 import { createEnqueueBreaker } from './enqueue-breaker.ts';
 import { ExtractionNotFound } from './errors.ts';
 import { findExtraction } from './find.ts';
+import { reuseAtCreate } from './reuse/at-create.ts';
 import { recheckMs, waitForFinal } from './wait.ts';
 
 /** `replayed`: the answer is for an extraction an earlier request with the same key created. */
@@ -105,7 +106,12 @@ export function createSubmitExtraction(
     input: NewExtraction,
     ctx: SubmitContext,
   ): Promise<SubmitOutcome> {
-    const written = await writeExtraction(deps, accountId, input, ctx);
+    const written =
+      (await reuseAtCreate(deps.db, accountId, input, ctx)) ??
+      (await writeExtraction(deps, accountId, input, ctx));
+    // A reused answer is written completed: there is no job to enqueue or wait for.
+    if (written.created && written.row.status === 'completed')
+      return { kind: 'finished', row: written.row, replayed: false };
     if (written.created)
       return enqueueAndWait(accountId, written.row, ctx, false, written.priority);
 

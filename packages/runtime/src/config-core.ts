@@ -96,3 +96,16 @@ export const sourceLimitsConfig = {
     .min(1)
     .default(50 * MiB),
 };
+
+/**
+ * Reuse of finished answers (docs/reuse.md): the API looks for one at create (typed text and
+ * uploads) and the worker after fetching (URLs), so both must read the same settings.
+ */
+export const reuseConfig = {
+  // How old a finished answer may be and still be reused, when the request does not say.
+  CACHE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).default(604_800),
+  // Mixed into every reuse key. Change it after changing a setting that alters what reaches
+  // the model without a release (MODEL_MAP, PDF_MODE, page limits): older answers then stop
+  // being reused, as after a release that changes the pipeline.
+  CACHE_NAMESPACE: z.string().max(200).default(''),
+};

@@ -43,6 +43,12 @@ export interface CreateExtractionParams {
    * `citations`, keyed by JSON Pointer into the output. Default false.
    */
   citations?: boolean;
+  /**
+   * Reuse of an earlier answer with the same source, schema structure, instruction, model and
+   * citations (docs/reuse.md): `false` does the work afresh, `{ maxAge }` accepts answers at
+   * most that many seconds old. Unset: the service's default (`CACHE_MAX_AGE_SECONDS`).
+   */
+  cache?: false | { maxAge: number };
 }
 
 export interface CreateExtractionOptions extends CreateOptions {
@@ -201,6 +207,7 @@ export class XtClient {
       totalTokens: record.totalTokens,
       ...(record.citations ? { citations: record.citations } : {}),
       ...(record.warnings ? { warnings: record.warnings } : {}),
+      ...(record.reused ? { reused: record.reused } : {}),
     };
   }
 
@@ -227,7 +234,11 @@ export class XtClient {
             ...base,
             // Multipart carries citations as text, JSON (below) as a boolean.
             form: await multipart(
-              params.citations ? { ...fields, citations: 'true' } : fields,
+              {
+                ...fields,
+                ...(params.citations ? { citations: 'true' } : {}),
+                ...formCache(params.cache),
+              },
               params.metadata,
               params.source,
             ),
@@ -239,6 +250,7 @@ export class XtClient {
               source: params.source,
               ...(params.metadata ? { metadata: params.metadata } : {}),
               ...(params.citations ? { citations: true } : {}),
+              ...(params.cache !== undefined ? { cache: params.cache } : {}),
             },
           });
       const retryAfter = res.headers.get('retry-after');
@@ -317,4 +329,10 @@ function withTimeout(signal: AbortSignal | undefined, timeoutMs: number | undefi
   if (timeoutMs === undefined) return signal;
   const timeout = AbortSignal.timeout(timeoutMs);
   return signal ? AbortSignal.any([signal, timeout]) : timeout;
+}
+
+/** Multipart spells the reuse setting as two text fields (docs/reuse.md). */
+function formCache(cache: CreateExtractionParams['cache']): Record<string, string> {
+  if (cache === undefined) return {};
+  return cache === false ? { cache: 'false' } : { cache_max_age: String(cache.maxAge) };
 }

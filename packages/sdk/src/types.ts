@@ -169,6 +169,11 @@ export interface ExtractionWarning {
   message: string;
 }
 
+/** On an extraction that took an earlier one's answer (docs/reuse.md): 0 tokens, uncharged. */
+export interface Reused {
+  extractionId: string;
+}
+
 export interface ExtractionError {
   code: FailureCode;
   message: string;
@@ -196,6 +201,8 @@ export interface Extraction {
   citations?: Citations | null;
   /** only when non-empty */
   warnings?: ExtractionWarning[];
+  /** only when the answer was reused from an earlier extraction */
+  reused?: Reused;
 }
 
 /** `GET /extractions` records: `input`/`output`, `totalTokens` as numeric text. */
@@ -218,6 +225,7 @@ export interface ExtractionListItem {
   metadata: Record<string, string>;
   citations?: Citations | null;
   warnings?: ExtractionWarning[];
+  reused?: Reused;
 }
 
 /** What `POST /extractions` answers with: 200 when finished in time, 202 otherwise. */
@@ -230,6 +238,8 @@ export interface ExtractionOutcome {
   citations?: Citations;
   /** Completed, when non-empty: what the service knows it left undone. */
   warnings?: ExtractionWarning[];
+  /** Completed at once from an earlier extraction's answer (docs/reuse.md). */
+  reused?: Reused;
 }
 
 export interface WebhookEndpoint {

@@ -19,6 +19,7 @@ import {
   type UploadInput,
   type UploadResult,
 } from '../uploads/upload-input.ts';
+import { parseCache, type CacheRequest } from './cache-field.ts';
 import { parseCitations } from './citations-field.ts';
 import { parseMetadata, type Metadata } from './metadata.ts';
 
@@ -35,6 +36,8 @@ export interface ExtractionInput {
   citations: boolean;
   /** An uploaded file (a file part or a data: URL); `source` is then its display name. */
   upload?: UploadInput;
+  /** Reuse of an earlier answer (docs/reuse.md); absent: the service's default age. */
+  cache?: CacheRequest;
 }
 
 export interface BodyOptions {
@@ -134,6 +137,8 @@ export async function parseExtractionBody(
   errors.push(...metadata.errors);
   const citations = parseCitations(body.citations, opts.form);
   errors.push(...citations.errors);
+  const cache = parseCache(body, opts.form);
+  errors.push(...cache.errors);
   const type = isSourceType(body.type) ? body.type : undefined;
   const upload = type ? await uploadOf(type, body, opts) : null;
   if (upload && !upload.ok) errors.push({ field: 'source', message: upload.message });
@@ -162,6 +167,7 @@ export async function parseExtractionBody(
     citations: citations.citations,
   };
   if (upload?.ok) input.upload = upload.upload;
+  if (cache.cache !== undefined) input.cache = cache.cache;
   if (parsed.instruction !== undefined && parsed.instruction.trim() !== '')
     input.instruction = parsed.instruction;
   return input;

@@ -4,7 +4,12 @@
  * OpenAPI document is generated from them.
  */
 import { z } from 'zod';
-import { CitationsSchema, ExtractionWarningSchema, MODEL_OUTPUT_JSON_SCHEMA } from '@xt/contract';
+import {
+  CitationsSchema,
+  ExtractionWarningSchema,
+  MODEL_OUTPUT_JSON_SCHEMA,
+  ReusedSchema,
+} from '@xt/contract';
 
 export const ExtractionCompletedSchema = z
   .object({
@@ -20,6 +25,7 @@ export const ExtractionCompletedSchema = z
     warnings: z.array(ExtractionWarningSchema).min(1).optional().meta({
       description: 'what the service knows it left undone; only when non-empty',
     }),
+    reused: ReusedSchema,
   })
   .meta({ id: 'ExtractionCompleted' });
 

@@ -127,7 +127,7 @@ export function extractionRoutes(
       const row = outcome.row;
       if (outcome.kind === 'finished' && row.status === 'completed') {
         // citations and warnings exactly as the records show them (docs/citations.md#api).
-        const { citations, warnings } = serializeSingleRecord(row);
+        const { citations, warnings, reused } = serializeSingleRecord(row);
         const completed: ExtractionCompleted = {
           id: row.id,
           status: row.status,
@@ -135,6 +135,7 @@ export function extractionRoutes(
           totalTokens: row.totalTokens,
           ...(citations ? { citations } : {}),
           ...(warnings ? { warnings } : {}),
+          ...(reused ? { reused } : {}),
         };
         sendOk(res, completed, 'Extraction completed.');
         return;

@@ -1,13 +1,18 @@
 import type { Queue } from 'bullmq';
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
-import { isFailureCode } from '@xt/contract';
+import { isFailureCode, SOURCE_KINDS } from '@xt/contract';
+import { pipelineVersion } from '@xt/model/pipeline-version';
 import type { BlobStore } from '@xt/blob-store';
 import type { Db, ExtractionRow } from '@xt/db';
 import {
   createSubmitExtraction,
   deleteExtraction,
   getExtraction,
+  reuseKey,
+  textSha256,
+  type NewExtraction,
+  type ReuseSource,
   type SubmitContext,
   type SubmitOutcome,
 } from '@xt/extractions';
@@ -33,6 +38,7 @@ export class ExtractionService {
   readonly #store: BlobStore;
   readonly #keys: IdempotencyKeys;
   readonly #submit: ReturnType<typeof createSubmitExtraction>;
+  readonly #reuse: { maxAgeSeconds: number; namespace: string; pipelineVersion: string };
 
   constructor(deps: {
     db: Db;
@@ -48,6 +54,11 @@ export class ExtractionService {
     this.#queue = deps.queue;
     this.#store = deps.store;
     this.#keys = deps.keys;
+    this.#reuse = {
+      maxAgeSeconds: config.CACHE_MAX_AGE_SECONDS,
+      namespace: config.CACHE_NAMESPACE,
+      pipelineVersion: pipelineVersion(),
+    };
     this.#submit = createSubmitExtraction({
       ...deps,
       jobs: { attempts: config.JOB_ATTEMPTS, backoffMs: config.JOB_BACKOFF_MS },
@@ -65,12 +76,47 @@ export class ExtractionService {
     ctx: Omit<SubmitContext, 'claimKey'> & { idempotency?: IdempotencyRequest | undefined },
   ): Promise<CreateOutcome> {
     const { idempotency } = ctx;
-    return this.#submit(accountId, input, {
-      ...ctx,
-      claimKey: idempotency
-        ? (tx, id) => this.#keys.claim(tx, accountId, idempotency, 'extraction', id)
-        : undefined,
-    });
+    return this.#submit(
+      accountId,
+      { ...input, reuse: this.#reuseOf(accountId, input) },
+      {
+        ...ctx,
+        claimKey: idempotency
+          ? (tx, id) => this.#keys.claim(tx, accountId, idempotency, 'extraction', id)
+          : undefined,
+      },
+    );
+  }
+
+  /**
+   * The request's reuse (docs/reuse.md): its key when the source's bytes are here (typed text,
+   * an upload; a URL's content is only known once the worker fetched it), and the age asked.
+   */
+  #reuseOf(accountId: string, input: ExtractionInput): NewExtraction['reuse'] {
+    const maxAgeSeconds =
+      input.cache === false ? null : (input.cache?.maxAge ?? this.#reuse.maxAgeSeconds);
+    const source: ReuseSource | null = input.upload
+      ? {
+          kind: 'bytes',
+          sha256: input.upload.file.sha256,
+          contentType: input.upload.file.contentType,
+        }
+      : SOURCE_KINDS[input.type].inputs.inline
+        ? { kind: 'bytes', sha256: textSha256(input.source), contentType: null }
+        : null;
+    const key = source
+      ? reuseKey({
+          accountId,
+          type: input.type,
+          source,
+          instruction: input.instruction,
+          model: input.model,
+          citations: input.citations,
+          pipelineVersion: this.#reuse.pipelineVersion,
+          namespace: this.#reuse.namespace,
+        })
+      : null;
+    return { key, maxAgeSeconds };
   }
 
   get(accountId: string, id: string): Promise<ExtractionRow> {

@@ -10,6 +10,7 @@ import {
 import { EmptyData, pageOf } from '../http/response-schemas.ts';
 import { IdempotencyKeySchema } from '../idempotency/header.ts';
 import { extractionFields } from '../extractions/body.ts';
+import { MAX_CACHE_MAX_AGE } from '../extractions/cache-field.ts';
 import { MAX_WAIT_SECONDS } from '../extractions/prefer.ts';
 import { MAX_URL_LENGTH } from '@xt/fetcher';
 import { ExtractionAcceptedSchema, ExtractionCompletedSchema } from '../extractions/response.ts';
@@ -54,21 +55,54 @@ const citationsText = z.enum(['true', 'false']).default('false').meta({
   description: citationsDescription,
 });
 
+const reuseDescription =
+  'an earlier answer of this account with the same source content, schema structure, instruction, model and citations is reused, completing at once with 0 tokens, uncharged (docs/reuse.md)';
+const cacheJson = z
+  .union([
+    z.literal(false),
+    z.object({
+      maxAge: z
+        .int()
+        .min(0)
+        .max(MAX_CACHE_MAX_AGE)
+        .meta({ description: 'the oldest answer to reuse, in seconds' }),
+    }),
+  ])
+  .optional()
+  .meta({
+    description: `${reuseDescription} when younger than \`maxAge\` (default CACHE_MAX_AGE_SECONDS, 604800); \`false\` does the work afresh`,
+  });
+const cacheText = z
+  .enum(['true', 'false'])
+  .optional()
+  .meta({
+    description: `\`false\` does the work afresh; otherwise ${reuseDescription}`,
+  });
+const cacheMaxAgeText = z.string().regex(/^\d+$/).optional().meta({
+  description:
+    'the oldest answer to reuse, in seconds (default CACHE_MAX_AGE_SECONDS, 604800); not with cache=false',
+});
+
 // parseMetadata takes null (and, in forms, an empty value) as no metadata.
 const jsonForm = extractionFields.extend({
   source,
   metadata: MetadataSchema.nullable().optional(),
   citations: citationsJson,
+  cache: cacheJson,
 });
 const urlencodedForm = extractionFields.extend({
   source,
   metadata: metadataText.optional(),
   citations: citationsText,
+  cache: cacheText,
+  cache_max_age: cacheMaxAgeText,
 });
 const multipartForm = extractionFields.extend({
   source: z.union([source, file]),
   metadata: metadataText.optional(),
   citations: citationsText,
+  cache: cacheText,
+  cache_max_age: cacheMaxAgeText,
 });
 
 const answered = resourceHeaders.extend({

@@ -1,0 +1,49 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { extractions, type Db } from '@xt/db';
+import { recordFinalEvent } from '@xt/webhooks';
+import { lockOriginalAnswer, reusedColumns } from './answer.ts';
+
+export type ReuseOutcome =
+  /** completed from the original, its event recorded */
+  | 'completed'
+  /** the original was deleted since the look-up: extract as usual */
+  | 'original-gone'
+  /** this extraction left `processing` meanwhile (deleted, or finished by another delivery) */
+  | 'not-processing';
+
+/**
+ * processing → completed with an earlier extraction's answer (a URL source whose fetched
+ * content matched, docs/reuse.md): uncharged, as one transaction with its webhook event.
+ * Tokens an earlier attempt spent stay counted.
+ */
+export function completeFromReuse(
+  db: Db,
+  accountId: string,
+  id: string,
+  originalId: string,
+): Promise<ReuseOutcome> {
+  return db.transaction(async (tx) => {
+    const original = await lockOriginalAnswer(tx, accountId, originalId);
+    if (!original) return 'original-gone';
+    const [row] = await tx
+      .update(extractions)
+      .set({
+        ...reusedColumns(originalId, original),
+        finishedAt: sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
+      .returning();
+    if (!row) return 'not-processing';
+    await recordFinalEvent(tx, row);
+    return 'completed';
+  });
+}
+
+/**
+ * Records the key of a URL source's fetched content on its extraction, so that its answer,
+ * once completed, can be reused. Written before the model call: the completion leaves it be.
+ */
+export async function recordReuseKey(db: Db, id: string, key: Buffer): Promise<void> {
+  await db.update(extractions).set({ reuseKey: key }).where(eq(extractions.id, id));
+}
