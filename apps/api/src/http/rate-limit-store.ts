@@ -56,7 +56,7 @@ export interface WindowHits {
  *
  * During an outage the counter fails fast (no queued commands; after one failure it does not
  * touch Redis for a few seconds, so a hung Redis delays at most one request per interval), the
- * limiter lets requests through, and `outage` logs one warning and one recovery line.
+ * limiter counts in its own process instead, and `outage` logs one warning and one recovery line.
  */
 export class RedisRateCounter {
   readonly #redis: WithHit;

@@ -4,6 +4,7 @@ import type { RedisConnection } from '@xt/queue';
 import type { Logger } from 'pino';
 import { HttpError } from './errors.ts';
 import { createOutageReporter } from '@xt/runtime';
+import { ProcessRateCounter } from './rate-limit-memory.ts';
 import { RedisRateCounter, type WindowHits } from './rate-limit-store.ts';
 
 interface LimiterOptions {
@@ -26,26 +27,30 @@ interface LimiterOptions {
  * express-rate-limit limiters in a row gave: the client's window first, and a request it refuses
  * is not counted for the account; the `RateLimit-*` headers (IETF draft 6) are those of the
  * limit that refused, else the account's.
+ *
+ * While Redis cannot be reached the same limits are counted in this process instead
+ * (rate-limit-memory.ts): a floor for every client, never no limit at all.
  */
 export function rateLimiter(options: LimiterOptions): RequestHandler {
   const outage = createOutageReporter(
     options.logger,
     'redis',
-    'unavailable; rate limiting is suspended until it answers again',
+    'unavailable; rate limits are counted per process until it answers again',
   );
   const counter = new RedisRateCounter(options.redis, options.prefix, outage);
   const windowMs = options.windowSeconds * 1000;
+  const local = new ProcessRateCounter(windowMs);
   return async (req, res, next) => {
     const fallback = () => ipKeyGenerator(req.ip ?? 'unknown');
     const client = req.principal?.keyId ?? req.principal?.userId ?? fallback();
     const account = req.principal ? req.principal.accountId : fallback();
+    // Redis trouble must not take the API down, nor lift the limits: this process counts them
+    // until Redis answers (the outage is reported once).
     let hits: Awaited<ReturnType<RedisRateCounter['hit']>>;
     try {
       hits = await counter.hit(client, account, windowMs, options.max);
     } catch {
-      // Redis trouble must not take the API down: let the request through (reported once).
-      next();
-      return;
+      hits = await local.hit(client, account, options.max);
     }
     const refusing = !hits.account
       ? { limit: options.max, window: hits.client }
