@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, errorsFor } from '../api.ts';
 import { ErrorNotice, Field, PageHeader, Spinner } from '../components/ui.tsx';
@@ -52,9 +52,30 @@ export function RunExtractionPage() {
   const [text, setText] = useState('');
   const [url, setUrl] = useState('');
   const [file, setFile] = useState<File>();
+  const [dragging, setDragging] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  // A dropped file is shown in the file field too, as if it had been chosen there.
+  useEffect(() => {
+    const input = fileInput.current;
+    if (!input || !file || input.files?.[0] === file) return;
+    const chosen = new DataTransfer();
+    chosen.items.add(file);
+    input.files = chosen.files;
+  }, [file, mode]);
   const [instruction, setInstruction] = useState('');
   const [citations, setCitations] = useState(false);
   const { busy, error, fields, onSubmit } = useSubmit();
+
+  // A file dropped anywhere on the form is the source, read as whatever its content is.
+  const dropped = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    const first = e.dataTransfer?.files[0];
+    if (!first) return;
+    setMode('file');
+    setType('auto');
+    setFile(first);
+  };
 
   const chooseMode = (m: Mode) => {
     setMode(m);
@@ -91,7 +112,21 @@ export function RunExtractionPage() {
           </span>
         </div>
       )}
-      <form class="card" onSubmit={submit} noValidate>
+      <form
+        class={dragging ? 'card card--drop' : 'card'}
+        onSubmit={submit}
+        noValidate
+        onDragOver={(e) => {
+          if (!e.dataTransfer?.types.includes('Files')) return;
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={(e) => {
+          if (e.currentTarget === e.target) setDragging(false);
+        }}
+        onDrop={dropped}
+      >
+        {dragging && <p class="drop-hint">Drop the file to extract from it</p>}
         {error && !fields.length && <ErrorNotice error={error} />}
         <Field label="Schema" errors={errorsFor(fields, 'schema_id')}>
           {(f) => (
@@ -183,11 +218,12 @@ export function RunExtractionPage() {
           <Field
             label="File"
             errors={errorsFor(fields, 'source')}
-            hint={FILE_HINT.charAt(0).toUpperCase() + FILE_HINT.slice(1)}
+            hint={`${FILE_HINT.charAt(0).toUpperCase() + FILE_HINT.slice(1)} Or drop a file on the form.`}
           >
             {(f) => (
               <input
                 id={f.id}
+                ref={fileInput}
                 name="source"
                 type="file"
                 aria-describedby={f.describedBy}
@@ -197,6 +233,7 @@ export function RunExtractionPage() {
             )}
           </Field>
         )}
+
         <Field label="Instruction (optional)" errors={errorsFor(fields, 'instruction')}>
           {(f) => (
             <input
