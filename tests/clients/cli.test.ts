@@ -43,8 +43,12 @@ function runXt(
   });
 }
 
-// Webhook endpoints must be public addresses; this test's endpoint is exempted.
-const test = stackTest({ api: { WEBHOOK_ALLOWLIST: '127.0.0.1:9' }, openApi: false });
+// Webhook endpoints must be public addresses; this test's endpoint is exempted. Reuse is on
+// with the service's own default age, as a user's `xt extract` meets it (docs/reuse.md).
+const test = stackTest({
+  api: { WEBHOOK_ALLOWLIST: '127.0.0.1:9', CACHE_MAX_AGE_SECONDS: '604800' },
+  openApi: false,
+});
 
 let dir: string;
 let env: Record<string, string>;
@@ -228,6 +232,42 @@ describe('xt extract', () => {
     const [header, line] = csv.stdout.split('\r\n');
     expect(header).toMatch(/,error_message,warnings,total,vendor,citations$/);
     expect(line).toContain('""code"":""UNGROUNDED_VALUES""');
+  });
+
+  test('reuses earlier answers by default, and --no-cache does the work afresh', async ({
+    model,
+  }) => {
+    await folderOf('reused', { 'r.txt': 'Invoice R. Total 77' });
+    const first = await runXt(['extract', '-s', 'schema.json', 'reused'], { cwd: dir, env });
+    expect(first.code).toBe(0);
+    expect(model.requests).toHaveLength(1);
+    const original = JSON.parse(first.stdout);
+    // The same content under another name, in another run: no output file, no shared key.
+    await folderOf('reused-again', { 'copy.txt': 'Invoice R. Total 77' });
+    const second = await runXt(['extract', '-s', 'schema.json', 'reused-again'], {
+      cwd: dir,
+      env,
+    });
+    expect(second.code, second.stdout).toBe(0);
+    const copy = JSON.parse(second.stdout);
+    expect(copy).toMatchObject({
+      status: 'completed',
+      output: original.output,
+      reused: { extractionId: original.id },
+    });
+    expect(model.requests).toHaveLength(1);
+    const fresh = await runXt(['extract', '-s', 'schema.json', '--no-cache', 'reused-again'], {
+      cwd: dir,
+      env,
+    });
+    expect(JSON.parse(fresh.stdout)).not.toHaveProperty('reused');
+    expect(model.requests).toHaveLength(2);
+    const both = await runXt(
+      ['extract', '-s', 'schema.json', '--no-cache', '--cache-max-age', '5', 'reused'],
+      { cwd: dir, env },
+    );
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('contradict');
   });
 
   test('takes a URL as a webpage source and names refused inputs in the output', async () => {

@@ -131,6 +131,34 @@ describe('xt-mcp over stdio', () => {
     expect(record.json).toHaveProperty('citations');
   });
 
+  test('reuses an earlier answer when asked to, and does the work afresh with cache: false', async ({
+    model,
+  }) => {
+    const schemaId = (await call(client, 'list_schemas', {})).json.data[0].id as string;
+    const text = `MCP reuse ${Date.now()}. Total 41`;
+    const before = model.requests.length;
+    const first = await call(client, 'extract', { schema_id: schemaId, text });
+    expect(model.requests).toHaveLength(before + 1);
+    // The test service reuses nothing by default (CACHE_MAX_AGE_SECONDS=0): ask for it.
+    const again = await call(client, 'extract', { schema_id: schemaId, text, cache_max_age: 600 });
+    expect(again.json).toMatchObject({
+      totalTokens: 0,
+      output: first.json.output,
+      reused: { extractionId: first.json.id },
+    });
+    expect(model.requests).toHaveLength(before + 1);
+    const fresh = await call(client, 'extract', { schema_id: schemaId, text, cache: false });
+    expect(fresh.json).not.toHaveProperty('reused');
+    expect(model.requests).toHaveLength(before + 2);
+    const both = await call(client, 'extract', {
+      schema_id: schemaId,
+      text,
+      cache: false,
+      cache_max_age: 5,
+    });
+    expect(both).toMatchObject({ isError: true, text: expect.stringContaining('cache_max_age') });
+  });
+
   test('returns the id of an extraction still running after timeout_seconds, to read later', async ({
     model,
   }) => {

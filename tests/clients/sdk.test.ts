@@ -249,6 +249,37 @@ describe('citations', () => {
   });
 });
 
+describe('reuse', () => {
+  it('sends cache in JSON and multipart creates and types reused on the outcome', async () => {
+    const text = `Invoice ${Date.now()}, total 31.00`;
+    const before = model.requests.length;
+    const first = await client.extract({ schemaId, type: 'text', source: text });
+    expect(first).not.toHaveProperty('reused');
+    // The test service reuses nothing by default (CACHE_MAX_AGE_SECONDS=0): ask for it.
+    const again = await client.extract({
+      schemaId,
+      type: 'text',
+      source: text,
+      cache: { maxAge: 600 },
+    });
+    expect(again).toMatchObject({ totalTokens: 0, reused: { extractionId: first.id } });
+    expect((await client.extractions.get(again.id)).reused).toEqual({ extractionId: first.id });
+    const fresh = await client.extract({ schemaId, type: 'text', source: text, cache: false });
+    expect(fresh).not.toHaveProperty('reused');
+
+    const upload = { data: Buffer.from(text), filename: 'reuse.txt' };
+    const uploaded = await client.extract({ schemaId, type: 'text', source: upload });
+    const reupload = await client.extract(
+      { schemaId, type: 'text', source: upload, cache: { maxAge: 600 } },
+      { waitSeconds: 0, initialDelayMs: 100 },
+    );
+    expect(reupload.reused).toEqual({ extractionId: uploaded.id });
+    const forced = await client.extract({ schemaId, type: 'text', source: upload, cache: false });
+    expect(forced).not.toHaveProperty('reused');
+    expect(model.requests.length - before).toBe(4);
+  });
+});
+
 describe('uploads', () => {
   it('uploads from a path, a Buffer, a Node Readable and a web ReadableStream', async () => {
     const text = 'Invoice 2026-117, total due 4321.50 EUR';

@@ -122,6 +122,26 @@ class ExtractionsTest(ServiceTest):
         item = next(i for i in self.client.extractions.all(schema_id=self.schema_id) if i["id"] == done["id"])
         self.assertIn("citations", item)
 
+    def test_reuses_an_earlier_answer_unless_told_not_to(self) -> None:
+        text = f"Invoice {uuid.uuid4()}. Total 21.50"
+        first = self.client.extract(self.schema_id, "text", text)
+        self.assertNotIn("reused", first)
+        again = self.client.extract(self.schema_id, "text", text, cache_max_age=3600)
+        self.assertEqual(again.get("reused"), {"extractionId": first["id"]})
+        self.assertEqual(again["totalTokens"], 0)
+        self.assertEqual(again["output"], first["output"])
+        self.assertFalse(self.client.extractions.get(again["id"])["charged"])
+        fresh = self.client.extract(self.schema_id, "text", text, cache=False)
+        self.assertNotIn("reused", fresh)
+        form = self.client.extract(
+            self.schema_id, "text", file=text.encode(), filename="t.txt", cache_max_age=3600
+        )
+        self.assertNotIn("reused", form)  # a file is keyed by its bytes and content type
+        form_again = self.client.extract(
+            self.schema_id, "text", file=text.encode(), filename="u.txt", cache_max_age=3600
+        )
+        self.assertEqual(form_again.get("reused"), {"extractionId": form["id"]})
+
     def test_a_failed_extraction_raises_with_its_code(self) -> None:
         with self.assertRaises(ExtractionFailedError) as caught:
             self.client.extract(self.schema_id, "pdf", file=b"%PDF-1.7\nnot really a PDF\n%%EOF\n", filename="x.pdf")

@@ -91,7 +91,9 @@ export function registerTools(server: McpServer, client: XtClient, options: Tool
         'recognised by its content). Waits up to ' +
         '`timeout_seconds` and returns { id, status: "completed", output, totalTokens } (and ' +
         'citations when asked for); if it is still running then, returns its id and status: ' +
-        'call get_extraction with that id later.',
+        'call get_extraction with that id later. An earlier answer to the same content, schema ' +
+        'structure and options is reused at once, uncharged (`reused` names it) unless `cache` ' +
+        'is false.',
       inputSchema: {
         schema_id: z.string().describe('the id of a schema (list_schemas, create_schema)'),
         text: z.string().optional().describe('the source as plain text'),
@@ -111,6 +113,16 @@ export function registerTools(server: McpServer, client: XtClient, options: Tool
           .optional()
           .describe('also say where each value was found in the source'),
         instruction: z.string().max(4000).optional().describe('extra guidance for the model'),
+        cache: z
+          .boolean()
+          .optional()
+          .describe('false: do the work afresh instead of reusing an earlier answer'),
+        cache_max_age: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .describe('reuse only an earlier answer at most this many seconds old'),
         model: z.enum(['gpt-4.1', 'gpt-4.1-mini']).optional(),
         timeout_seconds: z
           .number()
@@ -164,6 +176,8 @@ interface ExtractArgs {
   citations?: boolean | undefined;
   instruction?: string | undefined;
   model?: 'gpt-4.1' | 'gpt-4.1-mini' | undefined;
+  cache?: boolean | undefined;
+  cache_max_age?: number | undefined;
 }
 
 async function extractionParams(
@@ -176,8 +190,17 @@ async function extractionParams(
       `Give exactly one of text, url or path (got ${given.length ? given.join(', ') : 'none'}).`,
     );
   }
+  if (args.cache === false && args.cache_max_age !== undefined)
+    throw new ToolInputError('cache_max_age has no meaning with cache: false.');
+  const cache: CreateExtractionParams['cache'] =
+    args.cache === false
+      ? false
+      : args.cache_max_age !== undefined
+        ? { maxAge: args.cache_max_age }
+        : undefined;
   const base = {
     schemaId: args.schema_id,
+    ...(cache !== undefined ? { cache } : {}),
     ...(args.citations ? { citations: true } : {}),
     ...(args.instruction !== undefined ? { instruction: args.instruction } : {}),
     ...(args.model !== undefined ? { model: args.model } : {}),

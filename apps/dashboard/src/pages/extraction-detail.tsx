@@ -92,6 +92,18 @@ export function ExtractionDetailPage() {
           <dd>{formatNumber(r.totalTokens)}</dd>
           <dt>Charged</dt>
           <dd>{r.charged ? 'yes' : 'no'}</dd>
+          {r.reused && (
+            <>
+              <dt>Reused</dt>
+              <dd data-testid="reused">
+                the answer of{' '}
+                <a href={`/dashboard/extractions/${r.reused.extractionId}`} class="mono">
+                  {r.reused.extractionId}
+                </a>
+                , completed at once without model tokens
+              </dd>
+            </>
+          )}
           <dt>Created</dt>
           <dd>{formatDateTime(r.createdAt)}</dd>
           <dt>Updated</dt>

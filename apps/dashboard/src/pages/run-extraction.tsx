@@ -64,6 +64,7 @@ export function RunExtractionPage() {
   }, [file, mode]);
   const [instruction, setInstruction] = useState('');
   const [citations, setCitations] = useState(false);
+  const [reuse, setReuse] = useState(true);
   const { busy, error, fields, onSubmit } = useSubmit();
 
   // A file dropped anywhere on the form is the source, read as whatever its content is.
@@ -91,6 +92,7 @@ export function RunExtractionPage() {
     } else form.append('source', mode === 'text' ? text : url);
     if (instruction.trim()) form.append('instruction', instruction);
     if (citations) form.append('citations', 'true');
+    if (!reuse) form.append('cache', 'false');
     // Answer at once (202) and watch it finish on the detail page.
     const created = await api.post<ExtractionRecord>('/extractions', form, {
       prefer: 'respond-async',
@@ -263,9 +265,31 @@ export function RunExtractionPage() {
             <ErrorNotice key={m} error={m} />
           ))}
         </div>
+        <div class="field">
+          <label class="checkbox">
+            <input
+              type="checkbox"
+              name="cache"
+              checked={reuse}
+              aria-describedby="cache-hint"
+              onChange={(e) => setReuse(e.currentTarget.checked)}
+            />
+            Reuse an earlier answer
+          </label>
+          <p class="field__hint" id="cache-hint">
+            The same source with the same schema and options, done in the last week, completes at
+            once without spending tokens. Untick to run the model again.
+          </p>
+          {errorsFor(fields, 'cache').map((m) => (
+            <ErrorNotice key={m} error={m} />
+          ))}
+        </div>
         {fields
           .filter(
-            (x) => !['schema_id', 'type', 'source', 'instruction', 'citations'].includes(x.field),
+            (x) =>
+              !['schema_id', 'type', 'source', 'instruction', 'citations', 'cache'].includes(
+                x.field,
+              ),
           )
           .map((x) => (
             <ErrorNotice key={x.field} error={`${x.field}: ${x.message}`} />

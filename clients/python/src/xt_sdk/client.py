@@ -77,16 +77,22 @@ class XtClient:
         instruction: Optional[str] = None,
         metadata: Optional[dict[str, str]] = None,
         citations: bool = False,
+        cache: bool = True,
+        cache_max_age: Optional[int] = None,
         wait_seconds: Optional[int] = None,
         idempotency_key: Optional[str] = None,
     ) -> CreatedExtraction:
         """
         ``POST /extractions`` with ``source`` (text or a URL) or ``file`` (uploaded as multipart).
+        ``cache=False`` does the work afresh; ``cache_max_age`` (seconds) is the oldest earlier
+        answer to reuse (docs/reuse.md), the service's default when unset.
         ``wait_seconds`` sends ``Prefer: wait=N`` (0 answers at once). A synchronous failure
         raises ExtractionFailedError; a refused request ApiError.
         """
         if (source is None) == (file is None):
             raise XtError("give exactly one of source and file")
+        if not cache and cache_max_age is not None:
+            raise XtError("cache_max_age has no meaning with cache=False")
         key = idempotency_key or str(uuid.uuid4())
         headers = {"Idempotency-Key": key}
         if wait_seconds is not None:
@@ -104,6 +110,10 @@ class XtClient:
                     form["metadata"] = json.dumps(metadata)
                 if citations:
                     form["citations"] = "true"
+                if not cache:
+                    form["cache"] = "false"
+                elif cache_max_age is not None:
+                    form["cache_max_age"] = str(cache_max_age)
                 mime = content_type or mimetypes.guess_type(name)[0]
                 body, ctype = encode_multipart(form, "source", name, data, mime)
                 res = self._http.request(
@@ -115,6 +125,10 @@ class XtClient:
                     payload["metadata"] = metadata
                 if citations:
                     payload["citations"] = True
+                if not cache:
+                    payload["cache"] = False
+                elif cache_max_age is not None:
+                    payload["cache"] = {"maxAge": cache_max_age}
                 res = self._http.request("POST", "/extractions", json_body=payload, headers=headers)
         except ApiError as error:
             # A synchronous create that ended in a failed extraction names it; a refusal does not.
@@ -194,6 +208,8 @@ class XtClient:
             done["citations"] = record["citations"]
         if "warnings" in record:
             done["warnings"] = record["warnings"]
+        if "reused" in record:
+            done["reused"] = record["reused"]
         return done
 
 

@@ -110,11 +110,18 @@ class ExtractionSource(_SourceOptional):
     content: str
 
 
+class Reused(TypedDict):
+    #: the earlier extraction whose answer this one took (docs/reuse.md)
+    extractionId: str
+
+
 class _GroundedOptional(TypedDict, total=False):
     #: only when created with ``citations=True``; keyed by JSON Pointer into the output
     citations: Optional[dict[str, Citation]]
     #: only when non-empty
     warnings: list[ExtractionWarning]
+    #: only when the answer was reused from an earlier extraction: 0 tokens, uncharged
+    reused: Reused
 
 
 class Extraction(_GroundedOptional):

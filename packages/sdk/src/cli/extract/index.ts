@@ -29,7 +29,10 @@ const USAGE = `Usage: xt extract --schema <id | schema.json> [options] <files, U
   --format, -f       jsonl | csv (default: from --out's extension, else jsonl)
   --concurrency, -c  extractions at once (default 4)
   --model            gpt-4.1 | gpt-4.1-mini
-  --instruction      extra guidance for the model`;
+  --instruction      extra guidance for the model
+  --no-cache         do every input afresh (by default an earlier answer to the same content,
+                     schema structure and options is reused: completed at once, uncharged)
+  --cache-max-age S  reuse only answers at most S seconds old (default: the service's, a week)`;
 
 const MODELS: PublicModel[] = ['gpt-4.1', 'gpt-4.1-mini'];
 
@@ -38,6 +41,8 @@ interface Settings {
   citations: boolean;
   model: PublicModel | undefined;
   instruction: string | undefined;
+  /** Reuse of earlier answers (docs/reuse.md); undefined: the service's default, reuse on. */
+  cache: CreateExtractionParams['cache'];
 }
 
 export const extractCommand: Command = {
@@ -58,6 +63,8 @@ export const extractCommand: Command = {
         concurrency: { type: 'string', short: 'c' },
         model: { type: 'string' },
         instruction: { type: 'string' },
+        'no-cache': { type: 'boolean' },
+        'cache-max-age': { type: 'string' },
       },
       USAGE,
     );
@@ -71,6 +78,7 @@ export const extractCommand: Command = {
       (values.out?.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
     const concurrency = positiveInt(values.concurrency, 'concurrency', 4);
     const citations = values.citations === true;
+    const cache = cacheSetting(values['no-cache'] === true, values['cache-max-age']);
 
     const { inputs, skipped } = await expandInputs(positionals, ctx.cwd, type);
     for (const s of skipped)
@@ -82,6 +90,7 @@ export const extractCommand: Command = {
       citations,
       model,
       instruction: values.instruction,
+      cache,
     };
 
     const columns = csvColumns(schema.structure, citations);
@@ -127,6 +136,17 @@ export const extractCommand: Command = {
   },
 };
 
+/** `--no-cache` or `--cache-max-age S`: not both, which would contradict each other. */
+function cacheSetting(off: boolean, maxAge: string | undefined): Settings['cache'] {
+  if (off && maxAge !== undefined)
+    throw new UsageError('--no-cache and --cache-max-age contradict each other', USAGE);
+  if (off) return false;
+  if (maxAge === undefined) return undefined;
+  if (!/^\d+$/.test(maxAge))
+    throw new UsageError('--cache-max-age must be a whole number of seconds', USAGE);
+  return { maxAge: Number(maxAge) };
+}
+
 function oneOf<T extends string>(
   value: string | undefined,
   allowed: readonly T[],
@@ -152,12 +172,17 @@ async function resolveSchema(client: XtClient, value: string, cwd: string): Prom
 export function idempotencyKey(input: Input, settings: Settings, attempt: number): string {
   const parts = [
     input.sha256,
+    // The file's name is part of the request too: two files of the same content under two
+    // names are two requests, which one key for both would make the service refuse.
+    input.source,
     input.type,
     settings.schemaId,
     settings.citations,
     settings.model ?? '',
     settings.instruction ?? '',
     attempt,
+    // Only when given, so runs without it keep the keys earlier versions derived.
+    ...(settings.cache === undefined ? [] : [settings.cache]),
   ];
   return `xt-${createHash('sha256').update(JSON.stringify(parts)).digest('hex')}`;
 }
@@ -177,6 +202,7 @@ async function extractOne(
   if (settings.citations) params.citations = true;
   if (settings.model) params.model = settings.model;
   if (settings.instruction) params.instruction = settings.instruction;
+  if (settings.cache !== undefined) params.cache = settings.cache;
   try {
     const done = await client.extract(params, {
       idempotencyKey: idempotencyKey(input, settings, attempt),
@@ -190,6 +216,7 @@ async function extractOne(
     };
     if (settings.citations) row.citations = done.citations ?? null;
     if (done.warnings) row.warnings = done.warnings;
+    if (done.reused) row.reused = done.reused;
     return row;
   } catch (error) {
     if (error instanceof ExtractionFailedError) {

@@ -1,6 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { Citations, ExtractionWarning, Structure } from '../../types.ts';
+import type { Citations, ExtractionWarning, Reused, Structure } from '../../types.ts';
 import { UsageError } from '../command.ts';
 import { csvLine, parseCsv } from './csv.ts';
 
@@ -15,6 +15,8 @@ export interface ResultRow {
   output: unknown;
   citations?: Citations | null;
   warnings?: ExtractionWarning[];
+  /** JSONL only: the answer was an earlier extraction's, completed at once and uncharged. */
+  reused?: Reused;
   error: { code: string; message: string } | null;
 }
 
