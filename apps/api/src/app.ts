@@ -52,6 +52,10 @@ export function createApp(deps: AppDeps): Express {
   app.locals.publicOrigin = config.PUBLIC_URL;
 
   const metrics = createMetrics({ queue, waiters: () => waiter.size() });
+  app.use((req, _res, next) => {
+    req.receivedAt = performance.now();
+    next();
+  });
   app.use(requestId(logger));
   app.use(accessLog(metrics));
   app.use(knownRoutes(routeTable(openApiDocument().paths ?? {})));

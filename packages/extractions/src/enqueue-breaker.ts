@@ -25,12 +25,14 @@ export function createEnqueueBreaker(queue: Queue) {
   return async function enqueue(
     payload: ExtractJobPayload,
     policy: ExtractionJobPolicy,
+    /** What is left of the request's own budget, when shorter (answer-budget.ts). */
+    budgetMs = ENQUEUE_DEADLINE_MS,
   ): Promise<{ ok: true } | { ok: false; error: unknown }> {
     try {
       if (breaker.open) throw new Error('Redis failed moments ago; enqueue left to the reconciler');
       await withinDeadline(
         enqueueExtraction(queue, payload, policy),
-        ENQUEUE_DEADLINE_MS,
+        Math.min(ENQUEUE_DEADLINE_MS, budgetMs),
         'enqueue timed out',
       );
     } catch (error) {

@@ -11,6 +11,7 @@ import {
   type Transaction,
   type KeyClaim,
 } from './create.ts';
+import { enqueueBudgetMs } from './answer-budget.ts';
 import { createEnqueueBreaker } from './enqueue-breaker.ts';
 import { ExtractionNotFound } from './errors.ts';
 import { findExtraction } from './find.ts';
@@ -27,6 +28,8 @@ export interface SubmitContext {
   traceparent?: string | undefined;
   /** How long to wait for the final state; 0 answers as soon as the job is enqueued. */
   waitSeconds: number;
+  /** When the request arrived (performance.now()): the enqueue leaves time to answer within 2 s. */
+  receivedAt?: number | undefined;
   /** The client went away: stop waiting (the extraction goes on). */
   signal: AbortSignal;
   log: Logger;
@@ -78,7 +81,11 @@ export function createSubmitExtraction(
       requestId: ctx.requestId,
       ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
     };
-    const enqueued = await enqueue(payload, { ...deps.jobs, ...(priority ? { priority } : {}) });
+    const enqueued = await enqueue(
+      payload,
+      { ...deps.jobs, ...(priority ? { priority } : {}) },
+      ctx.receivedAt === undefined ? undefined : enqueueBudgetMs(ctx.receivedAt),
+    );
     if (!enqueued.ok) {
       // The committed row is the record: the reconciler enqueues it once Redis answers. No
       // worker can start it before then, so waiting would only hold the client: answer now.

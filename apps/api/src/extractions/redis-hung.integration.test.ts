@@ -1,7 +1,8 @@
 /**
  * While Redis hangs (SIGSTOP: the port open, nothing answering), creates are accepted from the
- * committed row; after the first has waited out the enqueue deadline (1.5 s) the rest skip Redis
- * (a breaker) and answer without waiting it out again. The reconciler enqueues them later.
+ * committed row, within 2 s of arriving; after the first has waited out its timeouts the rest
+ * skip Redis (a breaker) and answer without waiting them out again. The reconciler enqueues them
+ * later.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startControlledRedis } from '@xt/testkit/faults';
@@ -38,6 +39,10 @@ describe('creates while Redis hangs', () => {
     redis.pause();
     const first = await create();
     expect(first.status).toBe(202);
+    // The promise itself, not a speed target: the rate limiter's Redis call waits out its 1 s
+    // command timeout before the enqueue starts, and an enqueue given a deadline of its own
+    // (the same 1 s, or 1.5 s) answered past 2 s every time; it now gets what is left of them.
+    expect(first.ms).toBeLessThan(2_000);
     const rest = [];
     for (let i = 0; i < 5; i++) rest.push(await create());
     console.log(

@@ -109,6 +109,7 @@ export function extractionRoutes(
         requestId: req.id,
         traceparent: req.traceparent,
         waitSeconds: wait.seconds,
+        receivedAt: req.receivedAt,
         signal: gone.signal,
         log: req.log,
         // An upload counts by its content (SHA-256), the fields by their values. `citations`

@@ -8,6 +8,8 @@ declare module 'express-serve-static-core' {
     publicOrigin?: string | undefined;
   }
   interface Request {
+    /** When the request arrived (performance.now()), for answers promised within a time. */
+    receivedAt: number;
     /** The request id (docs/api.md#request-id): the caller's x-request-id when acceptable, else a fresh UUID. */
     id: string;
     /** This request's W3C traceparent: the caller's trace id, this API's span (docs/logging.md). */
