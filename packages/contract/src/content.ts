@@ -52,6 +52,15 @@ export interface GroundingPage {
 }
 
 /**
+ * One part of a message (its body, an attachment) and what was read of it, by the part's own
+ * kind. `part` is what citations name: `"body"`, or the attachment's file name.
+ */
+export interface GroundingPart {
+  part: string;
+  source: GroundingSource;
+}
+
+/**
  * What the worker read of a source, kept beside the parts so that the service can locate each
  * output value in it (docs/citations.md). Never sent to the model as such.
  * - `text`: the submitted text itself (`source.content`), or an uploaded text file's text as
@@ -59,8 +68,11 @@ export interface GroundingPage {
  * - `pages`: PDF pages and images, line by line with boxes (text layer or OCR).
  * - `plain`: a webpage or an uploaded HTML file: the text that was sent to the model; quotes
  *   only, no positions.
+ * - `parts`: an email: its body and each attachment read, in order, each with its own source;
+ *   a value is cited in the part it was found in, by that part's own layout.
  */
 export type GroundingSource =
   | { kind: 'text'; content: string }
   | { kind: 'pages'; pages: GroundingPage[] }
-  | { kind: 'plain'; text: string };
+  | { kind: 'plain'; text: string }
+  | { kind: 'parts'; parts: GroundingPart[] };

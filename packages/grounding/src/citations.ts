@@ -52,6 +52,7 @@ export function buildCitations(input: {
           start: located.start,
           end: located.end,
           confidence,
+          ...(located.part === undefined ? {} : { part: located.part }),
         }
       : { grounded: false, quote: null, page: null, boxes: [], start: null, end: null, confidence };
     citations[pointer] = citation;

@@ -1,6 +1,6 @@
-import type { CitationBox } from '@xt/contract';
+import type { CitationBox, GroundingSource } from '@xt/contract';
 import { cumulativeWidths } from './glyph-widths.ts';
-import type { IndexedLine, SourceIndex } from './source-index.ts';
+import type { IndexedLine, IndexedPart, Layout, SourceIndex } from './source-index.ts';
 
 export const MAX_QUOTE = 500;
 
@@ -12,29 +12,72 @@ export interface Located {
   boxes: CitationBox[];
   start: number | null;
   end: number | null;
+  /** `parts` sources: the part (an email's body or attachment) the quote is in. */
+  part?: string;
   how: How;
 }
 
+type Place = Omit<Located, 'quote' | 'how'>;
+
 /**
  * The citation of `flat.slice(start, end)`: the quote, and where it stands in the source. A quote
- * over MAX_QUOTE characters is cut to that length from its start.
+ * over MAX_QUOTE characters is cut to that length from its start, and one that runs past the end
+ * of its part (an email's attachment) is cut there: the rest is another part.
  */
 export function locatedAt(index: SourceIndex, start: number, rawEnd: number, how: How): Located {
-  let end = Math.min(rawEnd, start + MAX_QUOTE);
+  let end = Math.min(rawEnd, start + MAX_QUOTE, partEnd(index, start));
   // Never cut a surrogate pair in two.
   const last = index.flat.charCodeAt(end - 1);
   if (end < rawEnd && last >= 0xd800 && last <= 0xdbff) end--;
   const quote = index.flat.slice(start, end);
-  switch (index.source.kind) {
+  return { quote, ...placeIn(index.source, index, start, end), how };
+}
+
+/** Where a quote at `[start, end)` of a layout's flat text stands, by the source's own kind. */
+function placeIn(source: GroundingSource, layout: Layout, start: number, end: number): Place {
+  switch (source.kind) {
     case 'text':
-      return { quote, page: null, boxes: [], start, end, how };
+      return { page: null, boxes: [], start, end };
     case 'plain':
-      return { quote, page: null, boxes: [], start: null, end: null, how };
+      return { page: null, boxes: [], start: null, end: null };
     case 'pages': {
-      const { page, boxes } = pageBoxes(index.flat, index.lines, start, end);
-      return { quote, page, boxes, start: null, end: null, how };
+      const { page, boxes } = pageBoxes(layout.flat, layout.lines, start, end);
+      return { page, boxes, start: null, end: null };
+    }
+    case 'parts': {
+      // Within its part, the quote is placed as that part's own kind places it.
+      const p = partAt(layout.parts, start);
+      if (!p) return { page: null, boxes: [], start: null, end: null };
+      const inner = placeIn(p.source, p.layout, start - p.start, end - p.start);
+      return { ...inner, part: inner.part === undefined ? p.part : `${p.part}/${inner.part}` };
     }
   }
+}
+
+/** The part holding flat offset `offset` (the last one starting at or before it). */
+function partAt(parts: IndexedPart[], offset: number): IndexedPart | undefined {
+  let lo = 0;
+  let hi = parts.length - 1;
+  if (hi < 0) return undefined;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (parts[mid]!.start <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return parts[lo];
+}
+
+/** Where the innermost part holding `offset` ends; the flat text's end outside parts. */
+function partEnd(index: SourceIndex, offset: number): number {
+  let end = index.flat.length;
+  let base = 0;
+  let parts = index.parts;
+  for (let p = partAt(parts, offset - base); p; p = partAt(parts, offset - base)) {
+    end = Math.min(end, base + p.start + p.layout.flat.length);
+    base += p.start;
+    parts = p.layout.parts;
+  }
+  return end;
 }
 
 function lineAt(lines: IndexedLine[], offset: number): number {

@@ -15,12 +15,26 @@ export interface IndexedLine {
 }
 
 /**
+ * A part of a `parts` source (an email's body or an attachment), placed in the flat text: where
+ * it starts, its own source, and its own layout (offsets local to the part).
+ */
+export interface IndexedPart {
+  part: string;
+  start: number;
+  source: GroundingSource;
+  layout: Layout;
+}
+
+/**
  * Everything the locator needs, built once per source in linear time and reused for every value
  * of the answer, so that grounding an answer costs about the answer's size, not answer × source.
  */
 export interface SourceIndex {
   source: GroundingSource;
-  /** The source as one string: the text itself, or a pages source's lines joined by `\n`. */
+  /**
+   * The source as one string: the text itself, a pages source's lines joined by `\n`, a parts
+   * source's parts so flattened and joined by `\n`.
+   */
   flat: string;
   norm: Normalised;
   /** Word of the normalised text → offsets (into `norm.text`) where it starts. */
@@ -31,6 +45,8 @@ export interface SourceIndex {
   dates: Map<string, DateOccurrence[]>;
   /** `pages` sources only, in flat order. */
   lines: IndexedLine[];
+  /** `parts` sources only, in flat order. */
+  parts: IndexedPart[];
   /** Where each row begins (rows.ts): lines of a text, bands of a page. */
   rows: RowStarts;
   /** The locator's own cache of what it found for each distinct value. */
@@ -42,10 +58,11 @@ export function isSourceIndex(value: GroundingSource | SourceIndex): value is So
 }
 
 /** A source kind as the locator reads it: one flat text, its lines with boxes, its rows. */
-interface Layout {
+export interface Layout {
   flat: string;
   lines: IndexedLine[];
   rows: RowStarts;
+  parts: IndexedPart[];
 }
 
 /**
@@ -55,8 +72,8 @@ interface Layout {
  * cells, in order, one row).
  */
 const LAYOUTS: { [K in GroundingSource['kind']]: (s: SourceOf<K>) => Layout } = {
-  text: (s) => ({ flat: s.content, lines: [], rows: lineStarts(s.content) }),
-  plain: (s) => ({ flat: s.text, lines: [], rows: lineStarts(s.text) }),
+  text: (s) => ({ flat: s.content, lines: [], rows: lineStarts(s.content), parts: [] }),
+  plain: (s) => ({ flat: s.text, lines: [], rows: lineStarts(s.text), parts: [] }),
   pages: (s) => {
     const lines: IndexedLine[] = [];
     const parts: string[] = [];
@@ -70,22 +87,44 @@ const LAYOUTS: { [K in GroundingSource['kind']]: (s: SourceOf<K>) => Layout } = 
         offset += line.text.length;
       }
     }
-    return { flat: parts.join('\n'), lines, rows: bandStarts(lines) };
+    return { flat: parts.join('\n'), lines, rows: bandStarts(lines), parts: [] };
+  },
+  // The parts one after the other, each laid out by its own kind; each part starts a row, so
+  // the values of one array item are never looked for across two attachments.
+  parts: (s) => {
+    const parts: IndexedPart[] = [];
+    const flats: string[] = [];
+    const lines: IndexedLine[] = [];
+    const rows: number[] = [];
+    let offset = 0;
+    for (const { part, source } of s.parts) {
+      if (flats.length > 0) offset += 1;
+      const layout = layoutOf(source);
+      parts.push({ part, start: offset, source, layout });
+      for (const line of layout.lines) lines.push({ ...line, start: line.start + offset });
+      for (const row of layout.rows) rows.push(row + offset);
+      flats.push(layout.flat);
+      offset += layout.flat.length;
+    }
+    return { flat: flats.join('\n'), lines, rows: rows.length > 0 ? rows : [0], parts };
   },
 };
+
+function layoutOf(source: GroundingSource): Layout {
+  return (LAYOUTS[source.kind] as (s: GroundingSource) => Layout)(source);
+}
 
 type SourceOf<K extends GroundingSource['kind']> = Extract<GroundingSource, { kind: K }>;
 
 export function indexSource(source: GroundingSource): SourceIndex {
-  const layout = LAYOUTS[source.kind] as (s: GroundingSource) => Layout;
-  const { flat, lines, rows } = layout(source);
+  const { flat, lines, rows, parts } = layoutOf(source);
   const norm = normalise(flat);
   const numbers = new Map<string, NumberOccurrence[]>();
   scanNumbers(flat, (occurrence) => append(numbers, occurrence.magnitude, occurrence));
   const dates = new Map<string, DateOccurrence[]>();
   scanDates(flat, (occurrence) => append(dates, occurrence.iso, occurrence));
   const words = indexWords(norm.text);
-  return { source, flat, norm, words, numbers, dates, lines, rows, memo: new Map() };
+  return { source, flat, norm, words, numbers, dates, lines, rows, parts, memo: new Map() };
 }
 
 function append<T>(map: Map<string, T[]>, key: string, item: T): void {
