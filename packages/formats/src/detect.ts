@@ -3,7 +3,7 @@ import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import { formatOfMime, type FormatName } from '@xt/contract';
 import { compoundFormatOf } from './compound.ts';
 import { sniffContentType } from './sniff.ts';
-import { TEXT_SAMPLE_BYTES, textFormatOf } from './text.ts';
+import { isEightBitMessage, TEXT_SAMPLE_BYTES, textFormatOf } from './text.ts';
 
 /** A file to recognise: its bytes, or a file on disk (an upload the API has spooled). */
 export type FileInput = { bytes: Uint8Array } | { path: string };
@@ -109,7 +109,10 @@ export async function detectFormat(input: FileInput, opts: DetectOptions = {}): 
   }
 
   const text = decodeText(head, complete);
-  if (text === null) return { format: null, found: 'an unrecognised binary format' };
+  if (text === null) {
+    if (isEightBitMessage(head)) return { format: 'eml' };
+    return { format: null, found: 'an unrecognised binary format' };
+  }
   if (text.trim() === '') return { format: null, found: 'an empty file' };
   return { format: textFormatOf(text, { complete, name: opts.name }) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textFormatOf } from './text.ts';
+import { isEightBitMessage, textFormatOf } from './text.ts';
 
 const whole = { complete: true };
 
@@ -18,6 +18,15 @@ describe('textFormatOf', () => {
     const folded =
       'Received: from mx by example.com;\n\tSat, 3 Jan 2026 01:05:34 +0000\nMessage-ID: <1@x>\nDate: Sat, 3 Jan 2026\n\nhi';
     expect(textFormatOf(folded, whole)).toBe('eml');
+  });
+
+  it('tells a message whose body is 8-bit text in another charset by its ASCII headers', () => {
+    const head = 'From: a@example.com\r\nTo: b@example.com\r\nSubject: Rechnung\r\n\r\n';
+    expect(
+      isEightBitMessage(Buffer.concat([Buffer.from(head), Buffer.from([0x47, 0xfc, 0xdf])])),
+    ).toBe(true);
+    expect(isEightBitMessage(Buffer.from([0x47, 0xfc, 0xdf, 0x0a]))).toBe(false);
+    expect(isEightBitMessage(Buffer.concat([Buffer.from(head), Buffer.from([0, 1])]))).toBe(false);
   });
 
   it('does not take prose with a colon, or one header, for a message', () => {

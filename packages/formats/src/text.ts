@@ -76,6 +76,16 @@ function looksLikeMessage(lines: string[]): boolean {
   return (seen.has('from') && known.length >= 2) || known.length >= 3;
 }
 
+/**
+ * A message whose body is 8-bit text in a charset other than UTF-8 (Latin-1, windows-1251, as
+ * `Content-Transfer-Encoding: 8bit` allows): not UTF-8, but its header block is ASCII, as
+ * RFC 5322 has it, and that block says it is a message.
+ */
+export function isEightBitMessage(head: Buffer): boolean {
+  if (head.includes(0)) return false;
+  return looksLikeMessage(head.toString('latin1').split(/\r?\n/, 200));
+}
+
 /** Counts a delimiter outside double quotes, as RFC 4180 quotes fields. */
 function countOutsideQuotes(line: string, delimiter: string): number {
   let n = 0;
