@@ -140,6 +140,12 @@ export const configSchema = z.object({
   MAX_PDF_BYTES: int(50 * MiB, 1),
   MAX_IMAGE_BYTES: int(20 * MiB, 1),
   MAX_HTML_BYTES: int(10 * MiB, 1),
+  // An email (docs/sources.md#email): its download cap; the MIME parts and attachments of the
+  // whole message, nested messages included (past it SOURCE_TOO_LARGE, before the model); the
+  // images (attached or inline) sent to the model, past which the rest are listed, not read.
+  MAX_EMAIL_BYTES: int(50 * MiB, 1),
+  MAX_EMAIL_PARTS: int(200, 1),
+  MAX_EMAIL_IMAGES: int(20, 0),
   // Uploaded bytes are removed this long after their extraction finished (docs/uploads.md);
   // the row and its file description stay. Fractions allowed (0.5 = 30 minutes).
   UPLOAD_RETENTION_HOURS: z.coerce.number().min(0).default(24),

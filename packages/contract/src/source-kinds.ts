@@ -306,7 +306,15 @@ const AUTO_ORDER: readonly SourceType[] = [
  */
 export function autoKindFor(format: FormatName, via: 'url' | 'upload'): SourceType | undefined {
   if (format === 'html' && via === 'url') return 'webpage';
-  return AUTO_ORDER.find((t) => acceptsFormat(t, format));
+  return kindsReading(format)[0];
+}
+
+/**
+ * Every kind that reads files of `format`, in the order `auto` prefers them (a CSV file: a
+ * spreadsheet, else text). An email's attachment is read by the first one the worker enables.
+ */
+export function kindsReading(format: FormatName): SourceType[] {
+  return AUTO_ORDER.filter((t) => acceptsFormat(t, format));
 }
 
 /** The format whose content type records show as `mime` (sniffers speak content types). */

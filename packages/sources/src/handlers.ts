@@ -1,6 +1,12 @@
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
-import { ExtractionFailure, type PreparedSource, type SourceType } from '@xt/contract';
+import {
+  ExtractionFailure,
+  FORMATS,
+  type FormatName,
+  type PreparedSource,
+  type SourceType,
+} from '@xt/contract';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { PdfMode } from './pdf/prepare-pdf.ts';
 import { createPrepPool } from './prep-pool/index.ts';
@@ -9,6 +15,7 @@ import {
   dispatch,
   type FileFetcher,
   type PrepareOptions,
+  notEnabled,
   type SourceHandlers,
   type SourcePreparer,
 } from './preparer.ts';
@@ -18,6 +25,8 @@ import { untimed, type SourceStageTimer } from './stages.ts';
 import { prepareTextBytes } from './text.ts';
 import { chromiumExecutable } from './webpage/browser/executable.ts';
 import { createWebpageRenderer, type WebpageRenderer } from './webpage/index.ts';
+import { prepareEmail, type AttachmentReaders } from './email/prepare-email.ts';
+import { emailFormatOf } from './email/format.ts';
 
 /** Plain text up to this size is prepared on the main loop (well under a millisecond). */
 const INLINE_TEXT_BYTES = 64 * 1024;
@@ -53,6 +62,9 @@ export interface SourcesConfig {
   NETWORK_IDLE_MS: number;
   BROWSER_MAX_PAGES: number;
   MAX_HTML_BYTES: number;
+  MAX_EMAIL_BYTES: number;
+  MAX_EMAIL_PARTS: number;
+  MAX_EMAIL_IMAGES: number;
 }
 
 /**
@@ -196,14 +208,51 @@ export function createSourcePreparer(
         time('rasterise', 'image', () => prepareImageBytes(bytes, opts)),
     },
     webpage: { url: renderWebpage },
+    email: {
+      // Its attachments are timed by their own kinds' handlers.
+      bytes: (bytes, _type, opts) =>
+        prepareEmail(bytes, emailFormatOf(bytes), opts, {
+          ...attachments,
+          // Parsing MIME is linear in the message's size: held to the deadline of reading text.
+          read: (message, format) =>
+            pool.runPrep(
+              { kind: 'email', bytes: message, format, maxParts: config.MAX_EMAIL_PARTS },
+              { timeoutMs: config.PREP_TEXT_TIMEOUT_MS },
+            ),
+          maxImages: config.MAX_EMAIL_IMAGES,
+        }),
+    },
+  };
+
+  /**
+   * An email's attachments go through the same handlers as a source of their kind, looked up
+   * when the attachment is read: a kind enabled on this worker (documents, spreadsheets) is
+   * read inside emails too, with nothing added here.
+   */
+  const attachments: AttachmentReaders = {
+    reads: (kind) => handlers[kind]?.bytes !== undefined,
+    prepareBytesOfKind: (kind: SourceType, bytes: Buffer, format: FormatName, opts) => {
+      const read = handlers[kind]?.bytes;
+      if (!read) return Promise.reject(notEnabled(kind));
+      return read(bytes, FORMATS[format].mime, opts);
+    },
+    // Text is never fetched; inside a message it is held to the cap of a fetched page's HTML.
+    maxBytes: (kind) =>
+      maxFetchBytes[kind] ?? (kind === 'text' ? config.MAX_HTML_BYTES : undefined),
   };
 
   /** The download cap of each kind fetched as a file (docs/api.md#limits). */
   const maxFetchBytes: Partial<Record<SourceType, number>> = {
     pdf: config.MAX_PDF_BYTES,
     image: config.MAX_IMAGE_BYTES,
+    email: config.MAX_EMAIL_BYTES,
     // Any of the file kinds, or a page (then rendered in the browser, under its own caps).
-    auto: Math.max(config.MAX_PDF_BYTES, config.MAX_IMAGE_BYTES, config.MAX_HTML_BYTES),
+    auto: Math.max(
+      config.MAX_PDF_BYTES,
+      config.MAX_IMAGE_BYTES,
+      config.MAX_HTML_BYTES,
+      config.MAX_EMAIL_BYTES,
+    ),
   };
   const fetchFile: FileFetcher = async (url, type, signal) => {
     const maxBytes = maxFetchBytes[type];

@@ -76,7 +76,7 @@ export interface SourceStats {
   browser: { contextsOpen: number; launches: number };
 }
 
-const notEnabled = (type: SourceType) =>
+export const notEnabled = (type: SourceType) =>
   new ExtractionFailure(
     'SOURCE_UNSUPPORTED',
     `Sources of type ${type} are not enabled on this worker.`,

@@ -4,7 +4,9 @@ import { Piscina } from 'piscina';
 import { ExtractionFailure, isFailureCode, type PreparedSource } from '@xt/contract';
 import type { PagePreview } from '../previews/render.ts';
 import type { PreparedPdf } from '../pdf/prepare-pdf.ts';
+import type { ReadMessage } from '../email/message.ts';
 import type {
+  EmailTask,
   ImageTask,
   PdfTask,
   PrepRequest,
@@ -58,6 +60,7 @@ export interface PrepPool {
   runPrep(task: ImageTask, opts?: RunOptions): Promise<PreparedSource>;
   runPrep(task: PdfTask, opts?: RunOptions): Promise<PreparedPdf>;
   runPrep(task: TextTask, opts?: RunOptions): Promise<PreparedSource>;
+  runPrep(task: EmailTask, opts?: RunOptions): Promise<ReadMessage>;
   runPrep(task: PreviewTask, opts?: RunOptions): Promise<PagePreview[]>;
   readonly stats: { threads: number; busy: number; queued: number };
   /**
@@ -70,7 +73,7 @@ export interface PrepPool {
   close(): Promise<void>;
 }
 
-type Result = PreparedSource | PreparedPdf | PagePreview[];
+type Result = PreparedSource | PreparedPdf | ReadMessage | PagePreview[];
 
 // From sources the thread is thread.ts beside this file; in a bundle (`dist/main.js`) the build
 // emits it as dist/thread.js beside the bundle.
@@ -106,10 +109,13 @@ function failureFrom(error: {
   });
 }
 
+/** Tasks read in time linear in their input (text, a message's MIME structure). */
+const linear = (kind: PrepTask['kind'] | 'warm') => kind === 'text' || kind === 'email';
+
 /**
- * What a rejection from piscina means for the extraction. Text is read in time linear in its
- * length, so a text task that overruns its deadline or the heap holds something a parser
- * cannot cope with (nesting, say): trying again would only end the same way.
+ * What a rejection from piscina means for the extraction. Text and messages are read in time
+ * linear in their length, so such a task that overruns its deadline or the heap holds something
+ * a parser cannot cope with (nesting, say): trying again would only end the same way.
  */
 function threadFailure(
   err: unknown,
@@ -121,14 +127,14 @@ function threadFailure(
     return new ExtractionFailure(
       'TIMEOUT',
       `Preparing the source took longer than ${timedOut} ms.`,
-      { retryable: kind !== 'text' },
+      { retryable: !linear(kind) },
     );
   }
   const error = err as Error & { code?: string };
   // piscina only hands a task to a thread that has loaded its modules, so running out of
   // memory here is the source's doing, not the thread's.
   if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return kind === 'text'
+    return linear(kind)
       ? new ExtractionFailure(
           'SOURCE_UNREADABLE',
           'The source needs more memory to read than allowed (it nests too deeply?).',

@@ -3,6 +3,8 @@ import { renderPreviews, type PagePreview } from '../previews/render.ts';
 import { prepareImage } from '../image/prepare-image.ts';
 import { preparePdf, type PreparedPdf } from '../pdf/prepare-pdf.ts';
 import { prepareTextBytes } from '../text.ts';
+import { readMessage } from '../email/read-message.ts';
+import type { ReadMessage } from '../email/message.ts';
 import { HtmlTooDeepError, htmlToMarkdown } from '../webpage/markdown/html.ts';
 import type { PrepResponse, PrepTask } from './tasks.ts';
 
@@ -18,7 +20,7 @@ function staticMarkdown(html: string): string {
 
 export async function runTask(
   task: PrepTask,
-): Promise<PreparedSource | PreparedPdf | PagePreview[]> {
+): Promise<PreparedSource | PreparedPdf | ReadMessage | PagePreview[]> {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   switch (task.kind) {
     case 'image':
@@ -27,6 +29,8 @@ export async function runTask(
       return preparePdf(bytes, task.opts);
     case 'text':
       return prepareTextBytes(bytes, task.contentType, staticMarkdown, task.citations);
+    case 'email':
+      return readMessage(bytes, task.format, { maxParts: task.maxParts, html: staticMarkdown });
     case 'previews':
       return renderPreviews(task);
   }

@@ -2,6 +2,7 @@ import type { PreparedSource } from '@xt/contract';
 import type { PagePreview, PreviewTask } from '../previews/render.ts';
 import type { ImageOptions } from '../image/prepare-image.ts';
 import type { PdfOptions, PreparedPdf } from '../pdf/prepare-pdf.ts';
+import type { ReadMessage } from '../email/message.ts';
 
 /** CPU-heavy preparation work the pool runs off the main event loop. */
 export type ImageTask = { kind: 'image'; bytes: Uint8Array; opts: ImageOptions };
@@ -17,14 +18,29 @@ export type TextTask = {
   /** keep the text to locate values in (docs/citations.md) */
   citations?: boolean | undefined;
 };
+/**
+ * A message file (`.eml` or `.msg`): its headers, body (HTML read as Markdown) and attachments,
+ * with attached messages read in turn. Its attachments are prepared afterwards by their kinds.
+ */
+export type EmailTask = {
+  kind: 'email';
+  bytes: Uint8Array;
+  format: 'eml' | 'msg';
+  /** MIME parts and attachments of the whole message, nested ones included. */
+  maxParts: number;
+};
 export type { PreviewTask } from '../previews/render.ts';
-export type PrepTask = ImageTask | PdfTask | TextTask | PreviewTask;
+export type PrepTask = ImageTask | PdfTask | TextTask | EmailTask | PreviewTask;
 
 export type PrepResult<T extends PrepTask> = T extends PdfTask
   ? PreparedPdf
   : T extends PreviewTask
     ? PagePreview[]
-    : PreparedSource;
+    : T extends EmailTask
+      ? ReadMessage
+      : PreparedSource;
+
+type TaskResult = PreparedSource | PreparedPdf | ReadMessage | PagePreview[];
 
 /** main → thread; 'warm' only loads the thread's modules. */
 export interface PrepRequest {
@@ -34,5 +50,5 @@ export interface PrepRequest {
 
 /** thread → main: failures travel as plain data so their contract code survives the hop. */
 export type PrepResponse =
-  | { id: number; ok: true; result: PreparedSource | PreparedPdf | PagePreview[] }
+  | { id: number; ok: true; result: TaskResult }
   | { id: number; ok: false; error: { code: string; message: string; retryable: boolean } };
