@@ -52,7 +52,12 @@ function parse(bytes: Uint8Array, format: 'eml' | 'msg', limits: ReadLimits) {
 /** Counts the parts of the whole message, nested ones included, against the bound. */
 class PartBudget {
   used = 0;
-  constructor(private readonly max: number) {}
+  // A plain field, not a parameter property: prep threads load this file with Node's own type
+  // stripping, which only erases types.
+  readonly max: number;
+  constructor(max: number) {
+    this.max = max;
+  }
   take(n: number): void {
     this.used += n;
     if (this.used > this.max)
