@@ -9,8 +9,10 @@ COPY . .
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
-# Chromium renders webpages; fonts so text in pages and scans rasterises.
+# Chromium renders webpages; fonts so text in pages and scans rasterises; LibreOffice's Calc
+# rewrites XLS and ODS spreadsheets as XLSX.
 RUN apt-get update && apt-get install -y --no-install-recommends chromium fonts-dejavu-core ca-certificates \
+  libreoffice-calc-nogui \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production

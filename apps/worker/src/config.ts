@@ -146,6 +146,19 @@ export const configSchema = z.object({
   MAX_EMAIL_BYTES: int(50 * MiB, 1),
   MAX_EMAIL_PARTS: int(200, 1),
   MAX_EMAIL_IMAGES: int(20, 0),
+  // Spreadsheets (docs/sources.md#spreadsheets): the download cap of one fetched from a URL, and
+  // the cells with a value a workbook may have (counted in the file before it is parsed).
+  MAX_SPREADSHEET_BYTES: int(20 * MiB, 1),
+  MAX_SHEET_CELLS: int(200_000, 1),
+  // A ZIP-based file (XLSX, ODS) is measured before any parser sees it (expansion bombs): what
+  // its entries expand to together, how many there are, and how far one large entry expands.
+  MAX_ARCHIVE_EXPANDED_BYTES: int(100 * MiB, 1),
+  MAX_ARCHIVE_ENTRIES: int(10_000, 1),
+  MAX_ARCHIVE_RATIO: int(200, 1),
+  // LibreOffice rewriting a file (an XLS or ODS spreadsheet as XLSX): its deadline and its
+  // address space, past which the extraction fails as unreadable and the worker carries on.
+  CONVERT_TIMEOUT_MS: int(60_000, 1000),
+  CONVERT_MAX_MEMORY_MB: int(3072, 256),
   // Uploaded bytes are removed this long after their extraction finished (docs/uploads.md);
   // the row and its file description stay. Fractions allowed (0.5 = 30 minutes).
   UPLOAD_RETENTION_HOURS: z.coerce.number().min(0).default(24),

@@ -51,6 +51,28 @@ export interface GroundingPage {
   ocr?: boolean;
 }
 
+/** A non-empty cell of a sheet: its 1-based column and its value as the sheet shows it. */
+export interface GroundingCell {
+  col: number;
+  text: string;
+}
+
+/** A sheet row with at least one non-empty cell; `row` is 1-based, as the sheet numbers it. */
+export interface GroundingRow {
+  row: number;
+  cells: GroundingCell[];
+  hidden?: boolean;
+}
+
+/** A sheet as read: its name and its rows in order (docs/sources.md#spreadsheets). */
+export interface GroundingSheet {
+  name: string;
+  rows: GroundingRow[];
+  hidden?: boolean;
+  /** 1-based hidden columns, ascending. */
+  hiddenColumns: number[];
+}
+
 /**
  * One part of a message (its body, an attachment) and what was read of it, by the part's own
  * kind. `part` is what citations name: `"body"`, or the attachment's file name.

@@ -9,6 +9,7 @@ export * from './structure.ts';
 export * from './ids.ts';
 export * from './webhook-events.ts';
 export * from './citations.ts';
+export * from './cells.ts';
 export * from './records.ts';
 export * from './spelling.ts';
 export * from './pagination.ts';

@@ -25,3 +25,37 @@ export function compoundFormatOf(bytes: Uint8Array): FormatName | null {
     return 'msg';
   return null;
 }
+
+/** BIFF record types: the workbook globals' end, and the record saying the file is encrypted. */
+const BIFF_EOF = 0x000a;
+const BIFF_FILEPASS = 0x002f;
+/** Records of the globals looked at, at most: FILEPASS comes right after the first BOF. */
+const GLOBALS_RECORDS = 10_000;
+
+/**
+ * Whether an Excel 97–2003 workbook is password-protected: its globals carry a FILEPASS record
+ * (RC4 or XOR encryption of everything after it). Such a file cannot be read without the
+ * password, so it is refused as unreadable, saying why, before anything tries to open it.
+ */
+export function xlsIsEncrypted(bytes: Uint8Array): boolean {
+  let stream: Buffer;
+  try {
+    const container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      type: 'buffer',
+    });
+    const entry = CFB.find(container, 'Workbook') ?? CFB.find(container, 'Book');
+    if (!entry?.content) return false;
+    stream = Buffer.from(entry.content as Uint8Array);
+  } catch {
+    return false;
+  }
+  let at = 0;
+  for (let n = 0; n < GLOBALS_RECORDS && at + 4 <= stream.length; n++) {
+    const type = stream.readUInt16LE(at);
+    const length = stream.readUInt16LE(at + 2);
+    if (type === BIFF_FILEPASS) return true;
+    if (type === BIFF_EOF) return false;
+    at += 4 + length;
+  }
+  return false;
+}

@@ -5,3 +5,5 @@
  */
 export { detectFormat, type Detection, type DetectOptions, type FileInput } from './detect.ts';
 export { isImageType, sniffContentType, type SniffedType } from './sniff.ts';
+export { csvDelimiter } from './text.ts';
+export { xlsIsEncrypted } from './compound.ts';

@@ -44,6 +44,10 @@ describe('textFormatOf', () => {
     expect(textFormatOf('name,amount\n"Ties, cable",2.00\nScrews,3.50\n', whole)).toBe('csv');
     expect(textFormatOf('name;amount\nTies;2,00\nScrews;3,50\n', whole)).toBe('csv');
     expect(textFormatOf('name\tamount\nTies\t2.00\nScrews\t3.50\n', whole)).toBe('tsv');
+    // A field of two lines, quoted, as spreadsheet programs write a cell with a line break.
+    expect(
+      textFormatOf('sku,name,price\nA-1,"Gadget\nwith two lines",2.00\nA-2,Gizmo,3\n', whole),
+    ).toBe('csv');
     expect(textFormatOf('Dear Sir, thank you.\nYours, me', whole)).toBe('txt');
     // A sample cut mid-row: the last line is not judged.
     expect(textFormatOf('a,b\n1,2\n3,4\n5', { complete: false })).toBe('csv');

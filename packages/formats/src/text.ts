@@ -86,6 +86,29 @@ export function isEightBitMessage(head: Buffer): boolean {
   return looksLikeMessage(head.toString('latin1').split(/\r?\n/, 200));
 }
 
+/** Records judged for a table, at most. */
+const RECORDS = 200;
+
+/**
+ * The text's first records: lines, except that a line break inside double quotes belongs to its
+ * field (RFC 4180), as spreadsheet programs write a cell of several lines.
+ */
+function records(text: string): string[] {
+  const out: string[] = [];
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length && out.length < RECORDS; i++) {
+    const ch = text[i];
+    if (ch === '"') quoted = !quoted;
+    else if (ch === '\n' && !quoted) {
+      out.push(text.slice(start, i > start && text[i - 1] === '\r' ? i - 1 : i));
+      start = i + 1;
+    }
+  }
+  if (out.length < RECORDS) out.push(text.slice(start));
+  return out;
+}
+
 /** Counts a delimiter outside double quotes, as RFC 4180 quotes fields. */
 function countOutsideQuotes(line: string, delimiter: string): number {
   let n = 0;
@@ -102,13 +125,23 @@ function countOutsideQuotes(line: string, delimiter: string): number {
  * last line may be cut short by the sample's end), over three rows or more, or over two with at
  * least three columns (two lines of prose with a comma each are not a table).
  */
-function delimitedBy(lines: string[], delimiter: string, complete: boolean): boolean {
+function delimitedBy(text: string, delimiter: string, complete: boolean): boolean {
+  const lines = records(text);
   const rows = lines.filter((l) => l.trim() !== '');
   const judged = complete ? rows : rows.slice(0, -1);
   if (judged.length < 2) return false;
   const first = countOutsideQuotes(judged[0]!, delimiter);
   if (first === 0 || (judged.length < 3 && first < 2)) return false;
   return judged.every((row) => countOutsideQuotes(row, delimiter) === first);
+}
+
+/**
+ * The field delimiter of a CSV file: a semicolon where every row has the same number of them
+ * and commas do not make a table (as European spreadsheets write CSV), else a comma.
+ */
+export function csvDelimiter(sample: string, complete: boolean): ',' | ';' {
+  const text = sample.replace(/^\uFEFF/, '');
+  return !delimitedBy(text, ',', complete) && delimitedBy(text, ';', complete) ? ';' : ',';
 }
 
 function looksLikeJson(text: string): boolean {
@@ -136,9 +169,8 @@ export function textFormatOf(
   const lines = text.split(/\r?\n/, 200);
   if (looksLikeMessage(lines)) return 'eml';
   if (opts.complete ? looksLikeJson(text) : /^\s*[[{]\s*["[{]/.test(text)) return 'json';
-  if (delimitedBy(lines, '\t', opts.complete)) return 'tsv';
-  if (delimitedBy(lines, ',', opts.complete) || delimitedBy(lines, ';', opts.complete))
-    return 'csv';
+  if (delimitedBy(text, '\t', opts.complete)) return 'tsv';
+  if (delimitedBy(text, ',', opts.complete) || delimitedBy(text, ';', opts.complete)) return 'csv';
   if (opts.name && /\.(md|markdown)$/i.test(opts.name)) return 'md';
   return 'txt';
 }

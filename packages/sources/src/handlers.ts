@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import {
   ExtractionFailure,
   FORMATS,
+  formatOfMime,
   type FormatName,
   type PreparedSource,
   type SourceType,
@@ -21,6 +22,7 @@ import {
 } from './preparer.ts';
 import { keepSourceBytes, type PageBytes } from './previews/source-bytes.ts';
 import { withSentText } from './sent-text.ts';
+import { createSpreadsheetReader } from './spreadsheet/reader.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
 import { prepareTextBytes } from './text.ts';
 import { chromiumExecutable } from './webpage/browser/executable.ts';
@@ -65,6 +67,17 @@ export interface SourcesConfig {
   MAX_EMAIL_BYTES: number;
   MAX_EMAIL_PARTS: number;
   MAX_EMAIL_IMAGES: number;
+  /** Download cap of a spreadsheet fetched from a URL. */
+  MAX_SPREADSHEET_BYTES: number;
+  /** Cells with a value in a whole workbook at most (docs/sources.md#spreadsheets). */
+  MAX_SHEET_CELLS: number;
+  /** Bounds on a ZIP-based file (XLSX, ODS) before it is parsed. */
+  MAX_ARCHIVE_EXPANDED_BYTES: number;
+  MAX_ARCHIVE_ENTRIES: number;
+  MAX_ARCHIVE_RATIO: number;
+  /** LibreOffice's deadline and address-space bound when it rewrites a file (XLS, ODS). */
+  CONVERT_TIMEOUT_MS: number;
+  CONVERT_MAX_MEMORY_MB: number;
 }
 
 /**
@@ -197,6 +210,32 @@ export function createSourcePreparer(
     return citations ? withSentText(rendered) : rendered;
   }
 
+  const readSpreadsheet = createSpreadsheetReader(
+    pool,
+    {
+      maxCells: config.MAX_SHEET_CELLS,
+      archive: {
+        maxExpandedBytes: config.MAX_ARCHIVE_EXPANDED_BYTES,
+        maxEntries: config.MAX_ARCHIVE_ENTRIES,
+        maxRatio: config.MAX_ARCHIVE_RATIO,
+      },
+      convert: {
+        timeoutMs: config.CONVERT_TIMEOUT_MS,
+        maxMemoryBytes: config.CONVERT_MAX_MEMORY_MB * 1024 * 1024,
+      },
+    },
+    logger,
+  );
+  /**
+   * A spreadsheet file of a known format (XLSX, XLS, ODS, CSV, TSV) as model input: also what
+   * another kind calls for a spreadsheet inside its source (an email's attachment).
+   */
+  const prepareSpreadsheetBytes = (
+    bytes: Buffer,
+    format: FormatName,
+    opts: Pick<PrepareOptions, 'citations'>,
+  ) => time('parse', 'spreadsheet', () => readSpreadsheet(bytes, format, opts));
+
   /** What each kind reads (docs/sources.md); the registry says how its source arrives. */
   const handlers: SourceHandlers = {
     text: { bytes: (bytes, contentType, { citations }) => readText(bytes, contentType, citations) },
@@ -208,6 +247,14 @@ export function createSourcePreparer(
         time('rasterise', 'image', () => prepareImageBytes(bytes, opts)),
     },
     webpage: { url: renderWebpage },
+    spreadsheet: {
+      bytes: (bytes, contentType, opts) => {
+        const format = contentType ? formatOfMime(contentType) : undefined;
+        if (!format)
+          throw new Error(`a spreadsheet arrived without a known format (${contentType})`);
+        return prepareSpreadsheetBytes(bytes, format, opts);
+      },
+    },
     email: {
       // Its attachments are timed by their own kinds' handlers.
       bytes: (bytes, _type, opts) =>
@@ -246,12 +293,14 @@ export function createSourcePreparer(
     pdf: config.MAX_PDF_BYTES,
     image: config.MAX_IMAGE_BYTES,
     email: config.MAX_EMAIL_BYTES,
+    spreadsheet: config.MAX_SPREADSHEET_BYTES,
     // Any of the file kinds, or a page (then rendered in the browser, under its own caps).
     auto: Math.max(
       config.MAX_PDF_BYTES,
       config.MAX_IMAGE_BYTES,
       config.MAX_HTML_BYTES,
       config.MAX_EMAIL_BYTES,
+      config.MAX_SPREADSHEET_BYTES,
     ),
   };
   const fetchFile: FileFetcher = async (url, type, signal) => {

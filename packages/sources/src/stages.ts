@@ -5,9 +5,10 @@ import type { SourceType } from '@xt/contract';
  * them as metrics, docs/observability.md):
  * - `fetch`: downloading a URL source, or reading an upload from the blob store;
  * - `render`: a webpage in Chromium (its own navigation and downloads included);
- * - `rasterise`: PDF and image preparation on the prep threads, queueing for a thread included.
+ * - `rasterise`: PDF and image preparation on the prep threads, queueing for a thread included;
+ * - `parse`: a spreadsheet read into its sheets (a LibreOffice rewrite, then a prep thread).
  */
-export const SOURCE_STAGES = ['fetch', 'render', 'rasterise'] as const;
+export const SOURCE_STAGES = ['fetch', 'render', 'rasterise', 'parse'] as const;
 export type SourceStage = (typeof SOURCE_STAGES)[number];
 
 /** Runs `work` and records how long it took under `stage`, whether it succeeded or not. */

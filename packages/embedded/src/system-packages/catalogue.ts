@@ -91,6 +91,18 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
     purposes: ['test', 'ci'],
   },
   {
+    name: 'libreoffice-calc-nogui',
+    probe: '/usr/lib/libreoffice/program/libscfiltlo.so',
+    why: "rewrites XLS and ODS spreadsheets as XLSX for the worker to read (docs/sources.md#spreadsheets); the tests' workbooks are saved by it",
+    purposes: ['start', 'test', 'ci'],
+  },
+  {
+    name: 'python3-openpyxl',
+    probe: '/usr/lib/python3/dist-packages/openpyxl/__init__.py',
+    why: 'the spreadsheet tests write workbooks LibreOffice does not (rows frozen at the top)',
+    purposes: ['test', 'ci'],
+  },
+  {
     name: 'haproxy',
     probe: '/usr/sbin/haproxy',
     why: 'npm run lint:containers checks ops/haproxy/haproxy.cfg with haproxy -c; the TLS test runs the dashboard behind it',

@@ -13,8 +13,10 @@ import type {
   PrepResponse,
   PrepTask,
   PreviewTask,
+  SpreadsheetTask,
   TextTask,
 } from './tasks.ts';
+import type { SpreadsheetResult } from '../spreadsheet/prepare-spreadsheet.ts';
 
 /*
  * Why worker threads: rasterising a page or resampling a photo is tens to hundreds of
@@ -61,6 +63,7 @@ export interface PrepPool {
   runPrep(task: PdfTask, opts?: RunOptions): Promise<PreparedPdf>;
   runPrep(task: TextTask, opts?: RunOptions): Promise<PreparedSource>;
   runPrep(task: EmailTask, opts?: RunOptions): Promise<ReadMessage>;
+  runPrep(task: SpreadsheetTask, opts?: RunOptions): Promise<SpreadsheetResult>;
   runPrep(task: PreviewTask, opts?: RunOptions): Promise<PagePreview[]>;
   readonly stats: { threads: number; busy: number; queued: number };
   /**
@@ -73,7 +76,7 @@ export interface PrepPool {
   close(): Promise<void>;
 }
 
-type Result = PreparedSource | PreparedPdf | ReadMessage | PagePreview[];
+type Result = PreparedSource | PreparedPdf | ReadMessage | PagePreview[] | SpreadsheetResult;
 
 // From sources the thread is thread.ts beside this file; in a bundle (`dist/main.js`) the build
 // emits it as dist/thread.js beside the bundle.

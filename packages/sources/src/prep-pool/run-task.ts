@@ -2,6 +2,7 @@ import { ExtractionFailure, type PreparedSource } from '@xt/contract';
 import { renderPreviews, type PagePreview } from '../previews/render.ts';
 import { prepareImage } from '../image/prepare-image.ts';
 import { preparePdf, type PreparedPdf } from '../pdf/prepare-pdf.ts';
+import { prepareSpreadsheet, type SpreadsheetResult } from '../spreadsheet/prepare-spreadsheet.ts';
 import { prepareTextBytes } from '../text.ts';
 import { readMessage } from '../email/read-message.ts';
 import type { ReadMessage } from '../email/message.ts';
@@ -20,7 +21,7 @@ function staticMarkdown(html: string): string {
 
 export async function runTask(
   task: PrepTask,
-): Promise<PreparedSource | PreparedPdf | ReadMessage | PagePreview[]> {
+): Promise<PreparedSource | PreparedPdf | ReadMessage | PagePreview[] | SpreadsheetResult> {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   switch (task.kind) {
     case 'image':
@@ -31,6 +32,8 @@ export async function runTask(
       return prepareTextBytes(bytes, task.contentType, staticMarkdown, task.citations);
     case 'email':
       return readMessage(bytes, task.format, { maxParts: task.maxParts, html: staticMarkdown });
+    case 'spreadsheet':
+      return prepareSpreadsheet(bytes, task.format, task.opts);
     case 'previews':
       return renderPreviews(task);
   }

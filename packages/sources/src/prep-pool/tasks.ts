@@ -3,6 +3,11 @@ import type { PagePreview, PreviewTask } from '../previews/render.ts';
 import type { ImageOptions } from '../image/prepare-image.ts';
 import type { PdfOptions, PreparedPdf } from '../pdf/prepare-pdf.ts';
 import type { ReadMessage } from '../email/message.ts';
+import type {
+  SpreadsheetOptions,
+  SpreadsheetResult,
+  ThreadFormat,
+} from '../spreadsheet/prepare-spreadsheet.ts';
 
 /** CPU-heavy preparation work the pool runs off the main event loop. */
 export type ImageTask = { kind: 'image'; bytes: Uint8Array; opts: ImageOptions };
@@ -29,8 +34,15 @@ export type EmailTask = {
   /** MIME parts and attachments of the whole message, nested ones included. */
   maxParts: number;
 };
+/** A spreadsheet (XLSX, CSV or TSV): bounds checked, cells read and displayed, sheets as tables. */
+export type SpreadsheetTask = {
+  kind: 'spreadsheet';
+  bytes: Uint8Array;
+  format: ThreadFormat;
+  opts: SpreadsheetOptions;
+};
 export type { PreviewTask } from '../previews/render.ts';
-export type PrepTask = ImageTask | PdfTask | TextTask | EmailTask | PreviewTask;
+export type PrepTask = ImageTask | PdfTask | TextTask | EmailTask | SpreadsheetTask | PreviewTask;
 
 export type PrepResult<T extends PrepTask> = T extends PdfTask
   ? PreparedPdf
@@ -38,9 +50,11 @@ export type PrepResult<T extends PrepTask> = T extends PdfTask
     ? PagePreview[]
     : T extends EmailTask
       ? ReadMessage
-      : PreparedSource;
+      : T extends SpreadsheetTask
+        ? SpreadsheetResult
+        : PreparedSource;
 
-type TaskResult = PreparedSource | PreparedPdf | ReadMessage | PagePreview[];
+type TaskResult = PreparedSource | PreparedPdf | ReadMessage | PagePreview[] | SpreadsheetResult;
 
 /** main → thread; 'warm' only loads the thread's modules. */
 export interface PrepRequest {
