@@ -4,12 +4,15 @@
  * the way Chromium does there.
  */
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import fs from 'node:fs';
+import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BrowserHost } from './browser-host.ts';
 import { ChromiumLauncher } from './launcher.ts';
+import { requireSystemTool } from '../../isolation/system-tool.ts';
+import { asUserCommand, lookupUser } from '../../isolation/system-user.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const asRoot = process.getuid?.() === 0;
@@ -120,6 +123,100 @@ describe('chromium launcher', () => {
       } finally {
         await launcher.dispose();
       }
+    },
+  );
+
+  it.runIf(asRoot)('starts its helpers by absolute path, whatever PATH says', async () => {
+    // Stand-ins first on PATH, for every tool the launcher and its script use: each notes that
+    // it ran, then runs the real one, so a launch through PATH would still work.
+    const shims = path.join(dir, 'shims');
+    const ran = path.join(dir, 'ran-from-path');
+    await mkdir(shims, { recursive: true });
+    for (const tool of ['chown', 'setpriv', 'getent', 'mkdir', 'rm', 'rmdir', 'mktemp'])
+      await writeFile(
+        path.join(shims, tool),
+        `#!/bin/sh\necho ${tool} >> '${ran}'\nPATH=/usr/bin:/bin exec ${tool} "$@"\n`,
+        { mode: 0o755 },
+      );
+    const hijacked = `${shims}:${process.env.PATH ?? ''}`;
+    const saved = process.env.PATH;
+    process.env.PATH = hijacked;
+    try {
+      const launcher = await ChromiumLauncher.create({
+        executablePath: CHROMIUM,
+        environment: { ...process.env, PATH: hijacked },
+      });
+      try {
+        await (await launcher.launch(LAUNCH)).close();
+      } finally {
+        await launcher.dispose();
+      }
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect(await readFile(ran, 'utf8').catch(() => '')).toBe('');
+  });
+
+  it.runIf(asRoot)(
+    "deletes the profile it handed to the user as the user: nothing root deletes recursively is the user's",
+    async () => {
+      const { uid, gid } = await lookupUser('nobody', 'the test');
+      // Root's, beside the profile: a planted link to it must not get it deleted.
+      const canary = path.join(dir, 'canary');
+      await mkdir(canary, { recursive: true });
+      await writeFile(path.join(canary, 'keep'), 'root');
+      // Every recursive delete this process makes (Playwright's own cleanup included), with the
+      // owner of what it deletes, seen as the delete starts.
+      const recursive: { target: string; owner: number | undefined }[] = [];
+      const realRm = fs.promises.rm;
+      const spy = vi.spyOn(fs.promises, 'rm').mockImplementation(async (target, options) => {
+        if (options?.recursive)
+          recursive.push({
+            target: String(target),
+            owner: (await lstat(target).catch(() => undefined))?.uid,
+          });
+        return realRm(target, options);
+      });
+      let profile: string | undefined;
+      try {
+        const launcher = await ChromiumLauncher.create({
+          executablePath: CHROMIUM,
+          environment: process.env,
+        });
+        try {
+          // --enable-automation lets CDP answer with the command line, which names the profile.
+          const browser = await launcher.launch({
+            ...LAUNCH,
+            args: [...LAUNCH.args, '--enable-automation'],
+          });
+          const session = await browser.newBrowserCDPSession();
+          const { arguments: args } = await session.send('Browser.getBrowserCommandLine');
+          profile = args.find((a) => a.startsWith('--user-data-dir='))!.split('=')[1]!;
+          expect((await lstat(profile)).uid).toBe(uid);
+          // What a renderer that got out of its sandbox could do as the user: plant a link.
+          const [asNobody = '', ...asNobodyArgs] = asUserCommand({ name: 'nobody', uid, gid });
+          execFileSync(asNobody, [
+            ...asNobodyArgs,
+            requireSystemTool('ln', 'to plant a link'),
+            '-s',
+            canary,
+            path.join(profile, 'planted'),
+          ]);
+          await browser.close();
+        } finally {
+          await launcher.dispose();
+        }
+      } finally {
+        spy.mockRestore();
+      }
+      expect(recursive.length).toBeGreaterThan(0);
+      expect(recursive.filter((d) => d.owner === uid)).toEqual([]);
+      // The profile is gone, with the directory that held it; the link's target is not.
+      expect(await lstat(profile).catch(() => undefined)).toBeUndefined();
+      expect(
+        await lstat(path.dirname(path.dirname(profile))).catch(() => undefined),
+      ).toBeUndefined();
+      expect(await readdir(canary)).toEqual(['keep']);
     },
   );
 

@@ -1,13 +1,8 @@
 import { stripVTControlCharacters } from 'node:util';
 import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
 import { browserEnvironment } from './environment.ts';
-import {
-  currentUser,
-  lookupUser,
-  writeRunAsLauncher,
-  type RunAsLauncher,
-  type SystemUser,
-} from './run-as.ts';
+import { currentUser, lookupUser, type SystemUser } from '../../isolation/system-user.ts';
+import { writeRunAsLauncher, type RunAsLauncher } from './run-as.ts';
 
 interface ChromiumLauncherOptions {
   /** Chromium binary; when absent Playwright's own download. */
@@ -87,7 +82,7 @@ export class ChromiumLauncher {
   static async create(opts: ChromiumLauncherOptions): Promise<ChromiumLauncher> {
     const self = currentUser();
     if (self.uid !== 0) return new ChromiumLauncher(opts, self, undefined);
-    const user = await lookupUser(opts.user ?? 'nobody');
+    const user = await lookupUser(opts.user ?? 'nobody', 'BROWSER_USER');
     if (user.uid === 0) return new ChromiumLauncher(opts, user, undefined);
     const runAs = await writeRunAsLauncher(user, opts.executablePath ?? chromium.executablePath());
     return new ChromiumLauncher(opts, user, runAs);
@@ -103,13 +98,19 @@ export class ChromiumLauncher {
   }
 
   async launch(settings: LaunchSettings): Promise<Browser> {
-    const launch = (chromiumSandbox: boolean) =>
-      chromium.launch({
+    const runAs = this.#runAs;
+    const launch = async (chromiumSandbox: boolean) => {
+      await runAs?.sweep();
+      const browser = await chromium.launch({
         ...settings,
         ...(this.#executablePath === undefined ? {} : { executablePath: this.#executablePath }),
         env: this.#env,
         chromiumSandbox,
       });
+      // Its profile goes once it has exited (this sweep, or the next one's, or dispose's).
+      if (runAs) browser.on('disconnected', () => void runAs.sweep());
+      return browser;
+    };
     if (this.#sandbox.state === 'off') return launch(false);
     if (this.#sandbox.state === 'on') return launch(true);
     try {
@@ -126,7 +127,7 @@ export class ChromiumLauncher {
     }
   }
 
-  /** Removes the run-as launcher; browsers already launched are not affected. */
+  /** Removes the run-as launcher and the profiles of exited browsers; running ones go on. */
   async dispose(): Promise<void> {
     await this.#runAs?.dispose();
   }

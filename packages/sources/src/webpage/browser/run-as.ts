@@ -1,79 +1,119 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, rmdir, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { requireSystemTool } from '../../isolation/system-tool.ts';
+import { asUserCommand, type SystemUser } from '../../isolation/system-user.ts';
 
 const run = promisify(execFile);
 
-/** An account of this machine Chromium can run as. */
-export interface SystemUser {
-  name: string;
-  uid: number;
-  gid: number;
-}
-
-/** The user this process runs as. */
-export function currentUser(): SystemUser {
-  const info = os.userInfo();
-  return { name: info.username, uid: info.uid, gid: info.gid };
-}
-
-/** `name` (or a numeric uid) from the system's user database (`getent`, so NSS users count). */
-export async function lookupUser(name: string): Promise<SystemUser> {
-  const { stdout } = await run('getent', ['passwd', name]).catch(() => ({ stdout: '' }));
-  const [found, , uid, gid] = stdout.split('\n')[0]?.split(':') ?? [];
-  if (!found || !uid || !gid)
-    throw new Error(`BROWSER_USER "${name}" is not a user of this machine (getent passwd)`);
-  return { name: found, uid: Number(uid), gid: Number(gid) };
-}
-
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+
+interface Tools {
+  asUser: string[];
+  chown: string;
+  mkdir: string;
+  rm: string;
+  rmdir: string;
+}
 
 /**
  * The launcher Playwright starts instead of Chromium when the worker is root. Playwright makes
- * the profile directory (`--user-data-dir`, mode 0700) as root and talks to Chromium over fds 3
- * and 4, so the script hands the profile to the user, makes it the user's HOME (root's is not
- * theirs to write), and execs Chromium as that user: the fds survive exec, the pid stays the one
- * Playwright watches and kills. setpriv drops every capability and group and sets no_new_privs
- * (Chromium's namespace sandbox needs none of them).
+ * a profile directory of its own (`--user-data-dir`) and talks to Chromium over fds 3 and 4.
+ * The script gives Chromium a fresh profile instead, made by root in a directory only root may
+ * change and then handed to the user, makes it the user's HOME (root's is not theirs to write),
+ * and execs Chromium as that user: the fds survive exec, the pid stays the one Playwright
+ * watches and kills. Playwright's own directory stays root's and empty, so its recursive delete
+ * after the browser exits walks nothing the user could have planted links in. The profile is
+ * named after the pid, so the worker can tell which ones belong to browsers that have exited.
+ * Every tool is named by absolute path: PATH is the environment's.
  */
-function script(user: SystemUser, executable: string): string {
-  const ids = `${user.uid}:${user.gid}`;
+function script(user: SystemUser, executable: string, profiles: string, tools: Tools): string {
+  const asUser = tools.asUser.map(quote).join(' ');
   return `#!/bin/sh
 # Written by the xt worker (@xt/sources, webpage/browser/run-as.ts): Chromium as ${user.name}.
 set -eu
+profile=${quote(profiles)}/$$
+# Left by an earlier browser that had this pid: emptied as the user, then removed.
+if [ -e "$profile" ]; then
+  ${asUser} ${quote(tools.rm)} -rf -- "$profile" || :
+  ${quote(tools.rmdir)} -- "$profile"
+fi
+${quote(tools.mkdir)} -m 700 -- "$profile"
+${quote(tools.chown)} ${user.uid}:${user.gid} -- "$profile"
 for arg do
+  shift
   case $arg in
-    --user-data-dir=*)
-      profile=\${arg#--user-data-dir=}
-      chown -R ${ids} -- "$profile"
-      HOME=$profile
-      export HOME
-      ;;
+    --user-data-dir=*) arg=--user-data-dir=$profile ;;
   esac
+  set -- "$@" "$arg"
 done
-exec setpriv --reuid=${user.uid} --regid=${user.gid} --clear-groups --inh-caps=-all --no-new-privs -- ${quote(executable)} "$@"
+HOME=$profile
+export HOME
+exec ${asUser} ${quote(executable)} "$@"
 `;
 }
 
 export interface RunAsLauncher {
   /** What to give Playwright as `executablePath`. */
   path: string;
+  /** Deletes the profiles of browsers that have exited. */
+  sweep(): Promise<void>;
+  /** Sweeps, then removes the launcher; browsers still running keep their profiles. */
   dispose(): Promise<void>;
 }
 
-/** Writes the launcher into a fresh root-only directory; `dispose` removes it. */
+/**
+ * Writes the launcher into a fresh directory that root alone may change (others may only pass
+ * through it, to reach their profile). Tools missing fail here, with a reason, rather than as a
+ * browser that exits at once.
+ */
 export async function writeRunAsLauncher(
   user: SystemUser,
   executable: string,
 ): Promise<RunAsLauncher> {
-  // Fails here, with a reason, rather than as a browser that exits at once.
-  await run('setpriv', ['--version']).catch(() => {
-    throw new Error(`setpriv (util-linux) is needed to run Chromium as ${user.name}`);
-  });
+  const neededFor = `to run Chromium as ${user.name}`;
+  const tools: Tools = {
+    asUser: asUserCommand(user),
+    chown: requireSystemTool('chown', neededFor),
+    mkdir: requireSystemTool('mkdir', neededFor),
+    rm: requireSystemTool('rm', neededFor),
+    rmdir: requireSystemTool('rmdir', neededFor),
+  };
   const dir = await mkdtemp(path.join(os.tmpdir(), 'xt-chromium-'));
+  const profiles = path.join(dir, 'profiles');
+  await mkdir(profiles);
+  await chmod(dir, 0o711);
+  await chmod(profiles, 0o711);
   const file = path.join(dir, 'chromium-as-user');
-  await writeFile(file, script(user, executable), { mode: 0o700 });
-  return { path: file, dispose: () => rm(dir, { recursive: true, force: true }) };
+  await writeFile(file, script(user, executable, profiles, tools), { mode: 0o700 });
+
+  /**
+   * A profile is the user's to fill, so it is emptied as the user: `rm` then cannot reach
+   * anything the user could not delete itself, whatever links it planted or swapped in while
+   * the delete ran. Its directory, in root's, is then removed by root without recursion.
+   */
+  const sweep = async (): Promise<void> => {
+    const names = await readdir(profiles).catch(() => []);
+    for (const name of names) {
+      if (existsSync(`/proc/${name}`)) continue;
+      const profile = path.join(profiles, name);
+      const [asUser = '', ...args] = tools.asUser;
+      await run(asUser, [...args, tools.rm, '-rf', '--', profile]).catch(() => undefined);
+      await rmdir(profile).catch(() => undefined);
+    }
+  };
+  return {
+    path: file,
+    sweep,
+    async dispose() {
+      await sweep();
+      // Nothing recursive: whatever is still there (a browser still running) stays.
+      await unlink(file).catch(() => undefined);
+      await rmdir(profiles).catch(() => undefined);
+      await rmdir(dir).catch(() => undefined);
+    },
+  };
 }

@@ -1,0 +1,50 @@
+import { execFile } from 'node:child_process';
+import os from 'node:os';
+import { promisify } from 'node:util';
+import { requireSystemTool } from './system-tool.ts';
+
+const run = promisify(execFile);
+
+/** An account of this machine a helper program (Chromium) can run as. */
+export interface SystemUser {
+  name: string;
+  uid: number;
+  gid: number;
+}
+
+/** The user this process runs as. */
+export function currentUser(): SystemUser {
+  const info = os.userInfo();
+  return { name: info.username, uid: info.uid, gid: info.gid };
+}
+
+/**
+ * `name` (or a numeric uid) from the system's user database (`getent`, so NSS users count);
+ * `setting` names where it came from in the error when there is no such user.
+ */
+export async function lookupUser(name: string, setting: string): Promise<SystemUser> {
+  const getent = requireSystemTool('getent', 'to look users up');
+  const { stdout } = await run(getent, ['passwd', name]).catch(() => ({ stdout: '' }));
+  const [found, , uid, gid] = stdout.split('\n')[0]?.split(':') ?? [];
+  if (!found || !uid || !gid)
+    throw new Error(`${setting} "${name}" is not a user of this machine (getent passwd)`);
+  return { name: found, uid: Number(uid), gid: Number(gid) };
+}
+
+/**
+ * The command line that runs what follows it as `user`, from root: util-linux's setpriv with
+ * the user's uid and gid, no supplementary groups, no capabilities to inherit and
+ * `no_new_privs`, so nothing it runs can gain privileges again.
+ */
+export function asUserCommand(user: SystemUser): string[] {
+  const setpriv = requireSystemTool('setpriv', `(util-linux) to run programs as ${user.name}`);
+  return [
+    setpriv,
+    `--reuid=${user.uid}`,
+    `--regid=${user.gid}`,
+    '--clear-groups',
+    '--inh-caps=-all',
+    '--no-new-privs',
+    '--',
+  ];
+}
