@@ -12,3 +12,4 @@ export * from './config-core.ts';
 export * from './redis-url.ts';
 export * from './breaker.ts';
 export * from './settings-error.ts';
+export * from './patient-timeout.ts';

@@ -9,3 +9,4 @@ export * from './redis-cluster.ts';
 export * from './redis-sentinel.ts';
 export * from './forwarding-proxy.ts';
 export * from './local-servers.ts';
+export * from './hold-loop.ts';
