@@ -1,5 +1,6 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
+import type pg from 'pg';
+import { PatientPool } from './patient-pool.ts';
 import * as schema from './schema.ts';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -19,7 +20,8 @@ export interface DbOptions {
   /**
    * How long to wait for a connection (a new one, or a free one from a busy pool). Short, so a
    * request during a database outage is answered 503 within 3 s (docs/api.md#when-postgresql-or-redis-is-down) instead of
-   * hanging. Default 2 s.
+   * hanging. Default 2 s, not counting time the event loop was too busy to see the connection
+   * come: a busy process waits longer, rather than answering 503 (PatientPool).
    */
   connectTimeoutMs?: number;
   /** Server-side cap on any one statement; a runaway query cannot hold a connection. Default 30 s. */
@@ -38,7 +40,7 @@ export interface DbOptions {
 
 export function createDb(url: string, options: DbOptions = {}): DbHandle {
   const statementTimeout = options.statementTimeoutMs ?? 30_000;
-  const pool = new pg.Pool({
+  const pool = new PatientPool({
     connectionString: url,
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'extraction-service',
