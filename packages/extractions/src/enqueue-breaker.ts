@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { ExtractJobPayload, ExtractionJobPolicy } from '@xt/queue';
-import { createSkipBreaker } from '@xt/runtime';
+import { createSkipBreaker, patientTimeout } from '@xt/runtime';
 import { enqueueExtraction } from './enqueue.ts';
 
 /**
@@ -47,11 +47,13 @@ export function createEnqueueBreaker(queue: Queue) {
 /**
  * `work`, or an error once `ms` have passed. Not p-timeout: that builds its error, stack and
  * all, on every call, which was about 3% of the API's CPU per create (docs/performance.md).
+ * The time is the event loop's own (patientTimeout): a busy API answers its creates later, and
+ * does not take Redis for down (and skip it for every create) because of its own delay.
  */
 function withinDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+  let cancel: (() => void) | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
+    cancel = patientTimeout(ms, () => reject(new Error(message)));
   });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  return Promise.race([work, deadline]).finally(() => cancel?.());
 }
