@@ -10,6 +10,24 @@ export interface ExtractionReview {
   schemaName: string;
   /** 1-based pages with a stored preview, ascending. */
   previewPages: number[];
+  /** An email's parts with pages (a PDF attachment): the pages of each with a stored preview. */
+  partPreviews: Record<string, number[]>;
+}
+
+/**
+ * How `page_images` names a stored preview: the page (`"3"`), or for a page of an email's part
+ * the page and the part (`"3:invoice.pdf"`; a part's name may hold any character, a page none
+ * but digits, so the first `:` divides them).
+ */
+export function previewKey(page: number, part?: string): string {
+  return part === undefined ? String(page) : `${page}:${part}`;
+}
+
+export function parsePreviewKey(key: string): { page: number; part?: string } | undefined {
+  const match = /^([1-9]\d{0,5})(?::([\s\S]+))?$/.exec(key);
+  if (!match) return undefined;
+  const page = Number(match[1]);
+  return match[2] === undefined ? { page } : { page, part: match[2] };
 }
 
 /** One UTC day of an account's usage. */

@@ -19,4 +19,4 @@ export { prepareImage, visionSize, visionTokens } from './image/index.ts';
 export { preparePdf, renderSize } from './pdf/index.ts';
 export { prepareTextBytes } from './text.ts';
 export { PREVIEW_WIDTH, type PagePreview, type PreviewTask } from './previews/render.ts';
-export { sourceBytesOf, type PageBytes } from './previews/source-bytes.ts';
+export { partBytesOf, sourceBytesOf, type PageBytes } from './previews/source-bytes.ts';

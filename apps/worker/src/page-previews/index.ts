@@ -1,10 +1,16 @@
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { BlobStore } from '@xt/blob-store';
-import type { Citations, PreparedSource } from '@xt/contract';
+import { previewKey, type Citations, type PreparedSource } from '@xt/contract';
 import type { Db } from '@xt/db';
 import { errorSummary } from '@xt/runtime';
-import { sourceBytesOf, type PageBytes, type PagePreview, type PreviewTask } from '@xt/sources';
+import {
+  partBytesOf,
+  sourceBytesOf,
+  type PageBytes,
+  type PagePreview,
+  type PreviewTask,
+} from '@xt/sources';
 
 export interface PagePreviewDeps {
   db: Db;
@@ -15,19 +21,29 @@ export interface PagePreviewDeps {
   logger: Logger;
 }
 
-/** 1-based pages on which some value was found, ascending. */
-export function citedPages(citations: Citations | null | undefined): number[] {
+/**
+ * 1-based pages on which some value was found, ascending: of the source itself, or with `part`
+ * of that part of an email (a PDF attachment).
+ */
+export function citedPages(citations: Citations | null | undefined, part?: string): number[] {
   const pages = new Set<number>();
   for (const c of Object.values(citations ?? {}))
-    if (c.grounded && c.page !== null && c.boxes.length > 0) pages.add(c.page);
+    if (c.grounded && c.page !== null && c.boxes.length > 0 && c.part === part) pages.add(c.page);
   return [...pages].sort((a, b) => a - b);
+}
+
+/** A file whose cited pages are drawn: the source's own, or one part of an email. */
+interface Drawn {
+  file: PageBytes;
+  part?: string;
 }
 
 /**
  * Stores a JPEG preview of every page of a source with pages (its PDF, converted PDF or image,
- * kept by the preparation) that carries a citation, for the
- * dashboard's review view (docs/citations.md#review-view), and returns `page_images` for the
- * completion: `{ "<page>": "<blob ref>" }`, or null when there is nothing to show.
+ * kept by the preparation) that carries a citation, and of every page of an email's attachments
+ * with pages that does, for the dashboard's review view (docs/citations.md#review-view), and
+ * returns `page_images` for the completion: `{ "<page>": "<blob ref>" }` (`"<page>:<part>"` for
+ * an attachment's page, see `previewKey`), or null when there is nothing to show.
  *
  * Best effort: a preview is a convenience, so failing to draw or store one never fails the
  * extraction; the view then draws the boxes on a blank page. Previews whose completion is never
@@ -36,28 +52,37 @@ export function citedPages(citations: Citations | null | undefined): number[] {
  */
 export async function storePagePreviews(
   deps: PagePreviewDeps,
-  input: { file: PageBytes | undefined; citations: Citations | null },
+  input: {
+    file: PageBytes | undefined;
+    parts?: ReadonlyMap<string, PageBytes> | undefined;
+    citations: Citations | null;
+  },
 ): Promise<Record<string, string> | null> {
-  const pages = citedPages(input.citations);
-  if (pages.length === 0 || !input.file) return null;
-  try {
-    const previews = await deps.render({
-      kind: 'previews',
-      type: input.file.drawAs,
-      bytes: input.file.bytes,
-      pages,
-      maxImagePixels: deps.maxImagePixels,
-    });
-    const images: Record<string, string> = {};
-    for (const preview of previews) {
-      const stored = await deps.store.put(deps.db, Readable.from([Buffer.from(preview.jpeg)]));
-      images[String(preview.page)] = stored.ref;
+  const drawn: Drawn[] = [
+    ...(input.file ? [{ file: input.file }] : []),
+    ...[...(input.parts ?? [])].map(([part, file]) => ({ part, file })),
+  ];
+  const images: Record<string, string> = {};
+  for (const { file, part } of drawn) {
+    const pages = citedPages(input.citations, part);
+    if (pages.length === 0) continue;
+    try {
+      const previews = await deps.render({
+        kind: 'previews',
+        type: file.drawAs,
+        bytes: file.bytes,
+        pages,
+        maxImagePixels: deps.maxImagePixels,
+      });
+      for (const preview of previews) {
+        const stored = await deps.store.put(deps.db, Readable.from([Buffer.from(preview.jpeg)]));
+        images[previewKey(preview.page, part)] = stored.ref;
+      }
+    } catch (err) {
+      deps.logger.warn({ error: errorSummary(err), pages, part }, 'page previews not stored');
     }
-    return Object.keys(images).length > 0 ? images : null;
-  } catch (err) {
-    deps.logger.warn({ error: errorSummary(err), pages }, 'page previews not stored');
-    return null;
   }
+  return Object.keys(images).length > 0 ? images : null;
 }
 
 /** What the processor calls once an answer is grounded: `page_images` for the completion. */
@@ -67,5 +92,10 @@ export type PagePreviews = (
 ) => Promise<Record<string, string> | null>;
 
 export function pagePreviews(deps: PagePreviewDeps): PagePreviews {
-  return (source, citations) => storePagePreviews(deps, { file: sourceBytesOf(source), citations });
+  return (source, citations) =>
+    storePagePreviews(deps, {
+      file: sourceBytesOf(source),
+      parts: partBytesOf(source),
+      citations,
+    });
 }

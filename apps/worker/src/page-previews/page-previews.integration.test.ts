@@ -104,6 +104,27 @@ describe('storePagePreviews', () => {
     expect([meta.width, meta.height]).toEqual([200, 400]);
   });
 
+  it("draws the cited pages of an email's PDF attachments, each named by page and part", async () => {
+    const invoice = await textPdf(['Invoice', 'Total 12.50']);
+    const terms = await textPdf(['Terms']);
+    const inPart = (part: string, page: number): Citation => ({ ...cite(page), part });
+    const images = await storePagePreviews(deps, {
+      file: undefined,
+      parts: new Map([
+        ['invoice.pdf', { drawAs: 'pdf', bytes: new Uint8Array(invoice) }],
+        ['fwd.eml/terms.pdf', { drawAs: 'pdf', bytes: new Uint8Array(terms) }],
+      ]),
+      citations: {
+        '/sender': { ...cite(null), part: 'body' },
+        '/total': inPart('invoice.pdf', 2),
+        '/terms': inPart('fwd.eml/terms.pdf', 1),
+      },
+    });
+    expect(Object.keys(images ?? {}).sort()).toEqual(['1:fwd.eml/terms.pdf', '2:invoice.pdf']);
+    const { meta } = await jpegOf(images!['2:invoice.pdf']!);
+    expect(meta).toMatchObject({ format: 'jpeg', width: 1000 });
+  });
+
   it('stores nothing for a source without pages, or without a value on a page', async () => {
     const none = { '/a': cite(null) };
     expect(

@@ -8,7 +8,7 @@ import {
   type SourceType,
 } from '@xt/contract';
 import type { PrepareOptions } from '../preparer.ts';
-import { sourceBytesOf, type PageBytes } from '../previews/source-bytes.ts';
+import { keepPartBytes, sourceBytesOf, type PageBytes } from '../previews/source-bytes.ts';
 import { prepareText } from '../text.ts';
 import type { ReadAttachment, ReadMessage } from './message.ts';
 import { formatLabel, messageText, type Listed } from './message-text.ts';
@@ -34,9 +34,6 @@ export interface EmailDeps extends AttachmentReaders {
   /** Images, attached or inline, sent to the model across the whole message. */
   maxImages: number;
 }
-
-/** A prepared email: its parts, and the bytes of its parts with pages (for page previews). */
-export type PreparedEmail = PreparedSource & { partPages: Map<string, PageBytes> };
 
 /** One part as it reaches the model, with what was read of it for grounding. */
 interface Section {
@@ -197,7 +194,7 @@ export async function prepareEmail(
   format: 'eml' | 'msg',
   opts: PrepareOptions,
   deps: EmailDeps,
-): Promise<PreparedEmail> {
+): Promise<PreparedSource> {
   const message = await deps.read(bytes, format);
   const walk: Walk = {
     deps,
@@ -208,7 +205,7 @@ export async function prepareEmail(
     partPages: new Map(),
   };
   await walkMessage(walk, message, 'body', '', null);
-  const prepared: PreparedEmail = { parts: renumber(walk.sections), partPages: walk.partPages };
+  const prepared: PreparedSource = { parts: renumber(walk.sections) };
   if (opts.citations) {
     const parts = walk.sections.flatMap((s) => (s.grounding ? [s.grounding] : []));
     prepared.grounding = { kind: 'parts', parts };
@@ -217,5 +214,6 @@ export async function prepareEmail(
     prepared.truncated = {
       message: `Parts of the message were not read: ${walk.unread.join('; ')}.`,
     };
-  return prepared;
+  // The parts with pages are drawn for the review view as their own kinds draw them.
+  return keepPartBytes(prepared, walk.partPages);
 }

@@ -23,3 +23,21 @@ export function keepSourceBytes<T extends PreparedSource>(source: T, pages: Page
 export function sourceBytesOf(source: PreparedSource): PageBytes | undefined {
   return kept.get(source);
 }
+
+/*
+ * An email's parts with pages (its PDF and image attachments), by part name: each kept as its
+ * own preparation kept it, so that the cited pages of each can be drawn the same way.
+ */
+const keptParts = new WeakMap<PreparedSource, ReadonlyMap<string, PageBytes>>();
+
+export function keepPartBytes<T extends PreparedSource>(
+  source: T,
+  parts: ReadonlyMap<string, PageBytes>,
+): T {
+  if (parts.size > 0) keptParts.set(source, parts);
+  return source;
+}
+
+export function partBytesOf(source: PreparedSource): ReadonlyMap<string, PageBytes> | undefined {
+  return keptParts.get(source);
+}
