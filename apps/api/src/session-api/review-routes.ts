@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { and, eq } from 'drizzle-orm';
 import { BlobNotFoundError, type BlobStore } from '@xt/blob-store';
-import type { ExtractionReview } from '@xt/contract';
+import { parsePreviewKey, previewKey, type ExtractionReview } from '@xt/contract';
 import { extractions, type Db } from '@xt/db';
 import { principalOf } from '../auth/principal.ts';
 import { sendOk } from '../http/envelope.ts';
@@ -27,19 +27,30 @@ export function reviewRoutes(db: Db, store: BlobStore): Router {
 
   router.get('/extractions/:id/review', async (req, res) => {
     const row = await find(principalOf(req).accountId, idParam(req.params.id, 'Extraction'));
+    const previewPages: number[] = [];
+    const partPreviews: Record<string, number[]> = {};
+    for (const key of Object.keys(row.pageImages ?? {})) {
+      const stored = parsePreviewKey(key);
+      if (!stored) continue;
+      if (stored.part === undefined) previewPages.push(stored.page);
+      else (partPreviews[stored.part] ??= []).push(stored.page);
+    }
+    const ascending = (pages: number[]) => pages.sort((a, b) => a - b);
+    for (const pages of Object.values(partPreviews)) ascending(pages);
     const review: ExtractionReview = {
       schemaName: row.schemaName,
-      previewPages: Object.keys(row.pageImages ?? {})
-        .map(Number)
-        .sort((a, b) => a - b),
+      previewPages: ascending(previewPages),
+      partPreviews,
     };
     sendOk(res, review, 'Extraction review retrieved.');
   });
 
+  // `?part=invoice.pdf` names a page of an email's attachment.
   router.get('/extractions/:id/pages/:page', async (req, res) => {
     const row = await find(principalOf(req).accountId, idParam(req.params.id, 'Extraction'));
-    const page = /^[1-9]\d{0,5}$/.test(req.params.page) ? req.params.page : undefined;
-    const ref = page ? row.pageImages?.[page] : undefined;
+    const part = typeof req.query.part === 'string' ? req.query.part : undefined;
+    const page = /^[1-9]\d{0,5}$/.test(req.params.page) ? Number(req.params.page) : undefined;
+    const ref = page ? row.pageImages?.[previewKey(page, part)] : undefined;
     if (!ref) throw notFound('Page preview');
     const pieces: Buffer[] = [];
     try {

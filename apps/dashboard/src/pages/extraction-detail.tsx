@@ -156,7 +156,11 @@ export function ExtractionDetailPage() {
         </section>
       </div>
       {r.status === 'completed' && r.citations && (
-        <ReviewSection record={r} previewPages={review.data?.previewPages ?? []} />
+        <ReviewSection
+          record={r}
+          previewPages={review.data?.previewPages ?? []}
+          partPreviews={review.data?.partPreviews ?? {}}
+        />
       )}
     </>
   );

@@ -1,5 +1,6 @@
 import type { Place } from './place.ts';
 import { PageStrip } from './page-strip.tsx';
+import { PartStrip } from './part-strip.tsx';
 import { TextStrip } from './text-strip.tsx';
 
 /**
@@ -19,6 +20,8 @@ export function EvidenceStrip(props: { place: Place; name: string; onDrawn?: () 
           onDrawn={onDrawn}
         />
       );
+    case 'part':
+      return <PartStrip place={place} name={name} onDrawn={onDrawn} />;
     case 'text':
       return (
         <TextStrip
@@ -39,5 +42,7 @@ export function wholeSourceLabel(place: Place): string {
       return 'Show on the page';
     case 'text':
       return 'Show in the text';
+    case 'part':
+      return 'Show in the message';
   }
 }

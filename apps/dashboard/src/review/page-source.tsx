@@ -14,7 +14,10 @@ export function PageSource(props: {
   fields: ReviewField[];
   previewPages: number[];
   selected: string | undefined;
+  /** The email attachment these pages are of, when they are one's. */
+  part?: string | undefined;
 }) {
+  const of = props.part === undefined ? 'the source' : props.part;
   const onPage = (page: number) =>
     props.fields.filter((f) => f.citation?.grounded && f.citation.page === page);
   const pages = [
@@ -30,7 +33,7 @@ export function PageSource(props: {
   if (pages.length === 0 || page === undefined)
     return <p class="muted">No value was located on a page.</p>;
   const preview = props.previewPages.includes(page) && !failed.has(page);
-  const src = previewUrl(props.extractionId, page);
+  const src = previewUrl(props.extractionId, page, props.part);
   const selectedField = onPage(page).find((f) => f.pointer === props.selected);
   const boxes = onPage(page).flatMap((f) =>
     (f.citation?.boxes ?? []).map((b, i) => ({ field: f, box: b, key: `${f.pointer}#${i}` })),
@@ -68,11 +71,15 @@ export function PageSource(props: {
           {preview ? (
             <img
               src={src}
-              alt={`Page ${page} of the source`}
+              alt={`Page ${page} of ${of}`}
               onError={() => setFailed((s) => new Set(s).add(page))}
             />
           ) : (
-            <div class="page-preview__blank" role="img" aria-label={`Page ${page} (no preview)`} />
+            <div
+              class="page-preview__blank"
+              role="img"
+              aria-label={`Page ${page}${props.part === undefined ? '' : ` of ${of}`} (no preview)`}
+            />
           )}
           <svg
             class="page-preview__boxes"

@@ -1,36 +1,53 @@
-import { hasPages, typeOfRecord } from '@xt/contract/source-kinds';
+import { hasPages, SOURCE_KINDS, typeOfRecord } from '@xt/contract/source-kinds';
 import type { Citation, ExtractionRecord } from '../types.ts';
 import { textSpan, type ReviewField } from './fields.ts';
 
+/** A page: its boxes as fractions of the page, over the stored preview when there is one. */
+export interface PagePlace {
+  kind: 'page';
+  page: number;
+  boxes: Citation['boxes'];
+  preview: string | undefined;
+  /** The email attachment the page belongs to, when it is one. */
+  part?: string | undefined;
+}
+
 /**
  * Where in its source a field's value was found, in the terms a close-up of it needs. One
- * variant per way a source is laid out: a new layout (a sheet's cell, a part of an email) adds
- * its variant here, its case in `placeOf`, and its strip in `EvidenceStrip`.
+ * variant per way a source is laid out: a new layout adds its variant here, its case in
+ * `placeOf`, and its strip in `EvidenceStrip`.
  */
 export type Place =
   /** Typed text: the quote's offsets into the text as sent. */
   | { kind: 'text'; content: string; start: number; end: number }
-  /** A page: its boxes as fractions of the page, over the stored preview when there is one. */
-  | { kind: 'page'; page: number; boxes: Citation['boxes']; preview: string | undefined };
+  | PagePlace
+  /**
+   * A part of an email (its body, an attachment): the quote, and its page inside the part when
+   * the part has pages (a PDF attachment).
+   */
+  | { kind: 'part'; part: string; quote: string; page: PagePlace | undefined };
 
 /** How the review shows a source beside the fields. */
-export type ReviewLayout = 'pages' | 'text' | 'quotes';
+export type ReviewLayout = 'pages' | 'text' | 'parts' | 'quotes';
 
 /**
- * Pages for kinds laid out in pages (the registry's `pages`); the text for typed text, whose
- * offsets point into what the record holds; otherwise the quotes alone (a webpage or an uploaded
- * file: the record holds a URL or a file name, not the text that was read).
+ * Pages for kinds laid out in pages (the registry's `pages`); the parts of a message for an
+ * email; the text for typed text, whose offsets point into what the record holds; otherwise the
+ * quotes alone (a webpage or an uploaded file: the record holds a URL or a file name, not the
+ * text that was read).
  */
 export function reviewLayout(r: ExtractionRecord): ReviewLayout {
   const type = typeOfRecord(r.source.type);
   if (type !== undefined && hasPages(type)) return 'pages';
+  if (type !== undefined && SOURCE_KINDS[type].layout === 'parts') return 'parts';
   if (r.source.type === 'text' && !r.source.file) return 'text';
   return 'quotes';
 }
 
 /** The page preview the worker stored, as the dashboard's API serves it. */
-export function previewUrl(extractionId: string, page: number): string {
-  return `/dashboard/api/extractions/${extractionId}/pages/${page}`;
+export function previewUrl(extractionId: string, page: number, part?: string): string {
+  const url = `/dashboard/api/extractions/${extractionId}/pages/${page}`;
+  return part === undefined ? url : `${url}?part=${encodeURIComponent(part)}`;
 }
 
 /** What a review knows of its source. */
@@ -38,6 +55,21 @@ export interface ReviewSource {
   record: ExtractionRecord;
   /** The pages the worker stored a preview of. */
   previewPages: number[];
+  /** An email's attachments with pages: the pages of each the worker stored a preview of. */
+  partPreviews: Record<string, number[]>;
+}
+
+/** A cited page, with its stored preview when there is one. */
+function pagePlace(source: ReviewSource, c: Citation, part?: string): PagePlace | undefined {
+  if (!c.page || c.boxes.length === 0) return undefined;
+  const stored = part === undefined ? source.previewPages : (source.partPreviews[part] ?? []);
+  return {
+    kind: 'page',
+    page: c.page,
+    boxes: c.boxes,
+    preview: stored.includes(c.page) ? previewUrl(source.record.id, c.page, part) : undefined,
+    part,
+  };
 }
 
 /** The field's place in the source, when it was found and the source has places to show. */
@@ -47,12 +79,14 @@ export function placeOf(source: ReviewSource, field: ReviewField): Place | undef
   const r = source.record;
   switch (reviewLayout(r)) {
     case 'pages':
-      if (!c.page || c.boxes.length === 0) return undefined;
+      return pagePlace(source, c);
+    case 'parts':
+      if (c.part === undefined) return undefined;
       return {
-        kind: 'page',
-        page: c.page,
-        boxes: c.boxes,
-        preview: source.previewPages.includes(c.page) ? previewUrl(r.id, c.page) : undefined,
+        kind: 'part',
+        part: c.part,
+        quote: c.quote ?? '',
+        page: pagePlace(source, c, c.part),
       };
     case 'text': {
       const span = textSpan(r.source.content, c);
@@ -61,4 +95,9 @@ export function placeOf(source: ReviewSource, field: ReviewField): Place | undef
     case 'quotes':
       return undefined;
   }
+}
+
+/** A part of an email as people say it: the message itself, or the attachment by name. */
+export function partLabel(part: string): string {
+  return part === 'body' ? 'the message' : part;
 }

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { DataTable, type Column } from '../components/data-table.tsx';
-import type { ExtractionRecord } from '../types.ts';
+import type { Citation, ExtractionRecord } from '../types.ts';
 import { FieldEvidence } from './field-evidence.tsx';
 import {
   hasNoValue,
@@ -10,6 +10,7 @@ import {
   type ReviewField,
 } from './fields.ts';
 import { PageSource } from './page-source.tsx';
+import { PartsSource } from './parts-source.tsx';
 import { placeOf, reviewLayout, type ReviewSource } from './place.ts';
 import { TextSource } from './text-source.tsx';
 
@@ -27,10 +28,26 @@ function Found(props: { field: ReviewField }) {
   );
 }
 
+/**
+ * Which part of an email a quote is from (the message, or an attachment by its file name) and
+ * its page there, under the quote: part names are long, and a column of its own would not fit.
+ */
+function FoundIn(props: { citation: Citation }) {
+  const { part, page } = props.citation;
+  if (!part) return null;
+  const where = part === 'body' ? 'the message' : part;
+  return (
+    <span class="review__part">
+      in {part === 'body' ? where : <span class="mono">{where}</span>}
+      {page ? `, page ${page}` : ''}
+    </span>
+  );
+}
+
 function columns(
   select: (pointer: string) => void,
   selected: string | undefined,
-  paged: boolean,
+  shown: { paged: boolean; parted: boolean },
 ): Column<ReviewField>[] {
   const all: (Column<ReviewField> | false)[] = [
     {
@@ -59,10 +76,22 @@ function columns(
       label: 'Quote',
       kind: 'wrap',
       cellClass: 'review__text',
-      cell: (f) => (f.citation?.quote ? <q>{f.citation.quote}</q> : <span class="muted">—</span>),
+      cell: (f) =>
+        f.citation?.quote ? (
+          <>
+            <q>{f.citation.quote}</q>
+            {shown.parted && <FoundIn citation={f.citation} />}
+          </>
+        ) : (
+          <span class="muted">—</span>
+        ),
     },
-    // Only PDFs and images have pages; elsewhere the column would be all dashes.
-    paged && { label: 'Page', cellClass: 'review__figure', cell: (f) => f.citation?.page ?? '—' },
+    // Only sources with pages have them; elsewhere the column would be all dashes.
+    shown.paged && {
+      label: 'Page',
+      cellClass: 'review__figure',
+      cell: (f) => f.citation?.page ?? '—',
+    },
     {
       label: 'Confidence',
       cellClass: 'review__figure',
@@ -77,7 +106,11 @@ function columns(
  * evidence, values found nowhere marked and countable, and the source beside them with the
  * selected value's quote highlighted (text) or its boxes drawn over the page (PDFs, images).
  */
-export function ReviewSection(props: { record: ExtractionRecord; previewPages: number[] }) {
+export function ReviewSection(props: {
+  record: ExtractionRecord;
+  previewPages: number[];
+  partPreviews: Record<string, number[]>;
+}) {
   const r = props.record;
   const fields = reviewFields(r.result, r.citations ?? {});
   const ungrounded = fields.filter(isUngrounded);
@@ -85,7 +118,13 @@ export function ReviewSection(props: { record: ExtractionRecord; previewPages: n
   const [selected, setSelected] = useState<string>();
   const shown = onlyUngrounded ? ungrounded : fields;
   const cited = fields.filter((f) => f.citation).length;
-  const source: ReviewSource = { record: r, previewPages: props.previewPages };
+  const source: ReviewSource = {
+    record: r,
+    previewPages: props.previewPages,
+    partPreviews: props.partPreviews,
+  };
+  const layout = reviewLayout(r);
+  const columnsShown = { paged: layout === 'pages', parted: layout === 'parts' };
   const list = useRef<HTMLDivElement>(null);
   const pane = useRef<HTMLDivElement>(null);
   // Tapping the selected field again closes what it opened.
@@ -134,7 +173,7 @@ export function ReviewSection(props: { record: ExtractionRecord; previewPages: n
             <p class="muted">No values.</p>
           ) : (
             <DataTable
-              columns={columns(toggle, selected, reviewLayout(r) === 'pages')}
+              columns={columns(toggle, selected, columnsShown)}
               rows={shown}
               rowKey={(f) => f.pointer}
               rowClass={(f) =>
@@ -168,13 +207,7 @@ export function ReviewSection(props: { record: ExtractionRecord; previewPages: n
               </button>
             </p>
           )}
-          <SourcePane
-            record={r}
-            fields={fields}
-            previewPages={props.previewPages}
-            selected={selected}
-            onSelect={setSelected}
-          />
+          <SourcePane source={source} fields={fields} selected={selected} onSelect={setSelected} />
         </div>
       </div>
     </section>
@@ -182,36 +215,48 @@ export function ReviewSection(props: { record: ExtractionRecord; previewPages: n
 }
 
 function SourcePane(props: {
-  record: ExtractionRecord;
+  source: ReviewSource;
   fields: ReviewField[];
-  previewPages: number[];
   selected: string | undefined;
   onSelect: (pointer: string) => void;
 }) {
-  const { record: r, fields } = props;
-  const layout = reviewLayout(r);
-  if (layout === 'pages')
-    return (
-      <PageSource
-        extractionId={r.id}
-        fields={fields}
-        previewPages={props.previewPages}
-        selected={props.selected}
-      />
-    );
-  if (layout === 'text')
-    return (
-      <TextSource
-        content={r.source.content}
-        fields={fields}
-        selected={props.selected}
-        onSelect={props.onSelect}
-      />
-    );
-  return (
-    <p class="muted">
-      Quotes are from the text the service read from {r.source.file ? 'the file' : 'the page'};
-      there are no positions to show.
-    </p>
-  );
+  const { source, fields } = props;
+  const r = source.record;
+  switch (reviewLayout(r)) {
+    case 'pages':
+      return (
+        <PageSource
+          extractionId={r.id}
+          fields={fields}
+          previewPages={source.previewPages}
+          selected={props.selected}
+        />
+      );
+    case 'parts':
+      return (
+        <PartsSource
+          extractionId={r.id}
+          fields={fields}
+          partPreviews={source.partPreviews}
+          selected={props.selected}
+          onSelect={props.onSelect}
+        />
+      );
+    case 'text':
+      return (
+        <TextSource
+          content={r.source.content}
+          fields={fields}
+          selected={props.selected}
+          onSelect={props.onSelect}
+        />
+      );
+    case 'quotes':
+      return (
+        <p class="muted">
+          Quotes are from the text the service read from {r.source.file ? 'the file' : 'the page'};
+          there are no positions to show.
+        </p>
+      );
+  }
 }
