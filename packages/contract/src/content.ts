@@ -92,9 +92,12 @@ export interface GroundingPart {
  *   only, no positions.
  * - `parts`: an email: its body and each attachment read, in order, each with its own source;
  *   a value is cited in the part it was found in, by that part's own layout.
+ * - `sheets`: a spreadsheet's sheets, cell by cell as displayed; a value is cited in the cell it
+ *   is read in (its sheet and A1 reference), and an array item's values on one sheet row.
  */
 export type GroundingSource =
   | { kind: 'text'; content: string }
   | { kind: 'pages'; pages: GroundingPage[] }
   | { kind: 'plain'; text: string }
-  | { kind: 'parts'; parts: GroundingPart[] };
+  | { kind: 'parts'; parts: GroundingPart[] }
+  | { kind: 'sheets'; sheets: GroundingSheet[] };

@@ -53,6 +53,7 @@ export function buildCitations(input: {
           end: located.end,
           confidence,
           ...(located.part === undefined ? {} : { part: located.part }),
+          ...(located.sheet === undefined ? {} : { sheet: located.sheet, cell: located.cell }),
         }
       : { grounded: false, quote: null, page: null, boxes: [], start: null, end: null, confidence };
     citations[pointer] = citation;

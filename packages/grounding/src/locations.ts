@@ -1,6 +1,6 @@
 import type { CitationBox, GroundingSource } from '@xt/contract';
 import { cumulativeWidths } from './glyph-widths.ts';
-import type { IndexedLine, IndexedPart, Layout, SourceIndex } from './source-index.ts';
+import type { IndexedCell, IndexedLine, IndexedPart, Layout, SourceIndex } from './source-index.ts';
 
 export const MAX_QUOTE = 500;
 
@@ -14,10 +14,14 @@ export interface Located {
   end: number | null;
   /** `parts` sources: the part (an email's body or attachment) the quote is in. */
   part?: string;
+  /** `sheets` sources: the sheet and the cell (A1) the value is read in. */
+  sheet?: string;
+  cell?: string;
   how: How;
 }
 
-type Place = Omit<Located, 'quote' | 'how'>;
+/** Where a quote stands; a layout may also say what the quote is (a sheet: the cell's text). */
+type Place = Omit<Located, 'quote' | 'how'> & { quote?: string };
 
 /**
  * The citation of `flat.slice(start, end)`: the quote, and where it stands in the source. A quote
@@ -29,8 +33,16 @@ export function locatedAt(index: SourceIndex, start: number, rawEnd: number, how
   // Never cut a surrogate pair in two.
   const last = index.flat.charCodeAt(end - 1);
   if (end < rawEnd && last >= 0xd800 && last <= 0xdbff) end--;
-  const quote = index.flat.slice(start, end);
-  return { quote, ...placeIn(index.source, index, start, end), how };
+  const place = placeIn(index.source, index, start, end);
+  const quote = place.quote === undefined ? index.flat.slice(start, end) : cutQuote(place.quote);
+  return { ...place, quote, how };
+}
+
+/** A quote cut to MAX_QUOTE characters, never between the two halves of a surrogate pair. */
+function cutQuote(quote: string): string {
+  if (quote.length <= MAX_QUOTE) return quote;
+  const last = quote.charCodeAt(MAX_QUOTE - 1);
+  return quote.slice(0, last >= 0xd800 && last <= 0xdbff ? MAX_QUOTE - 1 : MAX_QUOTE);
 }
 
 /** Where a quote at `[start, end)` of a layout's flat text stands, by the source's own kind. */
@@ -44,6 +56,8 @@ function placeIn(source: GroundingSource, layout: Layout, start: number, end: nu
       const { page, boxes } = pageBoxes(layout.flat, layout.lines, start, end);
       return { page, boxes, start: null, end: null };
     }
+    case 'sheets':
+      return cellsAt(layout.cells, start, end);
     case 'parts': {
       // Within its part, the quote is placed as that part's own kind places it.
       const p = partAt(layout.parts, start);
@@ -52,6 +66,42 @@ function placeIn(source: GroundingSource, layout: Layout, start: number, end: nu
       return { ...inner, part: inner.part === undefined ? p.part : `${p.part}/${inner.part}` };
     }
   }
+}
+
+/**
+ * The cell a value read at `[start, end)` is in, and its quote: the cell's displayed text whole
+ * (a value is verified against the cell it is read in, and cited as the cell shows it). A value
+ * read across neighbouring cells of a row (a first and a last name) names its first cell and
+ * quotes the cells it covers, joined by spaces.
+ */
+function cellsAt(cells: IndexedCell[], start: number, end: number): Place {
+  const none = { page: null, boxes: [], start: null, end: null };
+  const first = lastAtOrBefore(cells, start);
+  if (first === undefined) return none;
+  let last = first;
+  while (last + 1 < cells.length && cells[last + 1]!.start < end) last++;
+  const cell = cells[first]!;
+  const quote =
+    last === first
+      ? cell.text
+      : cells
+          .slice(first, last + 1)
+          .map((c) => c.text)
+          .join(' ');
+  return { ...none, sheet: cell.sheet, cell: cell.ref, quote };
+}
+
+/** The index of the last item starting at or before `offset`; undefined when none does. */
+function lastAtOrBefore(items: readonly { start: number }[], offset: number): number | undefined {
+  if (items.length === 0 || items[0]!.start > offset) return undefined;
+  let lo = 0;
+  let hi = items.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (items[mid]!.start <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** The part holding flat offset `offset` (the last one starting at or before it). */

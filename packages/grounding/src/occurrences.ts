@@ -68,13 +68,14 @@ function prepare(index: SourceIndex, value: string | number | boolean): Occurren
   if (number) {
     // A string that is one number is found where a number is written (`"12"` is not the cents
     // of `1,234.12`), or as text wrapped around such a number (`"$1,234.50"` as written). One
-    // with letters that is written nowhere as a number is an identifier (`"INV-7"` reads as a
-    // currency code and -7), found as it is written.
+    // with letters that is written as it is, but not around a number, is an identifier
+    // (`"INV-7"`, `"ORD-0001"` read as a currency code and -7, -1), found as it is written and
+    // never as the bare number: `"ORD-0001"` is not the quantity 1 beside it.
     const numbers = numbersBetween(index, number.magnitudes, number.negative, value);
     const around = textBetween(index, value, (s, e) => numbers(s, e, 8).some((n) => n.end <= e));
     if (around) return finish(index, around);
-    if (numbers(0, index.flat.length + 1, 1).length > 0) return finish(index, numbers);
-    return text && HAS_LETTER.test(value) ? finish(index, text) : NONE;
+    if (text && HAS_LETTER.test(value)) return finish(index, text);
+    return numbers(0, index.flat.length + 1, 1).length > 0 ? finish(index, numbers) : NONE;
   }
   if (text) return finish(index, text);
   const date = readDateValue(value);

@@ -1,4 +1,4 @@
-import type { GroundingSource } from '@xt/contract';
+import { cellRef, type GroundingSource } from '@xt/contract';
 import { scanDates, type DateOccurrence } from './dates.ts';
 import { scanNumbers, type NumberOccurrence } from './numbers.ts';
 import { isUnspaced, isWordChar } from './text/chars.ts';
@@ -12,6 +12,17 @@ export interface IndexedLine {
   start: number;
   length: number;
   box: [number, number, number, number];
+}
+
+/** A cell of a `sheets` source, placed in the flat text. */
+export interface IndexedCell {
+  sheet: string;
+  /** Its A1 reference. */
+  ref: string;
+  /** Offset of its first character in the flat text; its length there is its text's. */
+  start: number;
+  /** Its displayed text, as the sheet shows it (the flat text has its line breaks as spaces). */
+  text: string;
 }
 
 /**
@@ -47,6 +58,8 @@ export interface SourceIndex {
   lines: IndexedLine[];
   /** `parts` sources only, in flat order. */
   parts: IndexedPart[];
+  /** `sheets` sources only, in flat order. */
+  cells: IndexedCell[];
   /** Where each row begins (rows.ts): lines of a text, bands of a page. */
   rows: RowStarts;
   /** The locator's own cache of what it found for each distinct value. */
@@ -57,13 +70,20 @@ export function isSourceIndex(value: GroundingSource | SourceIndex): value is So
   return 'flat' in value;
 }
 
-/** A source kind as the locator reads it: one flat text, its lines with boxes, its rows. */
+/**
+ * A source kind as the locator reads it: one flat text, its rows, and what places a quote in it
+ * (lines with boxes, parts, cells).
+ */
 export interface Layout {
   flat: string;
   lines: IndexedLine[];
   rows: RowStarts;
   parts: IndexedPart[];
+  cells: IndexedCell[];
 }
+
+/** What a layout without lines, parts or cells has of them. */
+const none = (): Pick<Layout, 'lines' | 'parts' | 'cells'> => ({ lines: [], parts: [], cells: [] });
 
 /**
  * How each kind of source is laid out for the locator. A new kind adds its entry here (and
@@ -72,8 +92,8 @@ export interface Layout {
  * cells, in order, one row).
  */
 const LAYOUTS: { [K in GroundingSource['kind']]: (s: SourceOf<K>) => Layout } = {
-  text: (s) => ({ flat: s.content, lines: [], rows: lineStarts(s.content), parts: [] }),
-  plain: (s) => ({ flat: s.text, lines: [], rows: lineStarts(s.text), parts: [] }),
+  text: (s) => ({ ...none(), flat: s.content, rows: lineStarts(s.content) }),
+  plain: (s) => ({ ...none(), flat: s.text, rows: lineStarts(s.text) }),
   pages: (s) => {
     const lines: IndexedLine[] = [];
     const parts: string[] = [];
@@ -87,7 +107,7 @@ const LAYOUTS: { [K in GroundingSource['kind']]: (s: SourceOf<K>) => Layout } = 
         offset += line.text.length;
       }
     }
-    return { flat: parts.join('\n'), lines, rows: bandStarts(lines), parts: [] };
+    return { ...none(), flat: parts.join('\n'), lines, rows: bandStarts(lines) };
   },
   // The parts one after the other, each laid out by its own kind; each part starts a row, so
   // the values of one array item are never looked for across two attachments.
@@ -106,9 +126,49 @@ const LAYOUTS: { [K in GroundingSource['kind']]: (s: SourceOf<K>) => Layout } = 
       flats.push(layout.flat);
       offset += layout.flat.length;
     }
-    return { flat: flats.join('\n'), lines, rows: rows.length > 0 ? rows : [0], parts };
+    return { ...none(), flat: flats.join('\n'), lines, rows: rows.length > 0 ? rows : [0], parts };
+  },
+  // Each sheet row one line of the flat text, its cells apart by tabs: a row is what an array
+  // item's values are looked for on together, and a value is cited in the cell it is read in.
+  sheets: (s) => {
+    const cells: IndexedCell[] = [];
+    const rows: number[] = [];
+    const pieces: string[] = [];
+    let offset = 0;
+    for (const sheet of s.sheets) {
+      for (const row of sheet.rows) {
+        if (pieces.length > 0) {
+          pieces.push('\n');
+          offset += 1;
+        }
+        rows.push(offset);
+        row.cells.forEach((cell, k) => {
+          if (k > 0) {
+            pieces.push('\t');
+            offset += 1;
+          }
+          cells.push({
+            sheet: sheet.name,
+            ref: cellRef(cell.col, row.row),
+            start: offset,
+            text: cell.text,
+          });
+          pieces.push(oneLine(cell.text));
+          offset += cell.text.length;
+        });
+      }
+    }
+    return { ...none(), flat: pieces.join(''), rows: rows.length > 0 ? rows : [0], cells };
   },
 };
+
+/**
+ * A cell's text with its line breaks and tabs as spaces, character for character (so offsets
+ * stay the cell's own): inside the flat text they would start a row or a cell of their own.
+ */
+function oneLine(text: string): string {
+  return text.replace(/[\t\n\v\f\r\u2028\u2029]/g, ' ');
+}
 
 function layoutOf(source: GroundingSource): Layout {
   return (LAYOUTS[source.kind] as (s: GroundingSource) => Layout)(source);
@@ -117,14 +177,14 @@ function layoutOf(source: GroundingSource): Layout {
 type SourceOf<K extends GroundingSource['kind']> = Extract<GroundingSource, { kind: K }>;
 
 export function indexSource(source: GroundingSource): SourceIndex {
-  const { flat, lines, rows, parts } = layoutOf(source);
+  const { flat, lines, rows, parts, cells } = layoutOf(source);
   const norm = normalise(flat);
   const numbers = new Map<string, NumberOccurrence[]>();
   scanNumbers(flat, (occurrence) => append(numbers, occurrence.magnitude, occurrence));
   const dates = new Map<string, DateOccurrence[]>();
   scanDates(flat, (occurrence) => append(dates, occurrence.iso, occurrence));
   const words = indexWords(norm.text);
-  return { source, flat, norm, words, numbers, dates, lines, rows, parts, memo: new Map() };
+  return { source, flat, norm, words, numbers, dates, lines, rows, parts, cells, memo: new Map() };
 }
 
 function append<T>(map: Map<string, T[]>, key: string, item: T): void {

@@ -67,13 +67,6 @@ export async function prepareSpreadsheet(
   if (cellCount(book) === 0)
     throw new ExtractionFailure('SOURCE_UNREADABLE', 'The spreadsheet has no values in any sheet.');
   const prepared: PreparedSource = { parts: sheetParts(book) };
-  // Until cells are cited, values are found in the cells' text by quote alone.
-  if (opts.citations) prepared.grounding = { kind: 'plain', text: cellLines(book) };
+  if (opts.citations) prepared.grounding = { kind: 'sheets', sheets: book.sheets };
   return { prepared };
-}
-
-function cellLines(book: Workbook): string {
-  return book.sheets
-    .flatMap((sheet) => sheet.rows.map((row) => row.cells.map((c) => c.text).join('\t')))
-    .join('\n');
 }

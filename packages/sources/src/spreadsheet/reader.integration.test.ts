@@ -72,8 +72,16 @@ describe('spreadsheets as LibreOffice wrote them', () => {
 
   it('keeps the cells as read when citations are asked for', async () => {
     const prepared = await read(files.xlsx, 'xlsx', { citations: true });
-    expect(prepared.grounding).toBeDefined();
-    expect(JSON.stringify(prepared.grounding)).toContain('3,703.50');
+    expect(prepared.grounding?.kind).toBe('sheets');
+    const sheets = prepared.grounding?.kind === 'sheets' ? prepared.grounding.sheets : [];
+    expect(sheets.map((s) => [s.name, s.hidden ?? false])).toEqual([
+      ['Prices', false],
+      ['Costs', true],
+      ['Notes', false],
+    ]);
+    expect(sheets[0]!.rows[2]).toMatchObject({ row: 3 });
+    expect(sheets[0]!.rows[2]!.cells[5]).toEqual({ col: 6, text: '3,703.50' });
+    expect(sheets[0]!.rows[3]).toMatchObject({ row: 4, hidden: true });
   });
 
   it('repeats the rows frozen at the top in every window of a long sheet', async () => {

@@ -112,6 +112,26 @@ describe('oracle', () => {
     ]);
   });
 
+  it("reads a sheet's rows past their row numbers", async () => {
+    const answer = (await oracleAnswer(
+      body(
+        [
+          'Sheet 1 of 1: "Prices"',
+          '| Row | A | B | C |',
+          '|---|---|---|---|',
+          '| 1 | Item | Qty | Price |',
+          '| 2 | Blue widget | 4 | 12.50 |',
+          '| 3 (hidden row) | Red cup | 1 | 3.10 |',
+        ].join('\n'),
+      ),
+      schema,
+    )) as { lines: unknown[] };
+    expect(answer.lines).toEqual([
+      { item: 'Blue widget', qty: 4, price: 12.5 },
+      { item: 'Red cup', qty: 1, price: 3.1 },
+    ]);
+  });
+
   it('reads images with tesseract, without listing rows the text already gave twice', async () => {
     const image = await textImage([
       'Invoice number: INV-42',

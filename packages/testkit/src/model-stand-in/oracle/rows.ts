@@ -12,7 +12,8 @@ interface Column {
 /**
  * Every line of the text that reads as one item of an array of flat objects: its cells, split
  * at Markdown pipes, tabs (how the PDF text layer marks cell gaps) or runs of spaces, must be as
- * many as the item has fields and each must read as its field's type. When a line has no such
+ * many as the item has fields (a sheet's row number aside) and each must read as its field's
+ * type. When a line has no such
  * separators (OCR text), the fields are matched by type from both ends. Header rows fail the
  * types and are skipped, so no header is needed: a chunk that starts mid-table still reads.
  */
@@ -38,8 +39,16 @@ export function findRows(
   return rows;
 }
 
+/** The row number a sheet's table starts each row with (docs/sources.md#spreadsheets). */
+const SHEET_ROW = /^\d+(?: \(hidden row\))?$/;
+
 function readRow(line: string, columns: Column[]): Record<string, unknown> | undefined {
-  const cells = splitCells(line);
+  const split = splitCells(line);
+  // A sheet's row is read past its number, as a reader skips the margin.
+  const cells =
+    split && split.length === columns.length + 1 && SHEET_ROW.test(split[0]!)
+      ? split.slice(1)
+      : split;
   if (cells) return cells.length === columns.length ? typed(cells, columns) : undefined;
   if (isLabelLine(line)) return undefined;
   const match = rowPattern(columns).exec(line.trim());
@@ -61,6 +70,8 @@ function splitCells(line: string): string[] | undefined {
 }
 
 function typed(cells: string[], columns: Column[]): Record<string, unknown> | undefined {
+  // A line of one value (a title above a table, a merged cell) is no item.
+  if (cells.filter((c) => c.trim() !== '').length < 2) return undefined;
   const row: Record<string, unknown> = {};
   for (const [i, column] of columns.entries()) {
     const cell = cells[i] ?? '';
