@@ -8,7 +8,7 @@
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFixtureServer, textPdf, type FixtureServer } from '@xt/testkit/fixtures';
+import { scannedPdf, startFixtureServer, textPdf, type FixtureServer } from '@xt/testkit/fixtures';
 import {
   openTestPool,
   startModelStandIn,
@@ -359,5 +359,57 @@ describe('URL sources', () => {
       return single.status === 'completed' ? single : undefined;
     });
     expect(done).toMatchObject({ reused: { extractionId: first.body.data.id }, charged: false });
+  });
+});
+
+describe('preparations', () => {
+  it('reads a scanned file once: the second extraction of it skips the OCR, citations and all', async () => {
+    // The model quotes the page, so the citation has a page to preview.
+    model.setDefaultBehaviour({ output: { total: 4242 } });
+    const scan = await scannedPdf(['SCANNED RECEIPT 4242']);
+    const send = () => {
+      const f = new FormData();
+      f.append('schema_id', schemaId);
+      f.append('type', 'pdf');
+      f.append('citations', 'true');
+      // The answer is not reused, so the model is asked again: only the reading is saved.
+      f.append('cache', 'false');
+      f.append('source', new Blob([new Uint8Array(scan)]), 'scan.pdf');
+      return api.request('POST', '/v1/extractions', { body: f });
+    };
+    const first = await send();
+    expect(first.status, first.text).toBe(200);
+    const second = await send();
+    expect(second.status, second.text).toBe(200);
+    // Said in the worker's log of the second job (written in batches: looked for until shown).
+    const readBefore = (id: string) =>
+      worker
+        .output()
+        .split('\n')
+        .some((l) => l.includes(id) && l.includes('source read from an earlier preparation'));
+    await waitFor(() => readBefore(second.body.data.id));
+    expect(readBefore(first.body.data.id)).toBe(false);
+    // The model saw the same page both times, and the citations come from the same reading.
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]!.images).toEqual(model.requests[0]!.images);
+    expect(model.requests[1]!.text).toEqual(model.requests[0]!.text);
+    expect(second.body.data.citations).toEqual(first.body.data.citations);
+    // The page bytes kept for previews came back with it.
+    const previews = await db.query<{ id: string; page_images: unknown }>(
+      'select id, page_images from extractions where id = any($1::uuid[])',
+      [[first.body.data.id, second.body.data.id]],
+    );
+    const pages = previews.rows.map((r) => Object.keys(r.page_images ?? {}));
+    expect(pages).toEqual([['1'], ['1']]);
+
+    const stored = () =>
+      db.query('select count(*)::int as n from prepared_sources where extraction_id = $1', [
+        first.body.data.id,
+      ]);
+    expect((await stored()).rows[0].n).toBe(1);
+    // Deleting the extraction whose job read it deletes what was read.
+    expect((await api.request('DELETE', `/v1/extractions/${first.body.data.id}`)).status).toBe(200);
+    expect((await stored()).rows[0].n).toBe(0);
+    model.setDefaultBehaviour({});
   });
 });

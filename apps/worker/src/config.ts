@@ -162,6 +162,11 @@ export const configSchema = z.object({
   // Uploaded bytes are removed this long after their extraction finished (docs/uploads.md);
   // the row and its file description stay. Fractions allowed (0.5 = 30 minutes).
   UPLOAD_RETENTION_HOURS: z.coerce.number().min(0).default(24),
+  // Files read before are not read again (docs/reuse.md#preparations): the largest preparation
+  // kept, and what one account's may take in all (the oldest go first; 0 keeps none). They are
+  // kept no longer than uploaded bytes, UPLOAD_RETENTION_HOURS.
+  PREP_CACHE_MAX_ENTRY_BYTES: int(16 * MiB, 0),
+  PREP_CACHE_ACCOUNT_BYTES: int(256 * MiB, 0),
   // Stored bytes no extraction references are removed once this old (an upload in flight in a
   // store that writes before the row commits is younger than this).
   UPLOAD_ORPHAN_GRACE_MINUTES: z.coerce.number().min(0).default(60),

@@ -11,7 +11,7 @@ import {
   withLogContext,
   type LogContext,
 } from '@xt/runtime';
-import type { SourcePreparer } from '@xt/sources';
+import type { PreparationStore, SourcePreparer } from '@xt/sources';
 import { untimed } from './ops/stages.ts';
 import type { WorkerMetrics } from './ops/worker-metrics.ts';
 import type { PagePreviews } from './page-previews/index.ts';
@@ -50,6 +50,8 @@ export interface ProcessorDeps {
   previews?: PagePreviews;
   /** Reuse of earlier answers for URL sources (job/reuse-step.ts); none when absent. */
   reuse?: JobReuse;
+  /** Earlier preparations of the same files, per job (job/preparations.ts); none when absent. */
+  preparations?: (row: ExtractionRow) => PreparationStore | undefined;
 }
 
 /** The reason the worker aborts its running jobs with when its shutdown grace has run out. */
@@ -185,7 +187,10 @@ export function createProcessor(deps: ProcessorDeps) {
         'No model provider is configured on the worker: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible server).',
       );
     const preparing = performance.now();
-    const source = await withTimeout(prepareStep(deps.sources, claimed, signal), signal);
+    const source = await withTimeout(
+      prepareStep(deps.sources, claimed, signal, deps.preparations?.(claimed)),
+      signal,
+    );
     if (await deletedWhilePreparing(lifecycle, claimed.id, performance.now() - preparing)) {
       metrics?.finished('deleted');
       return { status: 'deleted' };

@@ -2,6 +2,7 @@ import { inArray, sql } from 'drizzle-orm';
 import type { BlobStore } from '@xt/blob-store';
 import { extractions, isDatabaseUnavailable, type Db } from '@xt/db';
 import { startPeriodic, type Logger, type Periodic } from '@xt/runtime';
+import { removeExpiredPreparations } from './job/preparations.ts';
 
 /** The blob references of a `page_images` value (page → ref). */
 export function previewRefs(pageImages: unknown): string[] {
@@ -28,6 +29,8 @@ export interface UploadSweepResult {
   expired: number;
   /** Stored files no extraction referenced. */
   orphans: number;
+  /** Preparations of sources past retention (docs/reuse.md#preparations). */
+  preparations: number;
 }
 
 /**
@@ -126,7 +129,9 @@ export async function sweepUploads(
 ): Promise<UploadSweepResult> {
   const expired = await removeExpiredUploads(db, store, options.retentionMs);
   const orphans = await removeOrphanUploads(db, store, options.orphanGraceMs);
-  return { expired, orphans };
+  // What was read from sources is a copy of them, kept no longer than their bytes.
+  const preparations = await removeExpiredPreparations(db, options.retentionMs);
+  return { expired, orphans, preparations };
 }
 
 /**
@@ -142,7 +147,7 @@ export function startUploadSweep(
   return startPeriodic(
     async () => {
       const result = await sweepUploads(deps.db, deps.store, options);
-      if (result.expired > 0 || result.orphans > 0)
+      if (result.expired > 0 || result.orphans > 0 || result.preparations > 0)
         deps.logger.info(result, 'uploaded files removed');
     },
     {

@@ -17,6 +17,7 @@ import { pagePreviews } from './page-previews/index.ts';
 import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
 import { jobLifecycle } from './job/lifecycle.ts';
 import { jobReuse } from './job/reuse-step.ts';
+import { jobPreparations } from './job/preparations.ts';
 import { createReconciler } from '@xt/extractions';
 import { chromiumExecutable, createSourcePreparer } from '@xt/sources';
 import { startUploadSweep } from './upload-sweep.ts';
@@ -132,6 +133,22 @@ export async function startWorker(
       pipelineVersion: pipelineVersion(),
       namespace: config.CACHE_NAMESPACE,
     }),
+    preparations: jobPreparations(
+      db.db,
+      {
+        retentionMs: config.UPLOAD_RETENTION_HOURS * 3_600_000,
+        maxEntryBytes: config.PREP_CACHE_MAX_ENTRY_BYTES,
+        maxAccountBytes: config.PREP_CACHE_ACCOUNT_BYTES,
+        reading: {
+          pdfMode: config.PDF_MODE,
+          maxPdfPages: config.MAX_PDF_PAGES,
+          maxPdfImagePages: config.MAX_PDF_IMAGE_PAGES,
+          maxImagePixels: config.MAX_IMAGE_PIXELS,
+          ocrTimeoutMs: config.OCR_TIMEOUT_MS,
+        },
+      },
+      logger,
+    ),
     model,
     sources,
     logger,

@@ -300,6 +300,43 @@ export const extractions = pgTable(
 );
 
 /**
+ * Preparations of files the worker read before (docs/reuse.md#preparations): the text and
+ * page images a PDF, an image or a converted document became, with OCR when citations asked
+ * for it, so the same content sent again by the account is not read again.
+ * - The key is a SHA-256 of the account, the content's hash and type, and everything that
+ *   decides how it is read (model, citations, reading version, the worker's reading settings);
+ *   the account leads the primary key, so one account's entries are a range of it.
+ * - `extraction_id` is the extraction whose job stored it, with a cascading foreign key:
+ *   deleting that extraction (or its account) deletes what was read from its source.
+ * - Bounded in age (nothing older than the upload retention is read, and the upload sweep
+ *   deletes it), per entry and per account in bytes (the oldest go first); `size` is the
+ *   stored text's length, summed for the account bound.
+ * - `body` is text, not json: it is only ever read back whole, and PostgreSQL compresses it.
+ */
+export const preparedSources = pgTable(
+  'prepared_sources',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    key: bytea('key').notNull(),
+    extractionId: uuid('extraction_id')
+      .notNull()
+      .references(() => extractions.id, { onDelete: 'cascade' }),
+    body: text('body').notNull(),
+    size: integer('size').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.key] }),
+    // The sweep of expired entries, oldest first.
+    index('prepared_sources_created_idx').on(t.createdAt),
+    // Deleting an extraction finds what its job stored.
+    index('prepared_sources_extraction_idx').on(t.extractionId),
+  ],
+);
+
+/**
  * How many extractions each account has, by schema (and its name as snapshotted), status and
  * shard, so a list page's `meta.total` is a sum of a few rows instead of a count of every
  * matching extraction (docs/scaling.md). Kept by a trigger on `extractions` (migration

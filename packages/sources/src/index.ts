@@ -20,3 +20,9 @@ export { preparePdf, renderSize } from './pdf/index.ts';
 export { prepareTextBytes } from './text.ts';
 export { PREVIEW_WIDTH, type PagePreview, type PreviewTask } from './previews/render.ts';
 export { partBytesOf, sourceBytesOf, type PageBytes } from './previews/source-bytes.ts';
+export {
+  restorePrepared,
+  serializePrepared,
+  type ContentId,
+  type PreparationStore,
+} from './preparations.ts';

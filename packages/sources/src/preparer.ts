@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   autoKindFor,
   ExtractionFailure,
@@ -11,6 +12,7 @@ import type { BlobStore } from '@xt/blob-store';
 import type { PagePreview, PreviewTask } from './previews/render.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
 import { readUpload, type UploadedSource } from './upload.ts';
+import { withPreparations, type PreparationStore } from './preparations.ts';
 
 export type { UploadedSource } from './upload.ts';
 
@@ -22,6 +24,11 @@ export interface PrepareOptions {
    * read scanned pages with OCR, so that values can be located in it (docs/citations.md).
    */
   citations?: boolean | undefined;
+  /**
+   * Earlier preparations of the same content, for the job's account and these options
+   * (docs/reuse.md#preparations): a file read before is not read again. None when absent.
+   */
+  preparations?: PreparationStore | undefined;
 }
 
 /**
@@ -106,11 +113,15 @@ export function dispatch(
       const { uploads } = files;
       if (!uploads) throw notEnabled(type);
       const read = bytesHandler(type);
-      // Reading an upload from the blob store is this source's fetch.
-      const bytes = await time('fetch', type, () =>
-        readUpload(uploads.store, file, uploads.maxBytes),
-      );
-      return read(bytes, file.contentType, opts);
+      const content = { type, sha256: file.sha256, contentType: file.contentType };
+      // Reading an upload from the blob store is this source's fetch; a preparation of the
+      // same content from before needs neither.
+      return withPreparations(opts.preparations, content, async () => {
+        const bytes = await time('fetch', type, () =>
+          readUpload(uploads.store, file, uploads.maxBytes),
+        );
+        return read(bytes, file.contentType, opts);
+      });
     },
     async prepare(type, source, opts) {
       if (SOURCE_KINDS[type].inputs.inline)
@@ -124,10 +135,16 @@ export function dispatch(
       const renderFound = handlers[kind]?.url;
       const prepared = renderFound
         ? await renderFound(source, opts)
-        : await bytesHandler(kind)(fetched.bytes, fetched.contentType, opts);
+        : await withPreparations(
+            opts.preparations,
+            { type: kind, sha256: sha256(fetched.bytes), contentType: fetched.contentType },
+            () => bytesHandler(kind)(fetched.bytes, fetched.contentType, opts),
+          );
       // Set on the prepared object itself: what preparation kept beside it is keyed by it.
       prepared.found = { type: kind, format: renderFound ? null : fetched.format };
       return prepared;
     },
   };
 }
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

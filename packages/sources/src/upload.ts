@@ -11,6 +11,8 @@ export interface UploadedSource {
   /** Where the bytes are; null once they were removed after the retention period. */
   ref: string | null;
   contentType: string;
+  /** The bytes' SHA-256 as the upload recorded it: the key of an earlier preparation. */
+  sha256: string;
 }
 
 /** The stored bytes of an upload, whole (pdf.js and sharp take a buffer). */

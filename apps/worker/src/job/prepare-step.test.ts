@@ -47,10 +47,39 @@ describe('prepareStep', () => {
     await prepareStep(sources, row, new AbortController().signal);
     expect(sources.prepareUpload).toHaveBeenCalledWith(
       'image',
-      { ref: '5b1c7b2e-8f44-4a7c-9a0e-1f2d3c4b5a69', contentType: 'image/png' },
+      {
+        ref: '5b1c7b2e-8f44-4a7c-9a0e-1f2d3c4b5a69',
+        contentType: 'image/png',
+        sha256: 'a'.repeat(64),
+      },
       expect.objectContaining({ model: 'gpt-4.1', citations: false }),
     );
     expect(sources.prepare).not.toHaveBeenCalled();
+  });
+});
+
+describe('prepareStep with earlier preparations', () => {
+  it("hands the job's store to the preparer, for uploads and URLs alike", async () => {
+    const sources = fakeSources();
+    const preparations = { read: vi.fn(), write: vi.fn() };
+    const signal = new AbortController().signal;
+    await prepareStep(
+      sources,
+      claimedRow({ sourceType: 'pdf', source: 'https://e.com/a.pdf' }),
+      signal,
+      preparations,
+    );
+    expect(sources.prepare).toHaveBeenCalledWith(
+      'pdf',
+      'https://e.com/a.pdf',
+      expect.objectContaining({ preparations }),
+    );
+    await prepareStep(sources, claimedRow(), signal);
+    expect(sources.prepare).toHaveBeenLastCalledWith(
+      'text',
+      expect.any(String),
+      expect.not.objectContaining({ preparations: expect.anything() }),
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import type { PreparedSource } from '@xt/contract';
-import type { SourcePreparer } from '@xt/sources';
+import type { PreparationStore, SourcePreparer } from '@xt/sources';
 import type { ExtractionRow, JobLifecycle } from './lifecycle.ts';
 
 /** A preparation at least this long is followed by a look whether the row was deleted meanwhile. */
@@ -13,18 +13,25 @@ type SourceRow = Pick<
 /**
  * The row's source, read the way it came: an upload from the blob store, anything else from
  * `source` (typed text, or a URL fetched or rendered as its kind says). The kind's own reading
- * is @xt/sources' (docs/sources.md).
+ * is @xt/sources' (docs/sources.md). A file prepared before for the account with the same
+ * options is taken from `preparations` instead (docs/reuse.md#preparations).
  */
 export function prepareStep(
   sources: Pick<SourcePreparer, 'prepare' | 'prepareUpload'>,
   row: SourceRow,
   signal: AbortSignal,
+  preparations?: PreparationStore,
 ): Promise<PreparedSource> {
-  const opts = { model: row.model, signal, citations: row.citationsRequested };
+  const opts = {
+    model: row.model,
+    signal,
+    citations: row.citationsRequested,
+    ...(preparations ? { preparations } : {}),
+  };
   return row.file
     ? sources.prepareUpload(
         row.sourceType,
-        { ref: row.fileRef, contentType: row.file.contentType },
+        { ref: row.fileRef, contentType: row.file.contentType, sha256: row.file.sha256 },
         opts,
       )
     : sources.prepare(row.sourceType, row.source, opts);

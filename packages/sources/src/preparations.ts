@@ -1,0 +1,116 @@
+import type { PreparedSource, SourceType } from '@xt/contract';
+import {
+  keepPartBytes,
+  keepSourceBytes,
+  partBytesOf,
+  sourceBytesOf,
+  type PageBytes,
+} from './previews/source-bytes.ts';
+
+/** A file's content as a stored preparation is found by: what it was read as, and its bytes. */
+export interface ContentId {
+  type: SourceType;
+  /** SHA-256 of the bytes, hex */
+  sha256: string;
+  contentType: string | null;
+}
+
+/**
+ * Where earlier preparations of the same content are kept (docs/reuse.md#preparations): the
+ * worker's, bound to one job's account and reading options, which decide the rest of the key.
+ * Text in, text out: what a preparation becomes as text is this file's business.
+ */
+export interface PreparationStore {
+  read(content: ContentId): Promise<string | undefined>;
+  write(content: ContentId, serialized: string): Promise<void>;
+}
+
+interface StoredPages {
+  drawAs: PageBytes['drawAs'];
+  /** base64 */
+  bytes: string;
+}
+
+interface Stored {
+  v: 1;
+  prepared: PreparedSource;
+  /** the page bytes kept for previews (citations) */
+  pages?: StoredPages;
+  /** an email's attachments with pages, by part name, kept the same way */
+  parts?: Record<string, StoredPages>;
+}
+
+const toStored = (pages: PageBytes): StoredPages => ({
+  drawAs: pages.drawAs,
+  bytes: Buffer.from(pages.bytes).toString('base64'),
+});
+const fromStored = (pages: StoredPages): PageBytes => ({
+  drawAs: pages.drawAs,
+  bytes: new Uint8Array(Buffer.from(pages.bytes, 'base64')),
+});
+
+/**
+ * A preparation as text, with the page bytes kept beside it for previews; undefined when it
+ * holds anything JSON would not give back as it is (binary parts, maps), which is then simply
+ * not stored.
+ */
+export function serializePrepared(prepared: PreparedSource): string | undefined {
+  const pages = sourceBytesOf(prepared);
+  const parts = partBytesOf(prepared);
+  const stored: Stored = {
+    v: 1,
+    prepared,
+    ...(pages ? { pages: toStored(pages) } : {}),
+    ...(parts
+      ? { parts: Object.fromEntries([...parts].map(([name, p]) => [name, toStored(p)])) }
+      : {}),
+  };
+  try {
+    return JSON.stringify(stored, (_key, value: unknown) => {
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        const proto = Object.getPrototypeOf(value) as unknown;
+        if (proto !== Object.prototype && proto !== null) throw new NotPlainJson();
+      }
+      return value;
+    });
+  } catch (err) {
+    if (err instanceof NotPlainJson) return undefined;
+    throw err;
+  }
+}
+
+class NotPlainJson extends Error {}
+
+/** The preparation a serializePrepared text holds; undefined for text of another version. */
+export function restorePrepared(text: string): PreparedSource | undefined {
+  const stored = JSON.parse(text) as Partial<Stored>;
+  if (stored.v !== 1 || !stored.prepared) return undefined;
+  const { prepared, pages, parts } = stored;
+  if (pages) keepSourceBytes(prepared, fromStored(pages));
+  if (parts)
+    keepPartBytes(
+      prepared,
+      new Map(Object.entries(parts).map(([name, p]) => [name, fromStored(p)])),
+    );
+  return prepared;
+}
+
+/**
+ * The preparation of `content`: an earlier one from the store when there is one, else `produce`'s,
+ * stored for next time. Typed text is not stored: reading it costs less than the look-up. The
+ * store is an economy, never a dependency: when it fails, the source is prepared as usual.
+ */
+export async function withPreparations(
+  store: PreparationStore | undefined,
+  content: ContentId,
+  produce: () => Promise<PreparedSource>,
+): Promise<PreparedSource> {
+  if (!store || content.type === 'text') return produce();
+  const earlier = await store.read(content).catch(() => undefined);
+  const restored = earlier === undefined ? undefined : restorePrepared(earlier);
+  if (restored) return restored;
+  const prepared = await produce();
+  const serialized = serializePrepared(prepared);
+  if (serialized !== undefined) await store.write(content, serialized).catch(() => undefined);
+  return prepared;
+}
