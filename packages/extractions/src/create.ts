@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import type { LimitFunction } from 'p-limit';
 import type { FormatName, PublicModel, SourceType, UploadedFile } from '@xt/contract';
 import type { BlobStore, DbExecutor } from '@xt/blob-store';
-import {
-  extractionCounts,
-  extractions,
-  isNotNullViolation,
-  schemas,
-  type Db,
-  type ExtractionRow,
-} from '@xt/db';
+import { extractions, isNotNullViolation, schemas, type Db, type ExtractionRow } from '@xt/db';
 import { TooManyActive, UnknownSchema } from './errors.ts';
+import { countUnfinished, unfinishedSql } from './unfinished.ts';
 
 /** A create, validated by whoever received it (the API's body parsers). */
 export interface NewExtraction {
@@ -56,24 +50,9 @@ export interface CreateDeps {
   maxActive: number;
 }
 
-/**
- * The account's extractions still `pending` or `processing`, as an expression the insert reads
- * itself: summed from the counters the database keeps (`extraction_counts`, at most 16 shards
- * × 2 statuses × schemas rows) rather than counted from the account's unfinished rows, which
- * cost a scan as long as its backlog and a statement of its own per create
- * (docs/performance.md).
- */
-function activeSql(accountId: string): SQL<number> {
-  const c = extractionCounts;
-  return sql<number>`(select coalesce(sum(${c.n}), 0) from ${c} where ${c.accountId} = ${accountId} and ${c.status} in ('pending', 'processing'))`.mapWith(
-    Number,
-  );
-}
-
 /** The bound as a statement of its own, for a create that would store bytes first. */
 async function checkActive(db: DbExecutor, accountId: string, limit: number): Promise<void> {
-  const [row] = await db.select({ n: activeSql(accountId) }).from(sql`(select 1) one`);
-  if ((row?.n ?? 0) >= limit) throw new TooManyActive(limit);
+  if ((await countUnfinished(db, accountId)) >= limit) throw new TooManyActive(limit);
 }
 
 export type Written =
@@ -158,7 +137,7 @@ export async function writeExtraction(
       })
       // RETURNING reads the counters as they were before this insert (its statement trigger
       // has not run yet), so `active` counts the others.
-      .returning({ ...getTableColumns(extractions), active: activeSql(accountId) })
+      .returning({ ...getTableColumns(extractions), active: unfinishedSql(accountId) })
       .catch((err: unknown) => {
         if (isNotNullViolation(err, 'schema_name')) throw new UnknownSchema();
         if (isNotNullViolation(err, 'status')) throw new TooManyActive(limit);

@@ -7,6 +7,7 @@ import { extractions, isDatabaseUnavailable, type Db } from '@xt/db';
 import { isRedisUnavailable, type ExtractionJobPolicy } from '@xt/queue';
 import { startPeriodic, type Periodic } from '@xt/runtime';
 import { enqueueExtraction } from './enqueue.ts';
+import { priorityOfUnfinished } from './unfinished.ts';
 
 const BATCH = 500;
 
@@ -78,7 +79,11 @@ async function withRedisLock<T>(
 /** Unfinished rows old enough that no request can still be enqueueing them, oldest first. */
 function findCandidates(deps: ReconcilerDeps) {
   return deps.db
-    .select({ id: extractions.id, requestId: extractions.requestId })
+    .select({
+      id: extractions.id,
+      accountId: extractions.accountId,
+      requestId: extractions.requestId,
+    })
     .from(extractions)
     .where(
       and(
@@ -102,9 +107,14 @@ async function currentState(db: Db, id: string) {
 
 /**
  * Gives the row a new job when its own is gone or ended without finishing it. Answers the
- * state the old job was in when it did, undefined when the row needed nothing.
+ * state the old job was in when it did, undefined when the row needed nothing. `priority`
+ * reads the job's fair-scheduling priority for the row's account.
  */
-async function reconcileRow(deps: ReconcilerDeps, row: Candidate): Promise<string | undefined> {
+async function reconcileRow(
+  deps: ReconcilerDeps,
+  row: Candidate,
+  priority: (accountId: string) => Promise<number>,
+): Promise<string | undefined> {
   const job = await deps.queue.getJob(row.id);
   const state = job ? await job.getState() : 'missing';
   if (LIVE_JOB_STATES.has(state)) return undefined;
@@ -129,7 +139,7 @@ async function reconcileRow(deps: ReconcilerDeps, row: Candidate): Promise<strin
   await enqueueExtraction(
     deps.queue,
     { extractionId: row.id, ...(row.requestId ? { requestId: row.requestId } : {}) },
-    deps.policy,
+    { ...deps.policy, priority: await priority(row.accountId) },
   );
   deps.logger.info(
     { extractionId: row.id, previousJobState: state },
@@ -156,9 +166,17 @@ export function createReconciler(deps: ReconcilerDeps) {
       async (stillHeld) => {
         let requeued = 0;
         const byState: Record<string, number> = {};
+        // Read once per account and pass: the rows it enqueues are unfinished, so already
+        // counted, and keep their order within one priority (oldest first).
+        const priorities = new Map<string, Promise<number>>();
+        const priority = (accountId: string) => {
+          let p = priorities.get(accountId);
+          if (!p) priorities.set(accountId, (p = priorityOfUnfinished(deps.db, accountId)));
+          return p;
+        };
         for (const row of await findCandidates(deps)) {
           if (!(await stillHeld())) break;
-          const previous = await reconcileRow(deps, row);
+          const previous = await reconcileRow(deps, row, priority);
           if (previous === undefined) continue;
           requeued++;
           byState[previous] = (byState[previous] ?? 0) + 1;

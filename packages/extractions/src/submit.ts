@@ -16,6 +16,7 @@ import { createEnqueueBreaker } from './enqueue-breaker.ts';
 import { ExtractionNotFound } from './errors.ts';
 import { findExtraction } from './find.ts';
 import { reuseAtCreate } from './reuse/at-create.ts';
+import { priorityOfUnfinished } from './unfinished.ts';
 import { recheckMs, waitForFinal } from './wait.ts';
 
 /** `replayed`: the answer is for an extraction an earlier request with the same key created. */
@@ -64,7 +65,8 @@ export function createSubmitExtraction(
     row: ExtractionRow,
     ctx: SubmitContext,
     replayed: boolean,
-    priority?: number,
+    /** Fair scheduling's (docs/security.md#fair-scheduling), a replay's as a fresh create's. */
+    priority: number,
   ): Promise<SubmitOutcome> {
     const id = row.id;
     // Listen before enqueueing so a fast worker cannot finish unnoticed.
@@ -83,7 +85,7 @@ export function createSubmitExtraction(
     };
     const enqueued = await enqueue(
       payload,
-      { ...deps.jobs, ...(priority ? { priority } : {}) },
+      { ...deps.jobs, priority },
       ctx.receivedAt === undefined ? undefined : enqueueBudgetMs(ctx.receivedAt),
     );
     if (!enqueued.ok) {
@@ -128,7 +130,9 @@ export function createSubmitExtraction(
     if (FINAL_STATUSES.has(existing.status))
       return { kind: 'finished', row: existing, replayed: true };
     // Still running: the process that created it may have died before enqueueing, so make sure
-    // it has its job (the extraction id is the job id, so this never adds a second one).
-    return enqueueAndWait(accountId, existing, ctx, true);
+    // it has its job (the extraction id is the job id, so this never adds a second one), with
+    // the priority a create would have now: without one it would run before every other job.
+    const priority = await priorityOfUnfinished(deps.db, accountId);
+    return enqueueAndWait(accountId, existing, ctx, true, priority);
   };
 }

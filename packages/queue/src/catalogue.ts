@@ -24,7 +24,8 @@ export interface ExtractionJobPolicy {
    * The account's unfinished extractions when this one was created, itself included: BullMQ
    * takes lower numbers first, so each account's n-th waiting job comes before any account's
    * (n+1)-th, and an idle account's job does not wait behind another's backlog
-   * (docs/security.md#fair-scheduling). Absent (the reconciler's rescues): ahead of all.
+   * (docs/security.md#fair-scheduling). Every enqueue gives one (a create, the reconciler, an
+   * Idempotency-Key replay): BullMQ runs a job without one ahead of every prioritised job.
    */
   priority?: number;
 }
