@@ -7,3 +7,4 @@ export { detectFormat, type Detection, type DetectOptions, type FileInput } from
 export { isImageType, sniffContentType, type SniffedType } from './sniff.ts';
 export { csvDelimiter } from './text.ts';
 export { xlsIsEncrypted } from './compound.ts';
+export { isPasswordProtected } from './protection.ts';
