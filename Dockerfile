@@ -9,10 +9,11 @@ COPY . .
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
-# Chromium renders webpages; fonts so text in pages and scans rasterises; LibreOffice's Calc
-# rewrites XLS and ODS spreadsheets as XLSX.
+# Chromium renders webpages; LibreOffice lays out documents and presentations as PDFs; fonts so
+# text in pages and scans rasterises.
 RUN apt-get update && apt-get install -y --no-install-recommends chromium fonts-dejavu-core ca-certificates \
-  libreoffice-calc-nogui \
+  libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui \
+  fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production

@@ -41,6 +41,8 @@ const DESCRIBED: Record<
   MODEL_MAP: { words: 'identity', value: '' },
   // Found by the worker's browser host at start-up when unset.
   CHROMIUM_PATH: { words: '`/usr/bin/chromium` if present', value: undefined },
+  // The converter takes Debian's LibreOffice when unset.
+  CONVERTER_PATH: { words: '`/usr/bin/soffice`', value: undefined },
   WORKER_NAME: {
     words: 'host name and process id',
     value: `${os.hostname()}-${process.pid}`,

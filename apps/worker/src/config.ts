@@ -155,10 +155,6 @@ export const configSchema = z.object({
   MAX_ARCHIVE_EXPANDED_BYTES: int(100 * MiB, 1),
   MAX_ARCHIVE_ENTRIES: int(10_000, 1),
   MAX_ARCHIVE_RATIO: int(200, 1),
-  // LibreOffice rewriting a file (an XLS or ODS spreadsheet as XLSX): its deadline and its
-  // address space, past which the extraction fails as unreadable and the worker carries on.
-  CONVERT_TIMEOUT_MS: int(60_000, 1000),
-  CONVERT_MAX_MEMORY_MB: int(3072, 256),
   // Uploaded bytes are removed this long after their extraction finished (docs/uploads.md);
   // the row and its file description stay. Fractions allowed (0.5 = 30 minutes).
   UPLOAD_RETENTION_HOURS: z.coerce.number().min(0).default(24),
@@ -186,6 +182,17 @@ export const configSchema = z.object({
   // unprivileged account, so its sandbox can start and a compromised renderer is nobody.
   BROWSER_USER: z.string().min(1).default('nobody'),
   BROWSER_MAX_PAGES: int(100, 1),
+  // LibreOffice (docs/sources.md#documents-and-presentations) lays documents out as PDFs and
+  // rewrites XLS and ODS spreadsheets as XLSX, isolated like the browser
+  // (docs/security.md#document-converter-isolation): as CONVERTER_USER when the worker is root,
+  // without network, its address space bounded, killed with all it started at its deadline.
+  CONVERTER_PATH: z.string().optional(),
+  CONVERTER_USER: z.string().min(1).default('nobody'),
+  CONVERT_TIMEOUT_MS: int(60_000, 1000),
+  CONVERT_MAX_MEMORY_MB: int(3072, 256),
+  // Each conversion is a LibreOffice process of a few hundred MiB and a core while it runs.
+  CONVERT_CONCURRENCY: int(2, 1),
+  MAX_DOCUMENT_BYTES: int(50 * MiB, 1),
 });
 
 // Checked apart from the fields so the object stays one plain schema to read.

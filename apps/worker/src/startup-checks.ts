@@ -1,5 +1,11 @@
 import { CHROMIUM_BASE_ARGS, errorSummary } from '@xt/runtime';
-import { ChromiumLauncher, type BrowserIsolation } from '@xt/sources';
+import {
+  ChromiumLauncher,
+  createDocumentConverter,
+  DEFAULT_SOFFICE,
+  type BrowserIsolation,
+  type ConverterIsolation,
+} from '@xt/sources';
 
 /** One thing a worker needs, checked at start-up. */
 export interface StartupCheck {
@@ -63,6 +69,45 @@ export async function checkChromium(
     };
   } finally {
     await launcher?.dispose();
+  }
+}
+
+/** The converter check also says how conversions are isolated, for the start-up line. */
+export interface ConverterCheck extends StartupCheck {
+  isolation?: ConverterIsolation;
+}
+
+/**
+ * Finds LibreOffice and decides how conversions will be isolated (user, network namespace,
+ * memory bound), without converting anything: a worker that cannot read documents says so when
+ * it starts. Not part of readiness: such a worker serves every other kind.
+ */
+export async function checkConverter(settings: {
+  executable: string | undefined;
+  user: string;
+  memoryMb: number;
+  environment: Readonly<Record<string, string | undefined>>;
+}): Promise<ConverterCheck> {
+  const where = settings.executable ?? DEFAULT_SOFFICE;
+  const converter = createDocumentConverter({
+    ...settings,
+    timeoutMs: 1000,
+    concurrency: 1,
+  });
+  try {
+    const isolation = await converter.isolation();
+    return {
+      name: 'converter',
+      ok: true,
+      message: `LibreOffice at ${where}: environment allow-listed, user ${isolation.user}, network ${isolation.network}, memory ${isolation.memory}`,
+      isolation,
+    };
+  } catch (err) {
+    return {
+      name: 'converter',
+      ok: false,
+      message: `Documents cannot be converted: ${errorSummary(err).message}. Document sources fail until they can.`,
+    };
   }
 }
 

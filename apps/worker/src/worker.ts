@@ -28,6 +28,7 @@ import { startLoopWatchdog } from './ops/loop-watchdog.ts';
 import pLimit from 'p-limit';
 import {
   checkChromium,
+  checkConverter,
   readinessOf,
   type StartupCheck,
   type WorkerReadiness,
@@ -82,6 +83,19 @@ export async function startWorker(
     return check;
   });
   const expectedChecks = 1;
+  // The converter's isolation line (docs/security.md#document-converter-isolation); a warning
+  // when it shares the worker's network. Not a readiness check: other kinds do not need it.
+  void checkConverter({
+    executable: config.CONVERTER_PATH,
+    user: config.CONVERTER_USER,
+    memoryMb: config.CONVERT_MAX_MEMORY_MB,
+    environment: processEnvironment(),
+  }).then((check) => {
+    const fields = { check: check.name, ...check.isolation };
+    if (!check.ok) logger.error(fields, check.message);
+    else if (check.isolation?.network.startsWith('shared')) logger.warn(fields, check.message);
+    else logger.info(fields, check.message);
+  });
 
   // Up before the queue consumer, so /readyz can say what a worker stuck starting waits for.
   const metrics = createWorkerMetrics();

@@ -8,8 +8,10 @@ import {
   type PreparedSource,
   type SourceType,
 } from '@xt/contract';
+import { detectFormat } from '@xt/formats';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { PdfMode } from './pdf/prepare-pdf.ts';
+import { createDocumentConverter, createDocumentReader } from './document/index.ts';
 import { createPrepPool } from './prep-pool/index.ts';
 import type { BlobStore } from '@xt/blob-store';
 import {
@@ -78,6 +80,14 @@ export interface SourcesConfig {
   /** LibreOffice's deadline and address-space bound when it rewrites a file (XLS, ODS). */
   CONVERT_TIMEOUT_MS: number;
   CONVERT_MAX_MEMORY_MB: number;
+  /** LibreOffice's `soffice`; Debian's when absent. */
+  CONVERTER_PATH?: string | undefined;
+  /** Who LibreOffice runs as when the process is root; `nobody` when absent. */
+  CONVERTER_USER?: string | undefined;
+  /** LibreOffice conversions at once in this process. */
+  CONVERT_CONCURRENCY: number;
+  /** Download cap of a document or presentation fetched from a URL. */
+  MAX_DOCUMENT_BYTES: number;
 }
 
 /**
@@ -137,7 +147,11 @@ export function createSourcePreparer(
     drawAs: PageBytes['drawAs'],
   ) => (kept ? keepSourceBytes(prepared, { drawAs, bytes: kept }) : prepared);
 
-  async function preparePdfBytes(bytes: Buffer, { model, citations }: PrepareOptions) {
+  async function preparePdfBytes(
+    bytes: Buffer,
+    { model, citations }: PrepareOptions,
+    converted?: { notesPages: boolean },
+  ) {
     const kept = keepFor(citations, bytes);
     const pdf = await pool.runPrep({
       kind: 'pdf',
@@ -150,6 +164,7 @@ export function createSourcePreparer(
         maxImagePixels: config.MAX_IMAGE_PIXELS,
         grounding: citations === true,
         ...(citations ? { ocr: ocrOptions } : {}),
+        ...(converted ? { converted } : {}),
       },
     });
     logger.debug(
@@ -171,6 +186,26 @@ export function createSourcePreparer(
     });
     return withBytes(image, kept, 'image');
   }
+
+  // Documents are laid out as PDFs by LibreOffice, isolated (docs/security.md), then read as
+  // PDFs are; the converted PDF is what page previews draw.
+  const converter = createDocumentConverter({
+    executable: config.CONVERTER_PATH,
+    user: config.CONVERTER_USER,
+    memoryMb: config.CONVERT_MAX_MEMORY_MB,
+    timeoutMs: config.CONVERT_TIMEOUT_MS,
+    concurrency: config.CONVERT_CONCURRENCY,
+    environment: options.environment,
+    logger,
+  });
+  const documents = createDocumentReader({
+    converter,
+    readPdf: (pdf, opts, converted) =>
+      time('rasterise', 'document', () => preparePdfBytes(pdf, opts, converted)),
+    time,
+  });
+  const formatOf = async (bytes: Buffer, contentType: string | null) =>
+    (contentType ? formatOfMime(contentType) : undefined) ?? (await detectFormat({ bytes })).format;
 
   // Text is read on a prep thread too: an uploaded HTML file is parsed there (statically,
   // nothing in it runs), and a source that defeats a parser costs a thread, not the loop.
@@ -269,6 +304,14 @@ export function createSourcePreparer(
           maxImages: config.MAX_EMAIL_IMAGES,
         }),
     },
+    document: {
+      bytes: async (bytes, contentType, opts) => {
+        const format = await formatOf(bytes, contentType);
+        if (!format)
+          throw new ExtractionFailure('SOURCE_UNSUPPORTED', 'The file is not a document.');
+        return documents.prepareDocumentBytes(bytes, format, opts);
+      },
+    },
   };
 
   /**
@@ -294,6 +337,7 @@ export function createSourcePreparer(
     image: config.MAX_IMAGE_BYTES,
     email: config.MAX_EMAIL_BYTES,
     spreadsheet: config.MAX_SPREADSHEET_BYTES,
+    document: config.MAX_DOCUMENT_BYTES,
     // Any of the file kinds, or a page (then rendered in the browser, under its own caps).
     auto: Math.max(
       config.MAX_PDF_BYTES,
@@ -301,6 +345,7 @@ export function createSourcePreparer(
       config.MAX_HTML_BYTES,
       config.MAX_EMAIL_BYTES,
       config.MAX_SPREADSHEET_BYTES,
+      config.MAX_DOCUMENT_BYTES,
     ),
   };
   const fetchFile: FileFetcher = async (url, type, signal) => {

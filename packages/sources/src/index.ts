@@ -18,6 +18,13 @@ export { ChromiumLauncher, createWebpageRenderer, type BrowserIsolation } from '
 export { prepareImage, visionSize, visionTokens } from './image/index.ts';
 export { preparePdf, renderSize } from './pdf/index.ts';
 export { prepareTextBytes } from './text.ts';
+export {
+  createDocumentConverter,
+  DEFAULT_SOFFICE,
+  type ConverterIsolation,
+  type DocumentConverter,
+  type DocumentReader,
+} from './document/index.ts';
 export { PREVIEW_WIDTH, type PagePreview, type PreviewTask } from './previews/render.ts';
 export { partBytesOf, sourceBytesOf, type PageBytes } from './previews/source-bytes.ts';
 export {

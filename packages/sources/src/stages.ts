@@ -5,10 +5,11 @@ import type { SourceType } from '@xt/contract';
  * them as metrics, docs/observability.md):
  * - `fetch`: downloading a URL source, or reading an upload from the blob store;
  * - `render`: a webpage in Chromium (its own navigation and downloads included);
+ * - `convert`: a document laid out as a PDF by LibreOffice, waiting for a converter included;
  * - `rasterise`: PDF and image preparation on the prep threads, queueing for a thread included;
  * - `parse`: a spreadsheet read into its sheets (a LibreOffice rewrite, then a prep thread).
  */
-export const SOURCE_STAGES = ['fetch', 'render', 'rasterise', 'parse'] as const;
+export const SOURCE_STAGES = ['fetch', 'render', 'convert', 'rasterise', 'parse'] as const;
 export type SourceStage = (typeof SOURCE_STAGES)[number];
 
 /** Runs `work` and records how long it took under `stage`, whether it succeeded or not. */

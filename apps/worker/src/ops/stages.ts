@@ -3,7 +3,7 @@ import { SOURCE_STAGES } from '@xt/sources';
 
 /**
  * The stages of a job whose durations are measured (docs/observability.md): the source's own
- * (`fetch`, `render`, `rasterise`, see @xt/sources) and then
+ * (`fetch`, `render`, `convert`, `rasterise`, see @xt/sources) and then
  * - `model`: the model calls, repairs and chunks included;
  * - `store`: recording the outcome in PostgreSQL.
  */

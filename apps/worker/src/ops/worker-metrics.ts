@@ -46,7 +46,7 @@ export function createWorkerMetrics(): WorkerMetrics {
   const registers = [registry];
   const stageDuration = new Histogram({
     name: 'worker_stage_duration_seconds',
-    help: 'Time spent in each stage of a job (fetch, render, rasterise, model, store) by source type',
+    help: 'Time spent in each stage of a job (fetch, render, convert, rasterise, model, store) by source type',
     labelNames: ['stage', 'source_type'] as const,
     buckets: STAGE_BUCKETS,
     registers,

@@ -87,8 +87,38 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
   {
     name: 'libreoffice-writer-nogui',
     probe: '/usr/bin/soffice',
-    why: 'the citation tests lay out a table document and export it to PDF, as people make them',
-    purposes: ['test', 'ci'],
+    why: 'lays out word-processing documents (DOCX, DOC, ODT, RTF) as PDFs to read (docs/sources.md#documents); the tests write their office fixtures with it',
+    purposes: ['start', 'test', 'ci'],
+  },
+  {
+    name: 'libreoffice-impress-nogui',
+    probe: '/usr/lib/libreoffice/program/libsdlo.so',
+    why: 'lays out presentations (PPTX, PPT, ODP) and their notes pages as PDFs to read',
+    purposes: ['start', 'test', 'ci'],
+  },
+  {
+    name: 'fonts-liberation2',
+    probe: '/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf',
+    why: 'Arial, Times New Roman and Courier New metrics, so documents break lines and pages where Word does',
+    purposes: ['start', 'test', 'ci'],
+  },
+  {
+    name: 'fonts-crosextra-carlito',
+    probe: '/usr/share/fonts/truetype/crosextra/Carlito-Regular.ttf',
+    why: "Calibri's metrics (Word's default font), for the same reason",
+    purposes: ['start', 'test', 'ci'],
+  },
+  {
+    name: 'fonts-crosextra-caladea',
+    probe: '/usr/share/fonts/truetype/crosextra/Caladea-Regular.ttf',
+    why: "Cambria's metrics, for the same reason",
+    purposes: ['start', 'test', 'ci'],
+  },
+  {
+    name: 'libreoffice-calc-nogui',
+    probe: '/usr/lib/libreoffice/program/libsclo.so',
+    why: "LibreOffice's spreadsheet application: the tests write XLSX, XLS and ODS fixtures with it",
+    purposes: ['start', 'test', 'ci'],
   },
   {
     name: 'libreoffice-calc-nogui',

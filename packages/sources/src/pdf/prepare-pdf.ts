@@ -1,4 +1,4 @@
-import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import {
   ExtractionFailure,
   type ContentPart,
@@ -7,6 +7,7 @@ import {
   type PublicModel,
 } from '@xt/contract';
 import { encodeForModel } from '../image/encode.ts';
+import { commentsText, notesLines, pageComments } from './document-extras.ts';
 import { openPdf } from './open-pdf.ts';
 import { imageCoverage } from './image-coverage.ts';
 import type { OcrOptions } from '../ocr/index.ts';
@@ -36,6 +37,12 @@ export interface PdfOptions {
   grounding?: boolean;
   /** With `grounding`: read pages sent as images with OCR, under this deadline per page. */
   ocr?: OcrOptions | undefined;
+  /**
+   * A document LibreOffice converted (docs/sources.md#documents): each page's comments are read
+   * from its annotations, and with `notesPages` (a presentation) the second half of the pages
+   * are the slides' notes pages, read as the notes of their slides rather than as pages.
+   */
+  converted?: { notesPages: boolean } | undefined;
 }
 
 export type PreparedPdf = PreparedSource & {
@@ -57,56 +64,35 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
   const { doc, close } = await openPdf(bytes, { maxImagePixels: opts.maxImagePixels });
   try {
     const pageCount = doc.numPages;
-    if (pageCount > opts.maxPages) {
+    // A presentation's export has a notes page per slide after the slides: half its pages.
+    const notesFrom = opts.converted?.notesPages && pageCount % 2 === 0 ? pageCount / 2 : undefined;
+    const pages = notesFrom ?? pageCount;
+    if (pages > opts.maxPages) {
       throw new ExtractionFailure(
         'SOURCE_TOO_LARGE',
-        `The PDF has ${pageCount} pages; at most ${opts.maxPages} are accepted.`,
+        `The ${noun(opts)} has ${pages} pages; at most ${opts.maxPages} are accepted.`,
       );
     }
-    if (opts.mode === 'images' && pageCount > opts.maxImagePages)
+    if (opts.mode === 'images' && pages > opts.maxImagePages)
       throw tooManyImagePages(opts.maxImagePages);
-    const parts: ContentPart[] = [];
-    const grounding: GroundingPage[] = [];
-    let textPages = 0;
-    let imagePages = 0;
-    for (let n = 1; n <= pageCount; n++) {
+    const read: ReadState = { parts: [], grounding: [], textPages: 0, imagePages: 0 };
+    for (let n = 1; n <= pages; n++) {
       const page = await doc.getPage(n);
       try {
-        const lines = opts.mode === 'images' ? [] : await pageLines(page, opts.grounding === true);
-        const text = lines.map((line) => line.text).join('\n');
-        const treatment = await choose(page, opts.mode, text);
-        if (treatment === 'skip') continue;
-        if (treatment === 'text' || treatment === 'both') {
-          parts.push({ kind: 'text', text: `${marker(n)}\n${text}`, unit: n });
-          if (opts.grounding) grounding.push({ page: n, lines: groundingLines(lines) });
-          textPages++;
-          if (treatment === 'text') continue;
+        const lines = await readPage(page, n, opts, read);
+        if (opts.converted) {
+          const notesPage = notesFrom === undefined ? undefined : notesFrom + n;
+          await readExtras(doc, page, n, lines, notesPage, opts, read);
         }
-        if (imagePages >= opts.maxImagePages) throw tooManyImagePages(opts.maxImagePages);
-        const rendered = await renderPage(page, opts.model);
-        if (rendered.blank) continue;
-        const image = await encodeForModel(rendered.rgb, rendered);
-        // A page read from its image has no text layer to locate values in: OCR gives one.
-        if (opts.grounding && opts.ocr && treatment === 'image')
-          grounding.push({ page: n, lines: await ocrPage(page, opts.ocr), ocr: true });
-        if (treatment !== 'both') parts.push({ kind: 'text', text: marker(n), unit: n });
-        parts.push({
-          kind: 'image',
-          dataUrl: image.dataUrl,
-          width: image.width,
-          height: image.height,
-          unit: n,
-          detail: 'high',
-        });
-        imagePages++;
       } finally {
         page.cleanup();
       }
     }
-    if (parts.length === 0) throw nothingReadable(pageCount, opts.mode);
+    const { parts, grounding, textPages, imagePages } = read;
+    if (parts.length === 0) throw nothingReadable(pages, opts.mode);
     return {
       parts,
-      pageCount,
+      pageCount: pages,
       textPages,
       imagePages,
       ...(opts.grounding ? { grounding: { kind: 'pages', pages: grounding } } : {}),
@@ -118,6 +104,98 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
     });
   } finally {
     await close();
+  }
+}
+
+interface ReadState {
+  parts: ContentPart[];
+  grounding: GroundingPage[];
+  textPages: number;
+  imagePages: number;
+}
+
+/** "PDF", or what a converted document is called in messages. */
+const noun = (opts: PdfOptions) => (opts.converted ? 'document (converted to PDF)' : 'PDF');
+
+/**
+ * One page into the parts (and its lines into the grounding, with citations): its text, its
+ * image, or both, as `choose` decides. Returns the text layer's lines.
+ */
+async function readPage(
+  page: PDFPageProxy,
+  n: number,
+  opts: PdfOptions,
+  read: ReadState,
+): Promise<PlacedLine[]> {
+  const { parts, grounding } = read;
+  const lines = opts.mode === 'images' ? [] : await pageLines(page, opts.grounding === true);
+  const text = lines.map((line) => line.text).join('\n');
+  const treatment = await choose(page, opts.mode, text);
+  if (treatment === 'skip') return lines;
+  if (treatment === 'text' || treatment === 'both') {
+    parts.push({ kind: 'text', text: `${marker(n)}\n${text}`, unit: n });
+    if (opts.grounding) grounding.push({ page: n, lines: groundingLines(lines) });
+    read.textPages++;
+    if (treatment === 'text') return lines;
+  }
+  if (read.imagePages >= opts.maxImagePages) throw tooManyImagePages(opts.maxImagePages);
+  const rendered = await renderPage(page, opts.model);
+  if (rendered.blank) return lines;
+  const image = await encodeForModel(rendered.rgb, rendered);
+  // A page read from its image has no text layer to locate values in: OCR gives one.
+  if (opts.grounding && opts.ocr && treatment === 'image')
+    grounding.push({ page: n, lines: await ocrPage(page, opts.ocr), ocr: true });
+  if (treatment !== 'both') parts.push({ kind: 'text', text: marker(n), unit: n });
+  parts.push({
+    kind: 'image',
+    dataUrl: image.dataUrl,
+    width: image.width,
+    height: image.height,
+    unit: n,
+    detail: 'high',
+  });
+  read.imagePages++;
+  return lines;
+}
+
+/**
+ * What a converted document's export adds to page `n` beyond its drawing: the page's comments,
+ * and a slide's speaker notes from its notes page. Both go to the model with page `n`; a
+ * value quoted from them is cited where it is drawn: a comment at its marker on page `n`, a
+ * note on the notes page, with its boxes (docs/citations.md).
+ */
+async function readExtras(
+  doc: PDFDocumentProxy,
+  page: PDFPageProxy,
+  n: number,
+  lines: PlacedLine[],
+  notesPage: number | undefined,
+  opts: PdfOptions,
+  read: ReadState,
+): Promise<void> {
+  const comments = await pageComments(page);
+  if (comments.length > 0) {
+    read.parts.push({
+      kind: 'text',
+      text: `Comments on page ${n}:\n${commentsText(comments)}`,
+      unit: n,
+    });
+    if (opts.grounding) read.grounding.push({ page: n, lines: comments.flatMap((c) => c.lines) });
+  }
+  if (notesPage === undefined) return;
+  const notes = await doc.getPage(notesPage);
+  try {
+    const slide = lines.length > 0 ? lines : await pageLines(page, false);
+    const kept = notesLines(await pageLines(notes, opts.grounding === true), slide);
+    if (kept.length === 0) return;
+    read.parts.push({
+      kind: 'text',
+      text: `Speaker notes of page ${n} (drawn on page ${notesPage}):\n${kept.map((l) => l.text).join('\n')}`,
+      unit: n,
+    });
+    if (opts.grounding) read.grounding.push({ page: notesPage, lines: groundingLines(kept) });
+  } finally {
+    notes.cleanup();
   }
 }
 

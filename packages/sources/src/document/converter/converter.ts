@@ -1,0 +1,203 @@
+import { constants } from 'node:fs';
+import { access, chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import type { Logger } from 'pino';
+import { ExtractionFailure, FORMATS } from '@xt/contract';
+import { pdfExportTarget, type DocumentFormat } from '../export-filter.ts';
+import { converterEnvironment } from './environment.ts';
+import { writeProfile } from './profile.ts';
+import { runGroup, type GroupResult } from './run-group.ts';
+import { createSandbox, type ConverterIsolation, type Sandbox } from './sandbox.ts';
+
+/** Debian's LibreOffice (libreoffice-*-nogui). */
+export const DEFAULT_SOFFICE = '/usr/bin/soffice';
+
+export interface DocumentConverterOptions {
+  /** LibreOffice's `soffice` (CONVERTER_PATH); default Debian's. */
+  executable?: string | undefined;
+  /** Who the converter runs as when the worker is root (CONVERTER_USER); default `nobody`. */
+  user?: string | undefined;
+  /** Address space the converter may map, in MiB (CONVERT_MAX_MEMORY_MB). */
+  memoryMb: number;
+  /** A conversion still running after this is killed, with every process it started. */
+  timeoutMs: number;
+  /** Conversions at once in this process (CONVERT_CONCURRENCY). */
+  concurrency: number;
+  /** The process's environment; the converter gets only its harmless part (environment.ts). */
+  environment: Readonly<Record<string, string | undefined>>;
+  /** Only tests turn the network namespace off, to show what the profile holds back alone. */
+  network?: 'isolated' | 'shared';
+  /** Where a failed conversion's last output goes (LibreOffice's own account of a crash). */
+  logger?: Pick<Logger, 'warn'> | undefined;
+}
+
+export interface DocumentConverter {
+  /**
+   * The document's pages as a PDF, laid out by LibreOffice (export-filter.ts says what the
+   * export includes). Fails as the extraction should: SOURCE_UNREADABLE when LibreOffice cannot
+   * read the file or dies on it, TIMEOUT past the deadline, SOURCE_UNSUPPORTED when this worker
+   * cannot convert at all.
+   */
+  convertToPdf(
+    bytes: Uint8Array,
+    format: DocumentFormat,
+    opts?: { signal?: AbortSignal | undefined },
+  ): Promise<Buffer>;
+  /** How conversions are isolated; rejects when the converter cannot run here. */
+  isolation(): Promise<ConverterIsolation>;
+  readonly stats: { running: number; queued: number };
+}
+
+/** LibreOffice writes whatever a document expands to: past this one file it is stopped. */
+const MAX_FILE_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Converts office documents to PDF with LibreOffice, one fresh `soffice --convert-to` per file:
+ * each in its own directory with a fresh profile, isolated by the sandbox (an unprivileged user,
+ * no network, bounded memory, an allow-listed environment), killed with everything it started at
+ * its deadline, its directory removed afterwards.
+ */
+export function createDocumentConverter(opts: DocumentConverterOptions): DocumentConverter {
+  const executable = opts.executable ?? DEFAULT_SOFFICE;
+  const limit = pLimit(opts.concurrency);
+  let sandbox: Promise<Sandbox> | undefined;
+  const ready = (): Promise<Sandbox> =>
+    (sandbox ??= (async () => {
+      await access(executable, constants.X_OK).catch(() => {
+        throw new Error(
+          `LibreOffice is not installed at ${executable} (Debian: apt-get install libreoffice-writer-nogui libreoffice-impress-nogui, or set CONVERTER_PATH)`,
+        );
+      });
+      return createSandbox({
+        user: opts.user,
+        memoryMb: opts.memoryMb,
+        maxFileBytes: MAX_FILE_BYTES,
+        ...(opts.network ? { network: opts.network } : {}),
+      });
+    })());
+
+  async function convert(
+    bytes: Uint8Array,
+    format: DocumentFormat,
+    signal: AbortSignal | undefined,
+  ): Promise<Buffer> {
+    const box = await ready().catch((err: unknown) => {
+      throw new ExtractionFailure(
+        'SOURCE_UNSUPPORTED',
+        `Documents cannot be converted on this worker: ${(err as Error).message}.`,
+        { cause: err },
+      );
+    });
+    signal?.throwIfAborted();
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'xt-convert-'));
+    try {
+      const input = path.join(dir, `source${FORMATS[format].extensions[0]}`);
+      const out = path.join(dir, 'out');
+      const home = path.join(dir, 'home');
+      await writeFile(input, bytes, { mode: 0o600 });
+      await mkdir(home);
+      const profile = await writeProfile(dir);
+      await handOver(dir, box.user);
+      const result = await runGroup(
+        box.wrap([
+          executable,
+          `-env:UserInstallation=${profile}`,
+          '--headless',
+          '--invisible',
+          '--nologo',
+          '--nodefault',
+          '--norestore',
+          '--nolockcheck',
+          '--convert-to',
+          pdfExportTarget(format),
+          '--outdir',
+          out,
+          input,
+        ]),
+        {
+          env: converterEnvironment(opts.environment, home),
+          cwd: dir,
+          timeoutMs: opts.timeoutMs,
+          signal,
+        },
+      );
+      if (result.aborted) throw signal?.reason ?? new Error('conversion aborted');
+      if (result.timedOut)
+        throw new ExtractionFailure(
+          'TIMEOUT',
+          `Converting the document took longer than ${opts.timeoutMs} ms (CONVERT_TIMEOUT_MS).`,
+        );
+      const pdf = await readFile(path.join(out, 'source.pdf')).catch(() => null);
+      if (!pdf || pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
+        const failure = failed(result, format);
+        opts.logger?.warn(
+          { format, code: result.code, signal: result.signal, output: result.output },
+          `document conversion failed: ${failure.message}`,
+        );
+        throw failure;
+      }
+      return pdf;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  return {
+    convertToPdf: (bytes, format, { signal } = {}) => limit(() => convert(bytes, format, signal)),
+    isolation: async () => (await ready()).isolation,
+    get stats() {
+      return { running: limit.activeCount, queued: limit.pendingCount };
+    },
+  };
+}
+
+/** The conversion's directory and what is in it, made the converter's (it runs as another user). */
+async function handOver(dir: string, user: { uid: number; gid: number }): Promise<void> {
+  if (user.uid === process.getuid?.()) return;
+  const walk = async (at: string): Promise<void> => {
+    await chown(at, user.uid, user.gid);
+    for (const entry of await readdir(at, { withFileTypes: true }).catch(() => [])) {
+      const child = path.join(at, entry.name);
+      if (entry.isDirectory()) await walk(child);
+      else await chown(child, user.uid, user.gid);
+    }
+  };
+  await walk(dir);
+}
+
+/**
+ * How the converter ended, in words: a signal it was killed by, or that LibreOffice's launcher
+ * reports as 128 + the signal when soffice.bin died of one.
+ */
+function ending(result: GroupResult): string | undefined {
+  const signal =
+    result.signal ??
+    (result.code !== null && result.code > 128
+      ? Object.entries(os.constants.signals).find(([, n]) => n === result.code! - 128)?.[0]
+      : undefined);
+  if (signal) return `killed by ${signal}`;
+  if (result.code !== null && result.code > 1) return `exit status ${result.code}`;
+  return undefined;
+}
+
+/** Why LibreOffice gave no PDF, as the extraction's failure. */
+function failed(result: GroupResult, format: DocumentFormat): ExtractionFailure {
+  const name = format.toUpperCase();
+  const how = ending(result);
+  if (how === 'killed by SIGXFSZ')
+    return new ExtractionFailure(
+      'SOURCE_TOO_LARGE',
+      `The ${name} file expands to more than ${MAX_FILE_BYTES / 1024 / 1024} MiB when laid out.`,
+    );
+  if (how)
+    return new ExtractionFailure(
+      'SOURCE_UNREADABLE',
+      `The document converter stopped on the ${name} file (${how}): it may be damaged, or need more memory than CONVERT_MAX_MEMORY_MB allows.`,
+    );
+  return new ExtractionFailure(
+    'SOURCE_UNREADABLE',
+    `LibreOffice could not read the ${name} file: it may be damaged.`,
+  );
+}

@@ -1,0 +1,37 @@
+import type { FormatName } from '@xt/contract';
+
+/** The formats a `document` source converts, and which LibreOffice application lays each out. */
+export const DOCUMENT_APPS = {
+  docx: 'writer',
+  doc: 'writer',
+  odt: 'writer',
+  rtf: 'writer',
+  pptx: 'impress',
+  ppt: 'impress',
+  odp: 'impress',
+} as const satisfies Partial<Record<FormatName, 'writer' | 'impress'>>;
+
+export type DocumentFormat = keyof typeof DOCUMENT_APPS;
+
+export function isDocumentFormat(format: FormatName): format is DocumentFormat {
+  return Object.hasOwn(DOCUMENT_APPS, format);
+}
+
+const yes = { type: 'boolean', value: 'true' };
+
+/**
+ * The `--convert-to` target: PDF through the application's own export filter, with what a plain
+ * export leaves out turned on. Comments become PDF annotations on the page of their anchor
+ * (`ExportNotes`), which the PDF reader then reads with the page. A presentation also exports a
+ * notes page per slide after all the slides (`ExportNotesPages`), hidden slides included
+ * (`ExportHiddenSlides`) so that page k is always slide k and its notes page is the slide count
+ * plus k.
+ */
+export function pdfExportTarget(format: DocumentFormat): string {
+  const app = DOCUMENT_APPS[format];
+  const data =
+    app === 'impress'
+      ? { ExportNotes: yes, ExportNotesPages: yes, ExportHiddenSlides: yes }
+      : { ExportNotes: yes };
+  return `pdf:${app}_pdf_Export:${JSON.stringify(data)}`;
+}
