@@ -254,10 +254,7 @@ export function createSourcePreparer(
         maxEntries: config.MAX_ARCHIVE_ENTRIES,
         maxRatio: config.MAX_ARCHIVE_RATIO,
       },
-      convert: {
-        timeoutMs: config.CONVERT_TIMEOUT_MS,
-        maxMemoryBytes: config.CONVERT_MAX_MEMORY_MB * 1024 * 1024,
-      },
+      convert: (bytes, from) => converter.convertToXlsx(bytes, from),
     },
     logger,
   );

@@ -10,13 +10,20 @@ import {
   SAMPLE_WORKBOOK,
   workbookFiles,
 } from '@xt/testkit/fixtures';
+import { createDocumentConverter } from '../document/index.ts';
 import { createPrepPool, type PrepPool } from '../prep-pool/index.ts';
 import { createSpreadsheetReader, type SpreadsheetReader } from './reader.ts';
 
+const converter = createDocumentConverter({
+  memoryMb: 3072,
+  timeoutMs: 120_000,
+  concurrency: 1,
+  environment: process.env,
+});
 const LIMITS = {
   maxCells: 200_000,
   archive: { maxExpandedBytes: 100 * 1024 * 1024, maxEntries: 10_000, maxRatio: 200 },
-  convert: { timeoutMs: 120_000, maxMemoryBytes: 3 * 1024 ** 3 },
+  convert: (bytes: Buffer, from: 'xls' | 'ods' | 'xlsx') => converter.convertToXlsx(bytes, from),
 };
 
 let pool: PrepPool;

@@ -1,15 +1,14 @@
-import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { ExtractionFailure, type FormatName, type PreparedSource } from '@xt/contract';
 import { xlsIsEncrypted } from '@xt/formats';
 import { checkArchive, type ArchiveLimits } from '../archive/bounds.ts';
 import type { PrepPool } from '../prep-pool/index.ts';
-import { convertToXlsx, type ConvertOptions } from './convert.ts';
 
 export interface SpreadsheetLimits {
   maxCells: number;
   archive: ArchiveLimits;
-  convert: ConvertOptions;
+  /** LibreOffice's rewrite of a file as XLSX (the document converter, isolated). */
+  convert: (bytes: Buffer, from: 'xls' | 'ods' | 'xlsx') => Promise<Buffer>;
 }
 
 /** Reads a spreadsheet file of a given format into model input (and, with citations, cells). */
@@ -31,17 +30,15 @@ const ODF_ENCRYPTED = /<(?:[\w-]+:)?encryption-data[\s/>]/;
 /**
  * Spreadsheets on the main loop's side: refuses what cannot be read (a password-protected
  * file, whatever wraps it) before any work, has LibreOffice rewrite XLS and ODS (and XLSX that
- * ExcelJS cannot take apart) as XLSX, and hands the parsing to a prep thread. Conversions run
- * one at a time per process: each is a LibreOffice of its own, hundreds of megabytes.
+ * ExcelJS cannot take apart) as XLSX, and hands the parsing to a prep thread. Conversions are
+ * the document converter's, under its bound on how many run at once (CONVERT_CONCURRENCY).
  */
 export function createSpreadsheetReader(
   pool: PrepPool,
   limits: SpreadsheetLimits,
   logger: Logger,
 ): SpreadsheetReader {
-  const convertSlot = pLimit(1);
-  const convert = (bytes: Buffer, from: 'xls' | 'ods' | 'xlsx') =>
-    convertSlot(() => convertToXlsx(bytes, from, limits.convert));
+  const { convert } = limits;
 
   const parse = (bytes: Buffer, format: 'xlsx' | 'csv' | 'tsv', citations: boolean) =>
     pool.runPrep({

@@ -6,6 +6,7 @@ import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { ExtractionFailure, FORMATS } from '@xt/contract';
 import { pdfExportTarget, type DocumentFormat } from '../export-filter.ts';
+import type { FormatName } from '@xt/contract';
 import { converterEnvironment } from './environment.ts';
 import { writeProfile } from './profile.ts';
 import { runGroup, type GroupResult } from './run-group.ts';
@@ -45,10 +46,22 @@ export interface DocumentConverter {
     format: DocumentFormat,
     opts?: { signal?: AbortSignal | undefined },
   ): Promise<Buffer>;
+  /**
+   * A spreadsheet rewritten as XLSX by LibreOffice's Calc (XLS and ODS, which no maintained
+   * JavaScript reader takes with their formats and cached results), failing as convertToPdf does.
+   */
+  convertToXlsx(
+    bytes: Uint8Array,
+    format: 'xls' | 'ods' | 'xlsx',
+    opts?: { signal?: AbortSignal | undefined },
+  ): Promise<Buffer>;
   /** How conversions are isolated; rejects when the converter cannot run here. */
   isolation(): Promise<ConverterIsolation>;
   readonly stats: { running: number; queued: number };
 }
+
+/** Calc's own OOXML filter: cached formula results and number formats are kept. */
+const XLSX_TARGET = 'xlsx:Calc MS Excel 2007 XML';
 
 /** LibreOffice writes whatever a document expands to: past this one file it is stopped. */
 const MAX_FILE_BYTES = 1024 * 1024 * 1024;
@@ -78,9 +91,11 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
       });
     })());
 
+  /** `format` in, `target` (`--convert-to`'s argument) out, the output's extension `ext`. */
   async function convert(
     bytes: Uint8Array,
-    format: DocumentFormat,
+    format: FormatName,
+    target: { spec: string; ext: string; magic: string },
     signal: AbortSignal | undefined,
   ): Promise<Buffer> {
     const box = await ready().catch((err: unknown) => {
@@ -111,7 +126,7 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
           '--norestore',
           '--nolockcheck',
           '--convert-to',
-          pdfExportTarget(format),
+          target.spec,
           '--outdir',
           out,
           input,
@@ -127,10 +142,11 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
       if (result.timedOut)
         throw new ExtractionFailure(
           'TIMEOUT',
-          `Converting the document took longer than ${opts.timeoutMs} ms (CONVERT_TIMEOUT_MS).`,
+          `Converting the ${format.toUpperCase()} file took longer than ${opts.timeoutMs} ms (CONVERT_TIMEOUT_MS).`,
         );
-      const pdf = await readFile(path.join(out, 'source.pdf')).catch(() => null);
-      if (!pdf || pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
+      const converted = await readFile(path.join(out, `source.${target.ext}`)).catch(() => null);
+      const magic = Buffer.from(target.magic, 'latin1');
+      if (!converted || !converted.subarray(0, magic.length).equals(magic)) {
         const failure = failed(result, format);
         opts.logger?.warn(
           { format, code: result.code, signal: result.signal, output: result.output },
@@ -138,14 +154,24 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
         );
         throw failure;
       }
-      return pdf;
+      return converted;
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
 
   return {
-    convertToPdf: (bytes, format, { signal } = {}) => limit(() => convert(bytes, format, signal)),
+    convertToPdf: (bytes, format, { signal } = {}) =>
+      limit(() =>
+        convert(
+          bytes,
+          format,
+          { spec: pdfExportTarget(format), ext: 'pdf', magic: '%PDF-' },
+          signal,
+        ),
+      ),
+    convertToXlsx: (bytes, format, { signal } = {}) =>
+      limit(() => convert(bytes, format, { spec: XLSX_TARGET, ext: 'xlsx', magic: 'PK' }, signal)),
     isolation: async () => (await ready()).isolation,
     get stats() {
       return { running: limit.activeCount, queued: limit.pendingCount };
@@ -183,7 +209,7 @@ function ending(result: GroupResult): string | undefined {
 }
 
 /** Why LibreOffice gave no PDF, as the extraction's failure. */
-function failed(result: GroupResult, format: DocumentFormat): ExtractionFailure {
+function failed(result: GroupResult, format: FormatName): ExtractionFailure {
   const name = format.toUpperCase();
   const how = ending(result);
   if (how === 'killed by SIGXFSZ')
