@@ -39,7 +39,7 @@ export type {
 import type { ExtractionStatus, WebhookEndpoint as SdkWebhookEndpoint } from '@xt/sdk';
 
 // The dashboard API's own answers (not part of the public API, so not in the SDK).
-export type { ExtractionReview, Usage, UsageDay } from '@xt/contract';
+export type { ExtractionReview, SheetExcerpt, Usage, UsageDay } from '@xt/contract';
 
 export const STATUSES: ExtractionStatus[] = ['pending', 'processing', 'completed', 'failed'];
 

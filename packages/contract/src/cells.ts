@@ -15,3 +15,12 @@ export function columnName(col: number): string {
 export function cellRef(col: number, row: number): string {
   return `${columnName(col)}${row}`;
 }
+
+/** `B7` → `{ col: 2, row: 7 }`; undefined for anything that is not an A1 reference. */
+export function parseCellRef(ref: string): { col: number; row: number } | undefined {
+  const m = /^([A-Z]{1,3})([1-9]\d{0,6})$/.exec(ref);
+  if (!m) return undefined;
+  let col = 0;
+  for (const ch of m[1]!) col = col * 26 + (ch.charCodeAt(0) - 64);
+  return { col, row: Number(m[2]) };
+}

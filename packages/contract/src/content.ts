@@ -71,6 +71,8 @@ export interface GroundingSheet {
   hidden?: boolean;
   /** 1-based hidden columns, ascending. */
   hiddenColumns: number[];
+  /** The rows that head its table, as the model was sent them (docs/sources.md#spreadsheets). */
+  headerRows?: number[];
 }
 
 /**

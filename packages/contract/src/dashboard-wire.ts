@@ -1,3 +1,5 @@
+import type { GroundingSheet } from './content.ts';
+
 /**
  * Answers of the dashboard's own API (`/dashboard/api`, docs/dashboard.md), which only the
  * dashboard app reads: declared once here for the API that sends them and the app that reads
@@ -12,6 +14,23 @@ export interface ExtractionReview {
   previewPages: number[];
   /** An email's parts with pages (a PDF attachment): the pages of each with a stored preview. */
   partPreviews: Record<string, number[]>;
+  /** A spreadsheet: whether the cells around its cited cells are stored (`SheetExcerpt`). */
+  cells: boolean;
+}
+
+/**
+ * The `page_images` key of a spreadsheet's stored cells around its cited cells: no page key
+ * (digits first) can be it, and the sweeps remove it with the previews.
+ */
+export const CELLS_KEY = 'cells';
+
+/**
+ * The cells of a spreadsheet around its cited cells, as the worker stored them for the review
+ * view (docs/citations.md#review-view): each sheet with a cited cell, its header rows and the
+ * rows near each cited cell, every cell of those rows as displayed.
+ */
+export interface SheetExcerpt {
+  sheets: GroundingSheet[];
 }
 
 /**

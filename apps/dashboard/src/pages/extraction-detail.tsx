@@ -6,7 +6,7 @@ import { ErrorNotice, JsonBlock, PageHeader, Spinner, StatusBadge } from '../com
 import { formatBytes, formatDateTime, formatNumber } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import { ReviewSection } from '../review/review-section.tsx';
-import type { ExtractionRecord, ExtractionReview } from '../types.ts';
+import type { ExtractionRecord, ExtractionReview, SheetExcerpt } from '../types.ts';
 
 const POLL_MS = 1000;
 
@@ -21,6 +21,13 @@ export function ExtractionDetailPage() {
   const review = useLoad(
     () => api.get<ExtractionReview>(`/extractions/${id}/review`),
     [id, running],
+  );
+  // A spreadsheet's cells around its cited cells, once the review says they are stored.
+  const hasCells = review.data?.cells === true;
+  const cells = useLoad(
+    () =>
+      hasCells ? api.get<SheetExcerpt>(`/extractions/${id}/cells`) : Promise.resolve(undefined),
+    [id, hasCells],
   );
 
   // Watch it finish: poll while it is pending or processing.
@@ -160,6 +167,7 @@ export function ExtractionDetailPage() {
           record={r}
           previewPages={review.data?.previewPages ?? []}
           partPreviews={review.data?.partPreviews ?? {}}
+          sheets={cells.data?.sheets}
         />
       )}
     </>

@@ -1,4 +1,5 @@
 import type { Place } from './place.ts';
+import { CellStrip } from './cell-strip.tsx';
 import { PageStrip } from './page-strip.tsx';
 import { PartStrip } from './part-strip.tsx';
 import { TextStrip } from './text-strip.tsx';
@@ -22,6 +23,8 @@ export function EvidenceStrip(props: { place: Place; name: string; onDrawn?: () 
       );
     case 'part':
       return <PartStrip place={place} name={name} onDrawn={onDrawn} />;
+    case 'cell':
+      return <CellStrip place={place} name={name} onDrawn={onDrawn} />;
     case 'text':
       return (
         <TextStrip
@@ -44,5 +47,7 @@ export function wholeSourceLabel(place: Place): string {
       return 'Show in the text';
     case 'part':
       return 'Show in the message';
+    case 'cell':
+      return 'Show in the sheet';
   }
 }

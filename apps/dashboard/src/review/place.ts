@@ -1,4 +1,5 @@
 import { hasPages, SOURCE_KINDS, typeOfRecord } from '@xt/contract/source-kinds';
+import type { GroundingSheet } from '@xt/contract';
 import type { Citation, ExtractionRecord } from '../types.ts';
 import { textSpan, type ReviewField } from './fields.ts';
 
@@ -25,10 +26,15 @@ export type Place =
    * A part of an email (its body, an attachment): the quote, and its page inside the part when
    * the part has pages (a PDF attachment).
    */
-  | { kind: 'part'; part: string; quote: string; page: PagePlace | undefined };
+  | { kind: 'part'; part: string; quote: string; page: PagePlace | undefined }
+  /**
+   * A spreadsheet's cell: its sheet and A1 reference, the quote (the cell as displayed), and the
+   * cells around it the worker stored (undefined when none are, or they were removed).
+   */
+  | { kind: 'cell'; sheet: string; cell: string; quote: string; cells: GroundingSheet | undefined };
 
 /** How the review shows a source beside the fields. */
-export type ReviewLayout = 'pages' | 'text' | 'parts' | 'quotes';
+export type ReviewLayout = 'pages' | 'text' | 'parts' | 'sheets' | 'quotes';
 
 /**
  * Pages for kinds laid out in pages (the registry's `pages`); the parts of a message for an
@@ -40,6 +46,7 @@ export function reviewLayout(r: ExtractionRecord): ReviewLayout {
   const type = typeOfRecord(r.source.type);
   if (type !== undefined && hasPages(type)) return 'pages';
   if (type !== undefined && SOURCE_KINDS[type].layout === 'parts') return 'parts';
+  if (type !== undefined && SOURCE_KINDS[type].layout === 'sheets') return 'sheets';
   if (r.source.type === 'text' && !r.source.file) return 'text';
   return 'quotes';
 }
@@ -57,6 +64,8 @@ export interface ReviewSource {
   previewPages: number[];
   /** An email's attachments with pages: the pages of each the worker stored a preview of. */
   partPreviews: Record<string, number[]>;
+  /** A spreadsheet's sheets, as far as the worker stored their cells around the cited ones. */
+  sheets?: GroundingSheet[] | undefined;
 }
 
 /** A cited page, with its stored preview when there is one. */
@@ -87,6 +96,15 @@ export function placeOf(source: ReviewSource, field: ReviewField): Place | undef
         part: c.part,
         quote: c.quote ?? '',
         page: pagePlace(source, c, c.part),
+      };
+    case 'sheets':
+      if (c.sheet === undefined || c.cell === undefined) return undefined;
+      return {
+        kind: 'cell',
+        sheet: c.sheet,
+        cell: c.cell,
+        quote: c.quote ?? '',
+        cells: source.sheets?.find((s) => s.name === c.sheet),
       };
     case 'text': {
       const span = textSpan(r.source.content, c);

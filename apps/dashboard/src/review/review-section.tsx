@@ -1,5 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { DataTable, type Column } from '../components/data-table.tsx';
+import type { GroundingSheet } from '@xt/contract';
 import type { Citation, ExtractionRecord } from '../types.ts';
 import { FieldEvidence } from './field-evidence.tsx';
 import {
@@ -11,6 +12,7 @@ import {
 } from './fields.ts';
 import { PageSource } from './page-source.tsx';
 import { PartsSource } from './parts-source.tsx';
+import { SheetSource } from './sheet-source.tsx';
 import { placeOf, reviewLayout, type ReviewSource } from './place.ts';
 import { TextSource } from './text-source.tsx';
 
@@ -47,7 +49,7 @@ function FoundIn(props: { citation: Citation }) {
 function columns(
   select: (pointer: string) => void,
   selected: string | undefined,
-  shown: { paged: boolean; parted: boolean },
+  shown: { paged: boolean; parted: boolean; celled: boolean },
 ): Column<ReviewField>[] {
   const all: (Column<ReviewField> | false)[] = [
     {
@@ -86,6 +88,20 @@ function columns(
           <span class="muted">—</span>
         ),
     },
+    // A spreadsheet's values are in cells: the sheet's name, then the cell (`Prices!C5`).
+    shown.celled && {
+      label: 'Cell',
+      // Placed as a page is in a phone's card: beside the confidence.
+      cellClass: 'review__figure review__cell',
+      cell: (f) =>
+        f.citation?.cell ? (
+          <span class="mono">
+            {f.citation.sheet}!{f.citation.cell}
+          </span>
+        ) : (
+          '—'
+        ),
+    },
     // Only sources with pages have them; elsewhere the column would be all dashes.
     shown.paged && {
       label: 'Page',
@@ -110,6 +126,8 @@ export function ReviewSection(props: {
   record: ExtractionRecord;
   previewPages: number[];
   partPreviews: Record<string, number[]>;
+  /** A spreadsheet's stored cells around its cited cells; undefined while loading or without. */
+  sheets?: GroundingSheet[] | undefined;
 }) {
   const r = props.record;
   const fields = reviewFields(r.result, r.citations ?? {});
@@ -122,9 +140,14 @@ export function ReviewSection(props: {
     record: r,
     previewPages: props.previewPages,
     partPreviews: props.partPreviews,
+    sheets: props.sheets,
   };
   const layout = reviewLayout(r);
-  const columnsShown = { paged: layout === 'pages', parted: layout === 'parts' };
+  const columnsShown = {
+    paged: layout === 'pages',
+    parted: layout === 'parts',
+    celled: layout === 'sheets',
+  };
   const list = useRef<HTMLDivElement>(null);
   const pane = useRef<HTMLDivElement>(null);
   // Tapping the selected field again closes what it opened.
@@ -238,6 +261,15 @@ function SourcePane(props: {
           extractionId={r.id}
           fields={fields}
           partPreviews={source.partPreviews}
+          selected={props.selected}
+          onSelect={props.onSelect}
+        />
+      );
+    case 'sheets':
+      return (
+        <SheetSource
+          sheets={source.sheets}
+          fields={fields}
           selected={props.selected}
           onSelect={props.onSelect}
         />

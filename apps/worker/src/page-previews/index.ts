@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { BlobStore } from '@xt/blob-store';
-import { previewKey, type Citations, type PreparedSource } from '@xt/contract';
+import { CELLS_KEY, previewKey, type Citations, type PreparedSource } from '@xt/contract';
 import type { Db } from '@xt/db';
 import { errorSummary } from '@xt/runtime';
 import {
@@ -11,6 +11,7 @@ import {
   type PagePreview,
   type PreviewTask,
 } from '@xt/sources';
+import { sheetExcerpt } from './sheet-excerpt.ts';
 
 export interface PagePreviewDeps {
   db: Db;
@@ -92,10 +93,35 @@ export type PagePreviews = (
 ) => Promise<Record<string, string> | null>;
 
 export function pagePreviews(deps: PagePreviewDeps): PagePreviews {
-  return (source, citations) =>
-    storePagePreviews(deps, {
+  return async (source, citations) => {
+    const images = await storePagePreviews(deps, {
       file: sourceBytesOf(source),
       parts: partBytesOf(source),
       citations,
     });
+    const cells = await storeSheetExcerpt(deps, source, citations);
+    return cells ? { ...images, [CELLS_KEY]: cells } : images;
+  };
+}
+
+/**
+ * Stores the cells around a spreadsheet's cited cells as JSON beside the page previews (the
+ * review view shows a cited cell in its sheet, docs/citations.md#review-view), and returns its
+ * blob reference; null when there is none. Best effort, like the previews: it goes with them,
+ * at the retention sweep or with the extraction, since it is a copy of the source.
+ */
+async function storeSheetExcerpt(
+  deps: PagePreviewDeps,
+  source: PreparedSource,
+  citations: Citations | null,
+): Promise<string | null> {
+  const excerpt = sheetExcerpt(source.grounding, citations);
+  if (!excerpt) return null;
+  try {
+    const json = Buffer.from(JSON.stringify(excerpt), 'utf8');
+    return (await deps.store.put(deps.db, Readable.from([json]))).ref;
+  } catch (err) {
+    deps.logger.warn({ error: errorSummary(err) }, 'cells around the cited cells not stored');
+    return null;
+  }
 }
