@@ -55,7 +55,7 @@ describe('serializePrepared and restorePrepared', () => {
 
   it("give back an email's attachments' page bytes by part name", () => {
     const email = keepPartBytes(
-      { parts: [{ kind: 'text', text: 'From: a@b.example' }] } as PreparedSource,
+      { parts: [{ kind: 'text', text: 'From: a@b.example' }] },
       new Map([
         ['scan.pdf', { drawAs: 'pdf' as const, bytes: new Uint8Array([1, 2]) }],
         ['photo.png', { drawAs: 'image' as const, bytes: new Uint8Array([3]) }],
