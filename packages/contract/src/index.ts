@@ -10,6 +10,7 @@ export * from './ids.ts';
 export * from './webhook-events.ts';
 export * from './citations.ts';
 export * from './cells.ts';
+export * from './priority.ts';
 export * from './records.ts';
 export * from './spelling.ts';
 export * from './pagination.ts';

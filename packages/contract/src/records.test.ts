@@ -36,6 +36,7 @@ const row = (over: Partial<StoredExtraction>): StoredExtraction => ({
   citations: null,
   warnings: null,
   reusedFrom: null,
+  priority: 'standard',
   createdAt: new Date('2026-11-25T10:00:00Z'),
   updatedAt: new Date('2026-11-25T10:00:01Z'),
   ...over,
@@ -87,5 +88,12 @@ describe('reused in the records', () => {
     const original = '1f1c2b1e-8f7a-4a57-9a3e-2f4b8c1d0e9a';
     for (const record of both(row({ reusedFrom: original, charged: false, totalTokens: 0 })))
       expect(record).toMatchObject({ reused: { extractionId: original }, charged: false });
+  });
+});
+
+describe('priority in the records', () => {
+  it('shows how the extraction was asked to run, in both records', () => {
+    for (const record of both(row({}))) expect(record.priority).toBe('standard');
+    for (const record of both(row({ priority: 'batch' }))) expect(record.priority).toBe('batch');
   });
 });

@@ -14,6 +14,7 @@ import {
   type FormatName,
   type SourceType,
 } from './source-kinds.ts';
+import { PrioritySchema, type ExtractionPriority } from './priority.ts';
 import { EXTRACTION_STATUSES, type ExtractionStatus } from './states.ts';
 import { formatTimestamp } from './time.ts';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events.ts';
@@ -119,6 +120,7 @@ export const ListRecordSchema = z
       description: 'what the service knows it left undone; present only when non-empty',
     }),
     reused: ReusedSchema,
+    priority: PrioritySchema,
   })
   .meta({ id: 'ExtractionListRecord' });
 
@@ -148,6 +150,7 @@ export const SingleRecordSchema = z
       description: 'what the service knows it left undone; present only when non-empty',
     }),
     reused: ReusedSchema,
+    priority: PrioritySchema,
   })
   .meta({ id: 'Extraction' });
 
@@ -184,6 +187,8 @@ export interface StoredExtraction {
   warnings: ExtractionWarning[] | null;
   /** The extraction whose answer this one reused (docs/reuse.md); null for work of its own. */
   reusedFrom: string | null;
+  /** `batch`: sent through the provider's batch interface (docs/batch.md). */
+  priority: ExtractionPriority;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -235,6 +240,7 @@ export function serializeListRecord(row: StoredExtraction): ListRecord {
     metadata: row.metadata,
     ...groundingOf(row),
     ...reusedOf(row),
+    priority: row.priority,
   };
 }
 
@@ -260,6 +266,7 @@ export function serializeSingleRecord(row: StoredExtraction): SingleRecord {
     updatedAt: formatTimestamp(row.updatedAt),
     ...groundingOf(row),
     ...reusedOf(row),
+    priority: row.priority,
   };
 }
 

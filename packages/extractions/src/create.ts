@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { getTableColumns, sql } from 'drizzle-orm';
 import type { LimitFunction } from 'p-limit';
-import type { FormatName, PublicModel, SourceType, UploadedFile } from '@xt/contract';
+import type {
+  ExtractionPriority,
+  FormatName,
+  PublicModel,
+  SourceType,
+  UploadedFile,
+} from '@xt/contract';
 import type { BlobStore, DbExecutor } from '@xt/blob-store';
 import { extractions, isNotNullViolation, schemas, type Db, type ExtractionRow } from '@xt/db';
 import { TooManyActive, UnknownSchema } from './errors.ts';
-import { countUnfinished, unfinishedSql } from './unfinished.ts';
+import { countUnfinished, jobPriority, unfinishedSql } from './unfinished.ts';
 
 /** A create, validated by whoever received it (the API's body parsers). */
 export interface NewExtraction {
@@ -27,6 +33,8 @@ export interface NewExtraction {
    * (null: `cache: false`, nothing is reused for this request; its own answer still may be).
    */
   reuse: { key: Buffer | null; maxAgeSeconds: number | null };
+  /** `batch`: the provider's batch interface, and a job below every standard one (docs/batch.md). */
+  priority?: ExtractionPriority | undefined;
 }
 
 export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -88,6 +96,7 @@ export function requestColumns(
     requestId,
     reuseKey: input.reuse.key,
     cacheMaxAgeSeconds: input.reuse.maxAgeSeconds,
+    priority: input.priority ?? 'standard',
   };
 }
 
@@ -145,7 +154,7 @@ export async function writeExtraction(
       });
     if (!inserted) throw new Error('insert returned no row');
     const { active, ...row } = inserted;
-    return { created: true, row, priority: active + 1 };
+    return { created: true, row, priority: jobPriority(active + 1, row.priority) };
   };
   // Without a key to claim or bytes to store there is nothing to commit together: the insert
   // runs on its own, saving BEGIN and COMMIT round trips on the hottest path

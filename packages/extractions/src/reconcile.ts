@@ -7,7 +7,7 @@ import { extractions, isDatabaseUnavailable, type Db } from '@xt/db';
 import { isRedisUnavailable, type ExtractionJobPolicy } from '@xt/queue';
 import { startPeriodic, type Periodic } from '@xt/runtime';
 import { enqueueExtraction } from './enqueue.ts';
-import { priorityOfUnfinished } from './unfinished.ts';
+import { jobPriority, priorityOfUnfinished } from './unfinished.ts';
 
 const BATCH = 500;
 
@@ -83,6 +83,7 @@ function findCandidates(deps: ReconcilerDeps) {
       id: extractions.id,
       accountId: extractions.accountId,
       requestId: extractions.requestId,
+      priority: extractions.priority,
     })
     .from(extractions)
     .where(
@@ -108,7 +109,7 @@ async function currentState(db: Db, id: string) {
 /**
  * Gives the row a new job when its own is gone or ended without finishing it. Answers the
  * state the old job was in when it did, undefined when the row needed nothing. `priority`
- * reads the job's fair-scheduling priority for the row's account.
+ * reads the fair-scheduling rank for the row's account (jobPriority puts a batch row after it).
  */
 async function reconcileRow(
   deps: ReconcilerDeps,
@@ -139,7 +140,7 @@ async function reconcileRow(
   await enqueueExtraction(
     deps.queue,
     { extractionId: row.id, ...(row.requestId ? { requestId: row.requestId } : {}) },
-    { ...deps.policy, priority: await priority(row.accountId) },
+    { ...deps.policy, priority: jobPriority(await priority(row.accountId), row.priority) },
   );
   deps.logger.info(
     { extractionId: row.id, previousJobState: state },
@@ -171,7 +172,8 @@ export function createReconciler(deps: ReconcilerDeps) {
         const priorities = new Map<string, Promise<number>>();
         const priority = (accountId: string) => {
           let p = priorities.get(accountId);
-          if (!p) priorities.set(accountId, (p = priorityOfUnfinished(deps.db, accountId)));
+          if (!p)
+            priorities.set(accountId, (p = priorityOfUnfinished(deps.db, accountId, 'standard')));
           return p;
         };
         for (const row of await findCandidates(deps)) {

@@ -132,7 +132,7 @@ export function createSubmitExtraction(
     // Still running: the process that created it may have died before enqueueing, so make sure
     // it has its job (the extraction id is the job id, so this never adds a second one), with
     // the priority a create would have now: without one it would run before every other job.
-    const priority = await priorityOfUnfinished(deps.db, accountId);
+    const priority = await priorityOfUnfinished(deps.db, accountId, existing.priority);
     return enqueueAndWait(accountId, existing, ctx, true, priority);
   };
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbExecutor } from '@xt/blob-store';
+import type { ExtractionPriority } from '@xt/contract';
 import { extractionCounts } from '@xt/db';
 
 /**
@@ -30,6 +31,22 @@ export async function countUnfinished(db: DbExecutor, accountId: string): Promis
  * prioritised job, and a backlog enqueued again after a Redis outage would jump every other
  * account's work.
  */
-export async function priorityOfUnfinished(db: DbExecutor, accountId: string): Promise<number> {
-  return Math.max(1, await countUnfinished(db, accountId));
+export async function priorityOfUnfinished(
+  db: DbExecutor,
+  accountId: string,
+  priority: ExtractionPriority,
+): Promise<number> {
+  return jobPriority(Math.max(1, await countUnfinished(db, accountId)), priority);
+}
+
+/**
+ * Where batch jobs start: past any account's backlog (MAX_ACTIVE_EXTRACTIONS_PER_ACCOUNT is far
+ * below it), so every standard job runs before any batch one (docs/batch.md), and batch jobs
+ * keep the fair order among themselves. BullMQ's largest priority is 2^21.
+ */
+export const BATCH_PRIORITY_FLOOR = 1_048_576;
+
+/** The BullMQ priority of a job: the fair-scheduling rank, after every standard job for batch. */
+export function jobPriority(rank: number, priority: ExtractionPriority): number {
+  return priority === 'batch' ? BATCH_PRIORITY_FLOOR + rank : rank;
 }

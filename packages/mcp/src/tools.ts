@@ -124,6 +124,13 @@ export function registerTools(server: McpServer, client: XtClient, options: Tool
           .optional()
           .describe('reuse only an earlier answer at most this many seconds old'),
         model: z.enum(['gpt-4.1', 'gpt-4.1-mini']).optional(),
+        priority: z
+          .enum(['standard', 'batch'])
+          .optional()
+          .describe(
+            'batch: cheaper, through the provider’s batch interface, but may take hours; ' +
+              'poll it with get_extraction',
+          ),
         timeout_seconds: z
           .number()
           .int()
@@ -178,6 +185,7 @@ interface ExtractArgs {
   model?: 'gpt-4.1' | 'gpt-4.1-mini' | undefined;
   cache?: boolean | undefined;
   cache_max_age?: number | undefined;
+  priority?: 'standard' | 'batch' | undefined;
 }
 
 async function extractionParams(
@@ -204,6 +212,7 @@ async function extractionParams(
     ...(args.citations ? { citations: true } : {}),
     ...(args.instruction !== undefined ? { instruction: args.instruction } : {}),
     ...(args.model !== undefined ? { model: args.model } : {}),
+    ...(args.priority !== undefined ? { priority: args.priority } : {}),
   };
   if (args.text !== undefined) return { ...base, type: args.type ?? 'text', source: args.text };
   if (args.url !== undefined) {

@@ -8,6 +8,7 @@ import type {
   ExtractionListItem,
   ExtractionListQuery,
   ExtractionOutcome,
+  ExtractionPriority,
   FailureCode,
   ListQuery,
   Page,
@@ -49,6 +50,11 @@ export interface CreateExtractionParams {
    * most that many seconds old. Unset: the service's default (`CACHE_MAX_AGE_SECONDS`).
    */
   cache?: false | { maxAge: number };
+  /**
+   * `batch`: the model is called through the provider's batch interface at its lower price,
+   * within the service's batch window (24 hours by default; docs/batch.md). Default `standard`.
+   */
+  priority?: ExtractionPriority;
 }
 
 export interface CreateExtractionOptions extends CreateOptions {
@@ -221,6 +227,7 @@ export class XtClient {
     const fields: Record<string, string> = { schema_id: params.schemaId, type: params.type };
     if (params.model !== undefined) fields.model = params.model;
     if (params.instruction !== undefined) fields.instruction = params.instruction;
+    if (params.priority !== undefined) fields.priority = params.priority;
     const base = {
       method: 'POST' as const,
       path: '/extractions',

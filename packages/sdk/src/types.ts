@@ -169,6 +169,9 @@ export interface ExtractionWarning {
   message: string;
 }
 
+/** How soon the model is called (docs/batch.md): `batch` is cheaper and may take hours. */
+export type ExtractionPriority = 'standard' | 'batch';
+
 /** On an extraction that took an earlier one's answer (docs/reuse.md): 0 tokens, uncharged. */
 export interface Reused {
   extractionId: string;
@@ -203,6 +206,7 @@ export interface Extraction {
   warnings?: ExtractionWarning[];
   /** only when the answer was reused from an earlier extraction */
   reused?: Reused;
+  priority: ExtractionPriority;
 }
 
 /** `GET /extractions` records: `input`/`output`, `totalTokens` as numeric text. */
@@ -226,6 +230,7 @@ export interface ExtractionListItem {
   citations?: Citations | null;
   warnings?: ExtractionWarning[];
   reused?: Reused;
+  priority: ExtractionPriority;
 }
 
 /** What `POST /extractions` answers with: 200 when finished in time, 202 otherwise. */

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import {
   DEFAULT_MODEL,
+  DEFAULT_PRIORITY,
+  EXTRACTION_PRIORITIES,
   isSourceType,
   PUBLIC_MODELS,
   SOURCE_KINDS,
   SOURCE_TYPES,
+  type ExtractionPriority,
   type PublicModel,
   type SourceType,
 } from '@xt/contract';
@@ -38,6 +41,8 @@ export interface ExtractionInput {
   upload?: UploadInput;
   /** Reuse of an earlier answer (docs/reuse.md); absent: the service's default age. */
   cache?: CacheRequest;
+  /** `batch`: through the provider's batch interface, within BATCH_WINDOW_HOURS (docs/batch.md). */
+  priority: ExtractionPriority;
 }
 
 export interface BodyOptions {
@@ -77,6 +82,12 @@ export const extractionFields = z.object({
   instruction: z
     .string({ error: 'instruction must be a string' })
     .max(MAX_INSTRUCTION_CHARS, `instruction must be at most ${MAX_INSTRUCTION_CHARS} characters`)
+    .optional(),
+  // The same text in JSON and in forms, so one rule serves every body type.
+  priority: z
+    .enum(EXTRACTION_PRIORITIES, {
+      error: `priority must be one of: ${EXTRACTION_PRIORITIES.join(', ')}`,
+    })
     .optional(),
 });
 
@@ -165,6 +176,7 @@ export async function parseExtractionBody(
     model: parsed.model ? parsed.model : DEFAULT_MODEL,
     metadata: metadata.metadata,
     citations: citations.citations,
+    priority: parsed.priority ?? DEFAULT_PRIORITY,
   };
   if (upload?.ok) input.upload = upload.upload;
   if (cache.cache !== undefined) input.cache = cache.cache;

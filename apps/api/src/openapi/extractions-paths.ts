@@ -3,6 +3,7 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import {
   ListRecordSchema,
   MetadataSchema,
+  PrioritySchema,
   SingleRecordSchema,
   SOURCE_KINDS,
   typesTaking,
@@ -83,12 +84,15 @@ const cacheMaxAgeText = z.string().regex(/^\d+$/).optional().meta({
     'the oldest answer to reuse, in seconds (default CACHE_MAX_AGE_SECONDS, 604800); not with cache=false',
 });
 
+const priority = PrioritySchema.optional();
+
 // parseMetadata takes null (and, in forms, an empty value) as no metadata.
 const jsonForm = extractionFields.extend({
   source,
   metadata: MetadataSchema.nullable().optional(),
   citations: citationsJson,
   cache: cacheJson,
+  priority,
 });
 const urlencodedForm = extractionFields.extend({
   source,
@@ -96,6 +100,7 @@ const urlencodedForm = extractionFields.extend({
   citations: citationsText,
   cache: cacheText,
   cache_max_age: cacheMaxAgeText,
+  priority,
 });
 const multipartForm = extractionFields.extend({
   source: z.union([source, file]),
@@ -103,6 +108,7 @@ const multipartForm = extractionFields.extend({
   citations: citationsText,
   cache: cacheText,
   cache_max_age: cacheMaxAgeText,
+  priority,
 });
 
 const answered = resourceHeaders.extend({

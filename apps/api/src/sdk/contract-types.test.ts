@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type * as contract from '@xt/contract';
 import {
+  EXTRACTION_PRIORITIES,
   FORMATS,
   RECORD_SOURCE_TYPES,
   SOURCE_KINDS,
@@ -39,6 +40,7 @@ const checks: {
   statuses: Equal<sdk.ExtractionStatus, contract.ExtractionStatus>;
   sourceTypes: Equal<sdk.SourceType, contract.SourceType>;
   models: Equal<sdk.PublicModel, contract.PublicModel>;
+  priorities: Equal<sdk.ExtractionPriority, contract.ExtractionPriority>;
   failureCodes: Equal<sdk.FailureCode, contract.FailureCode>;
   eventTypes: Equal<sdk.WebhookEventType, contract.WebhookEventType>;
   deliveryStatuses: Equal<sdk.WebhookDeliveryStatus, contract.WebhookDeliveryStatus>;
@@ -69,6 +71,7 @@ const checks: {
   statuses: true,
   sourceTypes: true,
   models: true,
+  priorities: true,
   failureCodes: true,
   eventTypes: true,
   deliveryStatuses: true,
@@ -125,6 +128,7 @@ describe('copies of the source-kind registry', () => {
     const literal = (pattern: RegExp) =>
       [...(pattern.exec(types)?.[1] ?? '').matchAll(/"([^"]+)"/g)].map((m) => m[1]);
     expect(literal(/^SourceType = Literal\[([^\]]*)\]/m)).toEqual(SOURCE_TYPES);
+    expect(literal(/^Priority = Literal\[([^\]]*)\]/m)).toEqual(EXTRACTION_PRIORITIES);
     expect(literal(/class ExtractionSource\(.*\):\n\s+type: Literal\[([^\]]*)\]/)).toEqual(
       RECORD_SOURCE_TYPES,
     );

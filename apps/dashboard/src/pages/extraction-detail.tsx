@@ -99,6 +99,12 @@ export function ExtractionDetailPage() {
           <dd>{formatNumber(r.totalTokens)}</dd>
           <dt>Charged</dt>
           <dd>{r.charged ? 'yes' : 'no'}</dd>
+          {r.priority === 'batch' && (
+            <>
+              <dt>Priority</dt>
+              <dd data-testid="priority">batch: through the provider’s batch interface</dd>
+            </>
+          )}
           {r.reused && (
             <>
               <dt>Reused</dt>

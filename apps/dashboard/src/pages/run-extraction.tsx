@@ -65,6 +65,7 @@ export function RunExtractionPage() {
   const [instruction, setInstruction] = useState('');
   const [citations, setCitations] = useState(false);
   const [reuse, setReuse] = useState(true);
+  const [batch, setBatch] = useState(false);
   const { busy, error, fields, onSubmit } = useSubmit();
 
   // A file dropped anywhere on the form is the source, read as whatever its content is.
@@ -93,6 +94,7 @@ export function RunExtractionPage() {
     if (instruction.trim()) form.append('instruction', instruction);
     if (citations) form.append('citations', 'true');
     if (!reuse) form.append('cache', 'false');
+    if (batch) form.append('priority', 'batch');
     // Answer at once (202) and watch it finish on the detail page.
     const created = await api.post<ExtractionRecord>('/extractions', form, {
       prefer: 'respond-async',
@@ -284,12 +286,37 @@ export function RunExtractionPage() {
             <ErrorNotice key={m} error={m} />
           ))}
         </div>
+        <div class="field">
+          <label class="checkbox">
+            <input
+              type="checkbox"
+              name="priority"
+              checked={batch}
+              aria-describedby="priority-hint"
+              onChange={(e) => setBatch(e.currentTarget.checked)}
+            />
+            Batch: cheaper, not urgent
+          </label>
+          <p class="field__hint" id="priority-hint">
+            The model is called through the provider’s batch interface at its lower price; the
+            result may take up to a day.
+          </p>
+          {errorsFor(fields, 'priority').map((m) => (
+            <ErrorNotice key={m} error={m} />
+          ))}
+        </div>
         {fields
           .filter(
             (x) =>
-              !['schema_id', 'type', 'source', 'instruction', 'citations', 'cache'].includes(
-                x.field,
-              ),
+              ![
+                'schema_id',
+                'type',
+                'source',
+                'instruction',
+                'citations',
+                'cache',
+                'priority',
+              ].includes(x.field),
           )
           .map((x) => (
             <ErrorNotice key={x.field} error={`${x.field}: ${x.message}`} />

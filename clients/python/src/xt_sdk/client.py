@@ -15,7 +15,7 @@ from ._multipart import encode_multipart
 from ._resources import Extractions, Schemas, Webhooks
 from ._transport import RetryPolicy, Transport
 from .errors import ApiError, ExtractionFailedError, XtError
-from .types import Extraction, ExtractionOutcome, PublicModel, SourceType
+from .types import Extraction, ExtractionOutcome, Priority, PublicModel, SourceType
 
 #: A file to upload: a path, bytes, or an open binary file.
 FileInput = Union[str, "os.PathLike[str]", bytes, IO[bytes]]
@@ -79,13 +79,16 @@ class XtClient:
         citations: bool = False,
         cache: bool = True,
         cache_max_age: Optional[int] = None,
+        priority: Optional[Priority] = None,
         wait_seconds: Optional[int] = None,
         idempotency_key: Optional[str] = None,
     ) -> CreatedExtraction:
         """
         ``POST /extractions`` with ``source`` (text or a URL) or ``file`` (uploaded as multipart).
         ``cache=False`` does the work afresh; ``cache_max_age`` (seconds) is the oldest earlier
-        answer to reuse (docs/reuse.md), the service's default when unset.
+        answer to reuse (docs/reuse.md), the service's default when unset. ``priority="batch"``
+        sends the model calls through the provider's batch interface: cheaper, within hours
+        (docs/batch.md).
         ``wait_seconds`` sends ``Prefer: wait=N`` (0 answers at once). A synchronous failure
         raises ExtractionFailedError; a refused request ApiError.
         """
@@ -102,6 +105,8 @@ class XtClient:
             fields["model"] = model
         if instruction is not None:
             fields["instruction"] = instruction
+        if priority is not None:
+            fields["priority"] = priority
         try:
             if file is not None:
                 data, name = _read_file(file, filename)

@@ -7,6 +7,8 @@ from typing import Any, Literal, Optional, TypedDict
 ExtractionStatus = Literal["pending", "processing", "completed", "failed"]
 SourceType = Literal["text", "image", "pdf", "webpage", "document", "spreadsheet", "email", "auto"]
 PublicModel = Literal["gpt-4.1", "gpt-4.1-mini"]
+#: ``batch``: through the provider's batch interface, cheaper, within hours (docs/batch.md)
+Priority = Literal["standard", "batch"]
 WebhookEventType = Literal["extraction.completed", "extraction.failed"]
 
 
@@ -138,6 +140,7 @@ class Extraction(_GroundedOptional):
     error: Optional[ExtractionError]
     metadata: dict[str, str]
     updatedAt: str
+    priority: Priority
 
 
 class ExtractionListItem(_GroundedOptional):
@@ -152,6 +155,7 @@ class ExtractionListItem(_GroundedOptional):
     totalTokens: str
     error: Optional[ExtractionError]
     metadata: dict[str, str]
+    priority: Priority
 
 
 class ExtractionOutcome(_GroundedOptional):

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { CreateExtractionParams, XtClient } from '../../client.ts';
 import { ApiError, ExtractionFailedError } from '../../errors.ts';
-import type { PublicModel, Schema } from '../../types.ts';
+import type { ExtractionPriority, PublicModel, Schema } from '../../types.ts';
 import { parse, positiveInt } from '../args.ts';
 import { UsageError, type Command } from '../command.ts';
 import { looksLikeFile, readSchemaFile, schemaForFile } from '../schema-file.ts';
@@ -32,9 +32,12 @@ const USAGE = `Usage: xt extract --schema <id | schema.json> [options] <files, U
   --instruction      extra guidance for the model
   --no-cache         do every input afresh (by default an earlier answer to the same content,
                      schema structure and options is reused: completed at once, uncharged)
-  --cache-max-age S  reuse only answers at most S seconds old (default: the service's, a week)`;
+  --cache-max-age S  reuse only answers at most S seconds old (default: the service's, a week)
+  --priority         standard | batch (batch: through the provider's batch interface, at its
+                     lower price, within the service's batch window, 24 hours by default)`;
 
 const MODELS: PublicModel[] = ['gpt-4.1', 'gpt-4.1-mini'];
+const PRIORITIES: ExtractionPriority[] = ['standard', 'batch'];
 
 interface Settings {
   schemaId: string;
@@ -43,6 +46,8 @@ interface Settings {
   instruction: string | undefined;
   /** Reuse of earlier answers (docs/reuse.md); undefined: the service's default, reuse on. */
   cache: CreateExtractionParams['cache'];
+  /** `batch` (docs/batch.md); undefined: the service's default, standard. */
+  priority: ExtractionPriority | undefined;
 }
 
 export const extractCommand: Command = {
@@ -65,6 +70,7 @@ export const extractCommand: Command = {
         instruction: { type: 'string' },
         'no-cache': { type: 'boolean' },
         'cache-max-age': { type: 'string' },
+        priority: { type: 'string' },
       },
       USAGE,
     );
@@ -73,6 +79,7 @@ export const extractCommand: Command = {
       throw new UsageError('name at least one file, URL or folder', USAGE);
     const type = oneOf(values.type, SOURCE_TYPES, 'type');
     const model = oneOf(values.model, MODELS, 'model');
+    const priority = oneOf(values.priority, PRIORITIES, 'priority');
     const format =
       oneOf(values.format, ['jsonl', 'csv'] as Format[], 'format') ??
       (values.out?.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
@@ -91,6 +98,7 @@ export const extractCommand: Command = {
       model,
       instruction: values.instruction,
       cache,
+      priority,
     };
 
     const columns = csvColumns(schema.structure, citations);
@@ -183,6 +191,7 @@ export function idempotencyKey(input: Input, settings: Settings, attempt: number
     attempt,
     // Only when given, so runs without it keep the keys earlier versions derived.
     ...(settings.cache === undefined ? [] : [settings.cache]),
+    ...(settings.priority === undefined ? [] : [settings.priority]),
   ];
   return `xt-${createHash('sha256').update(JSON.stringify(parts)).digest('hex')}`;
 }
@@ -203,6 +212,7 @@ async function extractOne(
   if (settings.model) params.model = settings.model;
   if (settings.instruction) params.instruction = settings.instruction;
   if (settings.cache !== undefined) params.cache = settings.cache;
+  if (settings.priority) params.priority = settings.priority;
   try {
     const done = await client.extract(params, {
       idempotencyKey: idempotencyKey(input, settings, attempt),
