@@ -1,6 +1,8 @@
 /**
- * `npm run datasets [-- --out <dir>] [--seed <n>] [--invoices <n>] [--rows 25,100,500,2000]`:
- * writes the evaluation data sets (docs/evaluation.md). The same options make the same bytes.
+ * `npm run datasets [-- --out <dir>] [--seed <n>] [--invoices <n>] [--rows 25,100,500,2000]
+ *  [--docx-invoices <n>] [--price-rows 25,200,2000]`: writes the evaluation data sets
+ * (docs/evaluation.md). The same options make the same bytes. The DOCX and XLSX files are
+ * written by LibreOffice (/usr/bin/soffice), the emails by python3's MIME composer.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,6 +14,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: String(DEFAULT_SIZES.seed) },
     invoices: { type: 'string', default: String(DEFAULT_SIZES.invoices) },
     rows: { type: 'string', default: DEFAULT_SIZES.statementRows.join(',') },
+    'docx-invoices': { type: 'string', default: String(DEFAULT_SIZES.docxInvoices) },
+    'price-rows': { type: 'string', default: DEFAULT_SIZES.priceListRows.join(',') },
   },
 });
 
@@ -29,5 +33,7 @@ await writeAllDatasets(root, {
   seed: numbers('seed', values.seed)[0]!,
   invoices: numbers('invoices', values.invoices)[0]!,
   statementRows: numbers('rows', values.rows),
+  docxInvoices: numbers('docx-invoices', values['docx-invoices'])[0]!,
+  priceListRows: numbers('price-rows', values['price-rows']),
 });
 console.log(`Data sets written to ${root}`);

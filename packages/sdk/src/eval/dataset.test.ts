@@ -98,3 +98,16 @@ describe('a data set whose cases link elsewhere', () => {
     expect(requests).toEqual([]);
   });
 });
+
+describe('a data set of office files and emails', () => {
+  it('sends each as the kind that reads it', async () => {
+    for (const file of ['invoice.docx', 'prices.xlsx', 'mail.eml']) await addCase(file, 'x');
+    const loaded = await loadDataset(dataset);
+    expect(loaded.cases.map((c) => [c.name, c.type])).toEqual([
+      ['invoice', 'document'],
+      ['mail', 'email'],
+      ['one', 'text'],
+      ['prices', 'spreadsheet'],
+    ]);
+  });
+});

@@ -34,6 +34,21 @@ const KINDS: Record<string, { type: SourceType; contentType?: string }> = {
   '.json': { type: 'text', contentType: 'application/json' },
   '.html': { type: 'text', contentType: 'text/html' },
   '.url': { type: 'webpage' },
+  '.docx': {
+    type: 'document',
+    contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  },
+  '.pptx': {
+    type: 'document',
+    contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  },
+  '.odt': { type: 'document', contentType: 'application/vnd.oasis.opendocument.text' },
+  '.xlsx': {
+    type: 'spreadsheet',
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  },
+  '.ods': { type: 'spreadsheet', contentType: 'application/vnd.oasis.opendocument.spreadsheet' },
+  '.eml': { type: 'email', contentType: 'message/rfc822' },
 };
 
 export class DatasetError extends Error {}

@@ -95,7 +95,7 @@ function makeInvoice(random: Random, i: number): Invoice {
 }
 
 /** The invoice as lines of labelled values and table rows, as both renderings lay them out. */
-function layout(invoice: Invoice): {
+export function invoiceLayout(invoice: Invoice): {
   header: string[];
   columns: string[];
   rows: string[][];
@@ -131,7 +131,7 @@ export async function invoicePdf(invoice: Invoice): Promise<Buffer> {
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   const page = doc.addPage([595, 842]);
-  const { header, columns, rows, footer } = layout(invoice);
+  const { header, columns, rows, footer } = invoiceLayout(invoice);
   let y = 780;
   page.drawText('INVOICE', { x: 72, y, size: 20, font: bold });
   y -= 40;
@@ -164,7 +164,7 @@ export async function invoiceScan(invoice: Invoice, seed: number): Promise<Buffe
   const width = 1240;
   const height = 1754;
   const scale = width / 595;
-  const { header, columns, rows, footer } = layout(invoice);
+  const { header, columns, rows, footer } = invoiceLayout(invoice);
   const texts: string[] = [];
   const text = (x: number, y: number, value: string, size: number, weight = 'normal') =>
     texts.push(
