@@ -122,6 +122,9 @@ export const configSchema = z.object({
   // Webhook deliveries (docs/webhooks.md): jobs in flight per process; 0 runs no delivery
   // workers and no relay here, for processes meant only for extractions.
   WEBHOOK_CONCURRENCY: int(50),
+  // Of those, how many one account's deliveries may hold at once, so receivers that hang
+  // cannot take every slot from the other accounts' events.
+  WEBHOOK_CONCURRENCY_PER_ACCOUNT: int(10, 1),
   WEBHOOK_TIMEOUT_MS: int(10_000, 100),
   WEBHOOK_RETRY_DELAYS: z
     .string()

@@ -9,13 +9,14 @@ import {
   WEBHOOK_QUEUE,
 } from '@xt/queue';
 import type { Logger } from '@xt/runtime';
-import { createDeliveryProcessor, createRelay, retryDelay } from '@xt/webhooks';
+import { createDeliveryProcessor, createRelay, fairPerAccount, retryDelay } from '@xt/webhooks';
 import type { WorkerConfig } from './config.ts';
 
 /**
  * Webhook delivery in this process: the relay that moves recorded events into the delivery
  * queue, and that queue's own workers with their own connections and concurrency, apart from
- * the extraction jobs, so a receiver that is slow or down never holds up an extraction.
+ * the extraction jobs, so a receiver that is slow or down never holds up an extraction; and
+ * within them, each account holds at most its share of the slots.
  */
 export async function startWebhookDelivery(
   config: WorkerConfig,
@@ -33,12 +34,18 @@ export async function startWebhookDelivery(
   const worker = new Worker(
     WEBHOOK_QUEUE,
     catalogueProcessor(WEBHOOK_QUEUE, {
-      [DELIVER_WEBHOOK_JOB]: createDeliveryProcessor({
-        db,
-        allowlist: parseAllowlist(config.WEBHOOK_ALLOWLIST),
-        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-        logger: log,
-      }),
+      [DELIVER_WEBHOOK_JOB]: fairPerAccount(
+        createDeliveryProcessor({
+          db,
+          allowlist: parseAllowlist(config.WEBHOOK_ALLOWLIST),
+          timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+          logger: log,
+        }),
+        {
+          perAccount: config.WEBHOOK_CONCURRENCY_PER_ACCOUNT,
+          attemptMs: config.WEBHOOK_TIMEOUT_MS,
+        },
+      ),
     }),
     {
       connection: blocking,

@@ -59,7 +59,12 @@ export const DELIVER_WEBHOOK_JOB = 'deliver';
 /** The custom backoff type the delivery workers compute from their retry schedule. */
 export const WEBHOOK_BACKOFF = 'webhook-schedule';
 
-export const deliverWebhookPayload = z.object({ messageId: z.uuid() });
+export const deliverWebhookPayload = z.object({
+  messageId: z.uuid(),
+  /** The event's account, whose share of the delivery slots the job takes; absent on jobs
+   * queued before it was added, which run unshared. */
+  accountId: z.uuid().optional(),
+});
 export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayload>;
 
 export function deliverWebhookJobOptions(messageId: string, retries: number): JobsOptions {

@@ -4,3 +4,4 @@ export * from './record.ts';
 export * from './schedule.ts';
 export * from './deliver.ts';
 export * from './relay.ts';
+export * from './fair-share.ts';

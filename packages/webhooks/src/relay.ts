@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { webhookMessages, type Db } from '@xt/db';
+import { webhookEvents, webhookMessages, type Db } from '@xt/db';
 import { DELIVER_WEBHOOK_JOB, deliverWebhookJobOptions } from '@xt/queue';
 import { startPeriodic, type Periodic } from '@xt/runtime';
 
@@ -9,6 +9,11 @@ const BATCH = 200;
 /** A message handed to the queue this long ago whose job has vanished (Redis lost it). */
 const LOST_AFTER = '10 minutes';
 const LOST_CHECK_EVERY = 60;
+
+interface Message {
+  id: string;
+  accountId: string;
+}
 
 /**
  * Moves recorded messages from the outbox into the delivery queue. Every process running
@@ -18,27 +23,31 @@ const LOST_CHECK_EVERY = 60;
  * message id is the job id, so a message enqueued twice is still one job.
  */
 export function createRelay(deps: { db: Db; queue: Queue; retries: number; logger: Logger }) {
-  const add = (ids: string[]) =>
+  // The account rides along so the delivery workers can share their slots fairly between
+  // accounts before reading anything (fair-share.ts).
+  const add = (messages: Message[]) =>
     deps.queue.addBulk(
-      ids.map((messageId) => ({
+      messages.map(({ id, accountId }) => ({
         name: DELIVER_WEBHOOK_JOB,
-        data: { messageId },
-        opts: deliverWebhookJobOptions(messageId, deps.retries),
+        data: { messageId: id, accountId },
+        opts: deliverWebhookJobOptions(id, deps.retries),
       })),
     );
+  const message = { id: webhookMessages.id, accountId: webhookEvents.accountId };
 
   async function relayNew(): Promise<number> {
     return deps.db.transaction(async (tx) => {
       const rows = await tx
-        .select({ id: webhookMessages.id })
+        .select(message)
         .from(webhookMessages)
+        .innerJoin(webhookEvents, eq(webhookEvents.id, webhookMessages.eventId))
         .where(isNull(webhookMessages.enqueuedAt))
         .orderBy(asc(webhookMessages.createdAt))
         .limit(BATCH)
-        .for('update', { skipLocked: true });
+        .for('update', { of: webhookMessages, skipLocked: true });
       if (rows.length === 0) return 0;
       const ids = rows.map((r) => r.id);
-      await add(ids);
+      await add(rows);
       await tx
         .update(webhookMessages)
         .set({ enqueuedAt: sql`now()` })
@@ -50,8 +59,9 @@ export function createRelay(deps: { db: Db; queue: Queue; retries: number; logge
   /** Pending messages whose job is gone from Redis (a flushed or replaced Redis) are re-added. */
   async function recoverLost(): Promise<number> {
     const rows = await deps.db
-      .select({ id: webhookMessages.id })
+      .select(message)
       .from(webhookMessages)
+      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookMessages.eventId))
       .where(
         and(
           eq(webhookMessages.status, 'pending'),
@@ -59,8 +69,8 @@ export function createRelay(deps: { db: Db; queue: Queue; retries: number; logge
         ),
       )
       .limit(BATCH);
-    const lost: string[] = [];
-    for (const { id } of rows) if (!(await deps.queue.getJob(id))) lost.push(id);
+    const lost: Message[] = [];
+    for (const row of rows) if (!(await deps.queue.getJob(row.id))) lost.push(row);
     if (lost.length > 0) {
       await add(lost);
       deps.logger.warn(
