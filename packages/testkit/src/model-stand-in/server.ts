@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createBatchInterface, type BatchInterface, type BatchOptions } from './batch.ts';
 import { asksForQuotes, shapeAnswer } from './cited-answer.ts';
 import { oracleAnswer } from './oracle/index.ts';
 import { recordRequest } from './record.ts';
@@ -15,13 +16,17 @@ export interface ModelStandInOptions {
   defaultBehaviour?: Behaviour;
   /** model ids listed by `GET /v1/models` */
   models?: string[];
+  /** OpenAI's Files and Batches interface (batch.ts): on by default, completing at once */
+  batch?: BatchOptions;
 }
 
 export interface ModelStandIn {
   /** base URL ending in `/v1`, ready for `OPENAI_BASE_URL` */
   url: string;
-  /** every chat-completions request received, in order */
+  /** every chat-completions request received directly, in order (batch lines: `batch.lines`) */
   requests: RecordedRequest[];
+  /** the Files and Batches interface: its calls, the lines it answered, its delay */
+  batch: BatchInterface;
   /** queue one-shot behaviours for the next requests (in order) */
   behave(next: Behaviour | Behaviour[]): void;
   /** how every request is answered once the one-shot queue is empty (a provider's mood) */
@@ -41,6 +46,10 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
   let defaultBehaviour = options.defaultBehaviour ?? {};
   const models = options.models ?? ['gpt-4.1', 'gpt-4.1-mini'];
   let counter = 0;
+  const batch = createBatchInterface(
+    (recorded, raw) => answerChat(recorded, raw, queue.shift() ?? defaultBehaviour),
+    options.batch ?? {},
+  );
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -50,7 +59,8 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
-    const rawBody = await readBody(req);
+    const rawBytes = await readBody(req);
+    const rawBody = rawBytes.toString('utf8');
     if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
       sendError(
         res,
@@ -68,6 +78,14 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
       });
       return;
     }
+    const batchAnswer = await batch.handle(req.method ?? 'GET', path, req.headers, rawBytes);
+    if (batchAnswer) {
+      if (batchAnswer.raw) {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        res.end(batchAnswer.raw);
+      } else sendJson(res, batchAnswer.status, batchAnswer.body);
+      return;
+    }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       sendError(res, 404, `Unknown route ${req.method ?? ''} ${path}`, 'invalid_request_error');
       return;
@@ -79,32 +97,45 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
     if (behaviour.hang) return; // the socket stays open until the client or close() ends it
     if (behaviour.delayMs) await sleep(behaviour.delayMs);
     if (res.destroyed) return;
-    if (behaviour.status !== undefined) {
+    if (behaviour.status !== undefined)
       for (const [name, value] of Object.entries(behaviour.headers ?? {}))
         res.setHeader(name, value);
-      if (behaviour.body !== undefined) sendJson(res, behaviour.status, behaviour.body);
-      else
-        sendError(
-          res,
-          behaviour.status,
-          `Stand-in error ${behaviour.status}`,
-          errorType(behaviour.status),
-        );
-      return;
-    }
-    if (recorded.body === undefined) {
-      sendError(res, 400, 'The body is not valid JSON.', 'invalid_request_error');
-      return;
-    }
-    if ((recorded.body as { stream?: unknown }).stream === true) {
-      sendError(res, 400, 'The stand-in does not stream.', 'invalid_request_error');
-      return;
-    }
+    const answered = await answerChat(recorded, rawBody, behaviour);
+    if (res.destroyed || !answered) return;
+    sendJson(res, answered.status, answered.body);
+  }
+
+  /**
+   * The answer to one chat-completions body under `behaviour`, for a direct call and for a
+   * batch's line alike; null for a behaviour that never answers.
+   */
+  async function answerChat(
+    recorded: RecordedRequest,
+    rawBody: string,
+    behaviour: Behaviour,
+  ): Promise<{ status: number; body: unknown } | null> {
+    if (behaviour.hang) return null;
+    if (behaviour.status !== undefined)
+      return {
+        status: behaviour.status,
+        body:
+          behaviour.body ??
+          errorBody(`Stand-in error ${behaviour.status}`, errorType(behaviour.status)),
+      };
+    if (recorded.body === undefined)
+      return {
+        status: 400,
+        body: errorBody('The body is not valid JSON.', 'invalid_request_error'),
+      };
+    if ((recorded.body as { stream?: unknown }).stream === true)
+      return {
+        status: 400,
+        body: errorBody('The stand-in does not stream.', 'invalid_request_error'),
+      };
     counter += 1;
     const id = `chatcmpl-standin-${counter}`;
     const answer = behaviour.oracle ? await oracleBehaviour(recorded, behaviour) : behaviour;
-    if (res.destroyed) return;
-    sendJson(res, 200, completion(recorded, answer, id, rawBody.length));
+    return { status: 200, body: completion(recorded, answer, id, rawBody.length) };
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -117,6 +148,7 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
   return {
     url: `http://${host}:${address.port}/v1`,
     requests,
+    batch,
     behave(next) {
       queue.push(...(Array.isArray(next) ? next : [next]));
     },
@@ -126,6 +158,7 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
     reset() {
       requests.length = 0;
       queue.length = 0;
+      batch.reset();
     },
     close() {
       return new Promise<void>((resolve, reject) => {
@@ -257,6 +290,10 @@ function errorType(status: number): string {
   return 'invalid_request_error';
 }
 
+function errorBody(message: string, type: string, code?: string) {
+  return { error: { message, type, param: null, code: code ?? null } };
+}
+
 function sendError(
   res: ServerResponse,
   status: number,
@@ -264,7 +301,7 @@ function sendError(
   type: string,
   code?: string,
 ): void {
-  sendJson(res, status, { error: { message, type, param: null, code: code ?? null } });
+  sendJson(res, status, errorBody(message, type, code));
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -277,10 +314,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 function sleep(ms: number): Promise<void> {
