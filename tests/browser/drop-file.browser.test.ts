@@ -44,7 +44,11 @@ it(
     const form = page.locator('form.card');
     const transfer = await page.evaluateHandle(
       (bytes) => {
-        const dt = new DataTransfer();
+        // Runs in the page: the tests' program has Node's types, not the DOM's.
+        const page = globalThis as unknown as {
+          DataTransfer: new () => { items: { add(file: File): void } };
+        };
+        const dt = new page.DataTransfer();
         dt.items.add(new File([new Uint8Array(bytes)], 'scan-0042', { type: '' }));
         return dt;
       },
@@ -57,7 +61,13 @@ it(
     // The file field shows the dropped file, as if it had been chosen there.
     const fileField = page.locator('input[type=file]');
     await expect
-      .poll(() => fileField.evaluate((input: HTMLInputElement) => input.files?.[0]?.name), poll)
+      .poll(
+        () =>
+          fileField.evaluate(
+            (input) => (input as unknown as { files: { name: string }[] }).files[0]?.name,
+          ),
+        poll,
+      )
       .toBe('scan-0042');
     expect(await page.getByRole('radio', { name: 'File' }).isChecked()).toBe(true);
     expect(await page.getByLabel('Type').inputValue()).toBe('auto');
