@@ -1,8 +1,8 @@
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { ExtractionFailure, type SourceType } from '@xt/contract';
+import { ExtractionFailure, type PreparedSource, type SourceType } from '@xt/contract';
 import { isDatabaseUnavailable } from '@xt/db';
-import type { ModelClient } from '@xt/model';
+import { countPages, type ModelClient } from '@xt/model';
 import { forJobFailure, type ExtractJobPayload } from '@xt/queue';
 import {
   createOutageReporter,
@@ -28,6 +28,7 @@ import {
 import { finishStep } from './job/finish-step.ts';
 import type { ExtractionRow, JobLifecycle } from './job/lifecycle.ts';
 import { deletedWhilePreparing, prepareStep, recordFound } from './job/prepare-step.ts';
+import { progressReporter, type ProgressReporter } from './job/progress-step.ts';
 import { reuseStep, type JobReuse } from './job/reuse-step.ts';
 
 export interface ProcessorDeps {
@@ -207,10 +208,13 @@ export function createProcessor(deps: ProcessorDeps) {
         return { status: written ? 'completed' : 'discarded' };
       }
     }
+    const progress = startProgress(row.id, source, log);
     const result = await withTimeout(
-      time('model', type, () => extractStep(deps.model, row, source, signal)),
+      time('model', type, () =>
+        extractStep(deps.model, row, source, signal, (done) => progress?.pagesDone(done)),
+      ),
       signal,
-    );
+    ).finally(() => progress?.stop());
     providerOutage.recovered();
     const { written } = await time('store', type, () =>
       finishStep(deps, row.id, row.citationsRequested, source, result),
@@ -219,6 +223,23 @@ export function createProcessor(deps: ProcessorDeps) {
     log.info({ tokens: result.totalTokens, calls: result.calls, written }, 'extraction completed');
     if (written) await notify(row.id, log);
     return { status: written ? 'completed' : 'discarded' };
+  }
+
+  /** Progress of a source of several pages, written as they finish (job/progress-step.ts). */
+  function startProgress(
+    extractionId: string,
+    source: PreparedSource,
+    log: Logger,
+  ): ProgressReporter | undefined {
+    const pagesTotal = countPages(source.parts);
+    if (pagesTotal < 2) return undefined;
+    const reporter = progressReporter(
+      (progress) => lifecycle.recordProgress(extractionId, progress),
+      pagesTotal,
+      (err) => log.debug({ error: errorSummary(err) }, 'progress not written'),
+    );
+    reporter.pagesDone(0);
+    return reporter;
   }
 
   /** A failed attempt: retried while attempts are left and the failure allows it, else final. */

@@ -37,6 +37,8 @@ export function claimedRow(overrides: Partial<ExtractionRow> = {}): ExtractionRo
     reusedFrom: null,
     cacheMaxAgeSeconds: 604_800,
     charged: false,
+    pagesDone: 0,
+    pagesTotal: 0,
     errorCode: null,
     errorMessage: null,
     attempts: 1,

@@ -37,6 +37,8 @@ const row = (over: Partial<StoredExtraction>): StoredExtraction => ({
   warnings: null,
   reusedFrom: null,
   priority: 'standard',
+  pagesDone: 0,
+  pagesTotal: 0,
   createdAt: new Date('2026-11-25T10:00:00Z'),
   updatedAt: new Date('2026-11-25T10:00:01Z'),
   ...over,
@@ -95,5 +97,20 @@ describe('priority in the records', () => {
   it('shows how the extraction was asked to run, in both records', () => {
     for (const record of both(row({}))) expect(record.priority).toBe('standard');
     for (const record of both(row({ priority: 'batch' }))) expect(record.priority).toBe('batch');
+  });
+});
+
+describe('progress in the records', () => {
+  it('is shown while processing only, never more pages done than in all', () => {
+    const processing = row({ status: 'processing', output: null, pagesDone: 3, pagesTotal: 240 });
+    expect(serializeSingleRecord(processing).progress).toEqual({ pagesDone: 3, pagesTotal: 240 });
+    expect(serializeListRecord(processing).progress).toEqual({ pagesDone: 3, pagesTotal: 240 });
+    const overrun = row({ status: 'processing', pagesDone: 9, pagesTotal: 8 });
+    expect(serializeSingleRecord(overrun).progress).toEqual({ pagesDone: 8, pagesTotal: 8 });
+    for (const status of ['pending', 'completed', 'failed'] as const) {
+      const other = row({ status, pagesDone: 8, pagesTotal: 8 });
+      expect(serializeSingleRecord(other)).not.toHaveProperty('progress');
+      expect(serializeListRecord(other)).not.toHaveProperty('progress');
+    }
   });
 });

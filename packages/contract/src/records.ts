@@ -89,6 +89,21 @@ export const ReusedSchema = z
       'present only when the answer was reused from an earlier extraction with the same source, schema structure, instruction, model and citations: completed at once, 0 tokens, uncharged (docs/reuse.md)',
   });
 
+export const ProgressSchema = z
+  .object({
+    pagesDone: z.int().min(0).meta({ description: 'pages whose model calls have finished' }),
+    pagesTotal: z.int().min(0).meta({
+      description:
+        'pages the source was read as; 0 until it is read, and for a source read as one piece (typed text, a single image or page)',
+    }),
+  })
+  .optional()
+  .meta({
+    id: 'Progress',
+    description:
+      'present only while `processing`: how far the work has come, updated as pages finish (about once a second)',
+  });
+
 const ModelOutputSchema = z.unknown().meta({
   description: 'JSON shaped by the schema’s structure',
   anyOf: [...MODEL_OUTPUT_JSON_SCHEMA.anyOf, { type: 'null' }],
@@ -121,6 +136,7 @@ export const ListRecordSchema = z
     }),
     reused: ReusedSchema,
     priority: PrioritySchema,
+    progress: ProgressSchema,
   })
   .meta({ id: 'ExtractionListRecord' });
 
@@ -151,6 +167,7 @@ export const SingleRecordSchema = z
     }),
     reused: ReusedSchema,
     priority: PrioritySchema,
+    progress: ProgressSchema,
   })
   .meta({ id: 'Extraction' });
 
@@ -189,6 +206,9 @@ export interface StoredExtraction {
   reusedFrom: string | null;
   /** `batch`: sent through the provider's batch interface (docs/batch.md). */
   priority: ExtractionPriority;
+  /** Pages finished and pages in all, kept while `processing` (docs/api.md#progress). */
+  pagesDone: number;
+  pagesTotal: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -218,6 +238,16 @@ function reusedOf(row: StoredExtraction): { reused?: { extractionId: string } } 
   return row.reusedFrom ? { reused: { extractionId: row.reusedFrom } } : {};
 }
 
+/** `progress` only while processing (docs/api.md#progress). */
+function progressOf(row: StoredExtraction): {
+  progress?: { pagesDone: number; pagesTotal: number };
+} {
+  if (row.status !== 'processing') return {};
+  return {
+    progress: { pagesDone: Math.min(row.pagesDone, row.pagesTotal), pagesTotal: row.pagesTotal },
+  };
+}
+
 /** The list record: `input`/`output`, `totalTokens` as numeric text. */
 export function serializeListRecord(row: StoredExtraction): ListRecord {
   const input: ListRecord['input'] = {
@@ -241,6 +271,7 @@ export function serializeListRecord(row: StoredExtraction): ListRecord {
     ...groundingOf(row),
     ...reusedOf(row),
     priority: row.priority,
+    ...progressOf(row),
   };
 }
 
@@ -267,6 +298,7 @@ export function serializeSingleRecord(row: StoredExtraction): SingleRecord {
     ...groundingOf(row),
     ...reusedOf(row),
     priority: row.priority,
+    ...progressOf(row),
   };
 }
 

@@ -242,6 +242,11 @@ export const extractions = pgTable(
     // `cache: false`. Kept on the row for the worker, which looks for URL sources.
     cacheMaxAgeSeconds: integer('cache_max_age_seconds'),
     charged: boolean('charged').notNull().default(false),
+    // Progress of a `processing` extraction (docs/api.md#progress): pages whose model calls have
+    // finished, of the pages the source was read as. Reset by every claim; the worker writes
+    // them throttled (at most once a second per job), not once per page.
+    pagesDone: integer('pages_done').notNull().default(0),
+    pagesTotal: integer('pages_total').notNull().default(0),
     errorCode: text('error_code').$type<FailureCode>(),
     errorMessage: text('error_message'),
     attempts: integer('attempts').notNull().default(0),

@@ -40,6 +40,9 @@ const claimStatement = preparedPerDb('claim_extraction', (db, name) =>
     .set({
       status: 'processing',
       attempts: sql`${extractions.attempts} + 1`,
+      // Each attempt counts its pages afresh.
+      pagesDone: 0,
+      pagesTotal: 0,
       startedAt: sql`now()`,
       updatedAt: sql`now()`,
     })
@@ -161,6 +164,23 @@ export async function release(db: Db, id: string): Promise<boolean> {
       attempts: sql`greatest(${extractions.attempts} - 1, 0)`,
       updatedAt: sql`now()`,
     })
+    .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
+    .returning({ id: extractions.id });
+  return rows.length > 0;
+}
+
+/**
+ * How far a `processing` extraction has come (docs/api.md#progress): pages finished of the
+ * pages in all. `updated_at` is left alone: progress is no change of the record's state.
+ */
+export async function recordProgress(
+  db: Db,
+  id: string,
+  progress: { pagesDone: number; pagesTotal: number },
+): Promise<boolean> {
+  const rows = await db
+    .update(extractions)
+    .set(progress)
     .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
     .returning({ id: extractions.id });
   return rows.length > 0;

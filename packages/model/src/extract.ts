@@ -7,6 +7,7 @@ import { toJsonSchema } from './json-schema.ts';
 import { carry, type Annotations } from './annotations.ts';
 import { toCitedJsonSchema } from './cited-schema.ts';
 import { mergeTracked } from './merge.ts';
+import { pageTracker } from './page-progress.ts';
 import { fillAbsentFields } from './normalize.ts';
 import { callWithRepairs, type CallResult, type Spend } from './model-call.ts';
 import { buildMessages } from './prompt.ts';
@@ -27,6 +28,8 @@ export interface ExtractInput {
   concurrency?: number | undefined;
   /** ask for the model's quote beside each value and for token log-probabilities */
   citations?: boolean | undefined;
+  /** told the pages finished so far each time a chunk's call answers (page-progress.ts) */
+  onPagesDone?: ((pagesDone: number) => void) | undefined;
 }
 
 export interface ExtractResult {
@@ -101,22 +104,29 @@ async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
   }
 
   const relaxed = relaxStructure(structure);
-  const answers = await mapBounded(chunks, input.concurrency ?? client.concurrency, (parts, i) =>
-    callWithRepairs({
-      client,
-      providerModel,
-      structure: relaxed,
-      messages: buildMessages({
-        ...base,
-        // the guidance must describe the relaxed fields, or it would demand required values
+  const pages = pageTracker(chunks);
+  const answers = await mapBounded(
+    chunks,
+    input.concurrency ?? client.concurrency,
+    async (parts, i) => {
+      const answer = await callWithRepairs({
+        client,
+        providerModel,
         structure: relaxed,
-        parts,
-        chunk: { index: i + 1, count: chunks.length },
-      }),
-      spend,
-      signal: input.signal,
-      citations,
-    }),
+        messages: buildMessages({
+          ...base,
+          // the guidance must describe the relaxed fields, or it would demand required values
+          structure: relaxed,
+          parts,
+          chunk: { index: i + 1, count: chunks.length },
+        }),
+        spend,
+        signal: input.signal,
+        citations,
+      });
+      input.onPagesDone?.(pages.finish(i));
+      return answer;
+    },
   );
   const { merged, moves } = mergeTracked(
     structure,

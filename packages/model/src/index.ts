@@ -22,6 +22,7 @@ export { extract, type ExtractInput, type ExtractResult } from './extract.ts';
 export { estimateTextTokens, estimateImageTokens, estimatePartTokens } from './tokens.ts';
 export { chunkParts, type PartEstimator } from './chunking.ts';
 export { mergeOutputs } from './merge.ts';
+export { countPages, type PageProgress } from './page-progress.ts';
 export { fillAbsentFields } from './normalize.ts';
 export { relaxStructure } from './relax.ts';
 export { providerFailure } from './provider-errors.ts';

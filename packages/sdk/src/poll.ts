@@ -1,5 +1,5 @@
 import { sleep } from './backoff.ts';
-import type { Extraction } from './types.ts';
+import type { Extraction, Progress } from './types.ts';
 
 export interface PollOptions {
   signal?: AbortSignal;
@@ -7,6 +7,8 @@ export interface PollOptions {
   initialDelayMs?: number;
   /** Each wait grows by half up to this. Default 10 s. */
   maxPollIntervalMs?: number;
+  /** Told each record's `progress` while it is processing (pages finished of pages in all). */
+  onProgress?: (progress: Progress) => void;
 }
 
 const FINAL = new Set(['completed', 'failed']);
@@ -27,6 +29,7 @@ export async function pollUntilFinal(
     await sleep(delay, signal);
     const record = await read(signal);
     if (FINAL.has(record.status)) return record;
+    if (record.progress) options.onProgress?.(record.progress);
     delay = Math.min(max, Math.max(250, delay * 1.5));
   }
 }

@@ -177,6 +177,12 @@ export interface Reused {
   extractionId: string;
 }
 
+/** While `processing`: pages finished of the pages the source was read as (0 until read). */
+export interface Progress {
+  pagesDone: number;
+  pagesTotal: number;
+}
+
 export interface ExtractionError {
   code: FailureCode;
   message: string;
@@ -207,6 +213,8 @@ export interface Extraction {
   /** only when the answer was reused from an earlier extraction */
   reused?: Reused;
   priority: ExtractionPriority;
+  /** only while processing */
+  progress?: Progress;
 }
 
 /** `GET /extractions` records: `input`/`output`, `totalTokens` as numeric text. */
@@ -231,6 +239,8 @@ export interface ExtractionListItem {
   warnings?: ExtractionWarning[];
   reused?: Reused;
   priority: ExtractionPriority;
+  /** only while processing */
+  progress?: Progress;
 }
 
 /** What `POST /extractions` answers with: 200 when finished in time, 202 otherwise. */

@@ -134,3 +134,21 @@ describe('copies of the source-kind registry', () => {
     );
   });
 });
+
+describe('the Python client', () => {
+  it('types `progress` as both records carry it while processing', () => {
+    const types = readFileSync(
+      new URL('../../../../clients/python/src/xt_sdk/types.py', import.meta.url),
+      'utf8',
+    );
+    const start = types.indexOf('class Progress(TypedDict):');
+    const body = types.slice(start, types.indexOf('\n\n\n', start)).split('\n');
+    const keys = body.flatMap((line) => /^ {4}(\w+): int$/.exec(line)?.[1] ?? []);
+    const service: (keyof NonNullable<contract.SingleRecord['progress']>)[] = [
+      'pagesDone',
+      'pagesTotal',
+    ];
+    expect(keys).toEqual(service);
+    expect(types).toMatch(/^ {4}progress: Progress$/m);
+  });
+});

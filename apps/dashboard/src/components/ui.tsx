@@ -110,6 +110,20 @@ export function StatusBadge(props: { status: string }) {
   return <span class={`badge badge--${props.status}`}>{props.status}</span>;
 }
 
+/** A processing extraction's pages finished of pages in all; nothing until its pages are known. */
+export function PageProgress(props: { progress?: { pagesDone: number; pagesTotal: number } }) {
+  const p = props.progress;
+  if (!p || p.pagesTotal === 0) return null;
+  return (
+    <span class="page-progress" data-testid="progress">
+      <progress value={p.pagesDone} max={p.pagesTotal} />{' '}
+      <span class="muted">
+        {p.pagesDone} / {p.pagesTotal} pages
+      </span>
+    </span>
+  );
+}
+
 /** Copies text; falls back to selecting it where the clipboard API is unavailable (plain http). */
 export function CopyButton(props: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);

@@ -2,7 +2,14 @@ import { Fragment } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { api } from '../api.ts';
-import { ErrorNotice, JsonBlock, PageHeader, Spinner, StatusBadge } from '../components/ui.tsx';
+import {
+  ErrorNotice,
+  JsonBlock,
+  PageHeader,
+  PageProgress,
+  Spinner,
+  StatusBadge,
+} from '../components/ui.tsx';
 import { formatBytes, formatDateTime, formatNumber } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import { ReviewSection } from '../review/review-section.tsx';
@@ -61,7 +68,8 @@ export function ExtractionDetailPage() {
           <dd>
             <span data-testid="status">
               <StatusBadge status={r.status} />
-            </span>
+            </span>{' '}
+            <PageProgress progress={r.progress} />
             {running && <span class="muted"> · updating live</span>}
           </dd>
           <dt>Schema</dt>

@@ -2,7 +2,14 @@ import { useState } from 'preact/hooks';
 import { api, query, type Page } from '../api.ts';
 import { DataTable, type Column } from '../components/data-table.tsx';
 import { Pager } from '../components/pager.tsx';
-import { Empty, ErrorNotice, PageHeader, Spinner, StatusBadge } from '../components/ui.tsx';
+import {
+  Empty,
+  ErrorNotice,
+  PageHeader,
+  PageProgress,
+  Spinner,
+  StatusBadge,
+} from '../components/ui.tsx';
 import { formatDateTime, formatNumber, shortId } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import { STATUSES, type ExtractionListRecord, type Schema } from '../types.ts';
@@ -35,7 +42,14 @@ function columns(schemaNames: Map<string, string>): Column<ExtractionListRecord>
         </a>
       ),
     },
-    { label: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
+    {
+      label: 'Status',
+      cell: (r) => (
+        <>
+          <StatusBadge status={r.status} /> <PageProgress progress={r.progress} />
+        </>
+      ),
+    },
     {
       label: 'Schema',
       kind: 'wrap',

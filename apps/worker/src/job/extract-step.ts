@@ -13,6 +13,7 @@ export function extractStep(
   row: ExtractRow,
   source: PreparedSource,
   signal: AbortSignal,
+  onPagesDone?: (pagesDone: number) => void,
 ): Promise<ExtractResult> {
   return extract({
     client: model,
@@ -22,5 +23,6 @@ export function extractStep(
     instruction: row.instruction ?? undefined,
     signal,
     citations: row.citationsRequested,
+    onPagesDone,
   });
 }

@@ -4,6 +4,7 @@ import {
   complete,
   exists,
   recordFailure,
+  recordProgress,
   recordSourceFound,
   release,
   type ClaimResult,
@@ -33,6 +34,8 @@ export interface JobLifecycle {
   release(id: string): Promise<boolean>;
   /** What a fetched source turned out to be: its format, and for `auto` its kind. */
   recordSourceFound(id: string, found: Parameters<typeof recordSourceFound>[2]): Promise<boolean>;
+  /** Pages finished of the pages in all, while processing (docs/api.md#progress). */
+  recordProgress(id: string, progress: Parameters<typeof recordProgress>[2]): Promise<boolean>;
   /** Wakes API requests waiting on this extraction. */
   publish(id: string): Promise<void>;
 }
@@ -47,6 +50,7 @@ export function jobLifecycle(db: Db, redis: RedisConnection, prefix: string): Jo
     recordFailure: (id, failure, next) => recordFailure(db, id, failure, next),
     release: (id) => release(db, id),
     recordSourceFound: (id, found) => recordSourceFound(db, id, found),
+    recordProgress: (id, progress) => recordProgress(db, id, progress),
     publish: (id) => publishCompletion(redis, prefix, id),
   };
 }

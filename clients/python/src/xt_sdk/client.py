@@ -9,13 +9,13 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Optional, Union, cast
+from typing import IO, Any, Callable, Optional, Union, cast
 
 from ._multipart import encode_multipart
 from ._resources import Extractions, Schemas, Webhooks
 from ._transport import RetryPolicy, Transport
 from .errors import ApiError, ExtractionFailedError, XtError
-from .types import Extraction, ExtractionOutcome, Priority, PublicModel, SourceType
+from .types import Extraction, ExtractionOutcome, Priority, Progress, PublicModel, SourceType
 
 #: A file to upload: a path, bytes, or an open binary file.
 FileInput = Union[str, "os.PathLike[str]", bytes, IO[bytes]]
@@ -158,11 +158,13 @@ class XtClient:
         timeout: Optional[float] = None,
         initial_delay: float = 1.0,
         max_interval: float = 10.0,
+        on_progress: Optional[Callable[[Progress], None]] = None,
     ) -> Extraction:
         """
         Polls ``GET /extractions/{id}`` until the record is final and returns it. Waits grow by
         half up to ``max_interval``: an extraction not done within seconds usually takes minutes,
         and every poll counts against the key's rate limit. Raises TimeoutError after ``timeout``.
+        ``on_progress`` is given each record's ``progress`` while it is processing.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         delay = min(max_interval, initial_delay)
@@ -173,6 +175,8 @@ class XtClient:
             record = self.extractions.get(extraction_id)
             if record["status"] in _FINAL:
                 return record
+            if on_progress is not None and "progress" in record:
+                on_progress(record["progress"])
             delay = min(max_interval, max(0.25, delay * 1.5))
 
     def extract(
@@ -183,6 +187,7 @@ class XtClient:
         *,
         timeout: Optional[float] = None,
         max_poll_interval: float = 10.0,
+        on_progress: Optional[Callable[[Progress], None]] = None,
         **options: Any,
     ) -> ExtractionOutcome:
         """
@@ -199,6 +204,7 @@ class XtClient:
             timeout=timeout,
             initial_delay=created.retry_after if created.retry_after is not None else 1.0,
             max_interval=max_poll_interval,
+            on_progress=on_progress,
         )
         if record["status"] == "failed":
             error = record["error"] or {"code": "INTERNAL", "message": "The extraction failed."}

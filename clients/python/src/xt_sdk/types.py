@@ -117,6 +117,13 @@ class Reused(TypedDict):
     extractionId: str
 
 
+class Progress(TypedDict):
+    #: pages whose model calls have finished
+    pagesDone: int
+    #: pages the source was read as; 0 until read, and for a source read as one piece
+    pagesTotal: int
+
+
 class _GroundedOptional(TypedDict, total=False):
     #: only when created with ``citations=True``; keyed by JSON Pointer into the output
     citations: Optional[dict[str, Citation]]
@@ -124,6 +131,8 @@ class _GroundedOptional(TypedDict, total=False):
     warnings: list[ExtractionWarning]
     #: only when the answer was reused from an earlier extraction: 0 tokens, uncharged
     reused: Reused
+    #: only while ``processing``: how far the work has come (updated about once a second)
+    progress: Progress
 
 
 class Extraction(_GroundedOptional):

@@ -96,6 +96,7 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
 
     if (behaviour.hang) return; // the socket stays open until the client or close() ends it
     if (behaviour.delayMs) await sleep(behaviour.delayMs);
+    if (behaviour.gate) await behaviour.gate(recorded);
     if (res.destroyed) return;
     if (behaviour.status !== undefined)
       for (const [name, value] of Object.entries(behaviour.headers ?? {}))

@@ -53,6 +53,11 @@ export interface Usage {
  */
 export interface Behaviour {
   delayMs?: number;
+  /**
+   * Waited on before answering (after `delayMs`): a test holds chosen requests until it has
+   * seen what it wants to see meanwhile, instead of guessing a delay.
+   */
+  gate?: (request: RecordedRequest) => Promise<unknown> | undefined;
   /** answer with this HTTP status and an OpenAI-style error body (or `body` when given) */
   status?: number;
   body?: unknown;

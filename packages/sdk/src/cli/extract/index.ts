@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { CreateExtractionParams, XtClient } from '../../client.ts';
 import { ApiError, ExtractionFailedError } from '../../errors.ts';
-import type { ExtractionPriority, PublicModel, Schema } from '../../types.ts';
+import type {
+  ExtractionPriority,
+  Progress as PageProgress,
+  PublicModel,
+  Schema,
+} from '../../types.ts';
 import { parse, positiveInt } from '../args.ts';
 import { UsageError, type Command } from '../command.ts';
 import { looksLikeFile, readSchemaFile, schemaForFile } from '../schema-file.ts';
@@ -127,13 +132,15 @@ export const extractCommand: Command = {
         progress.draw();
         const attempt = prior?.previous.get(rowKey(input.source, input.sha256))?.failures ?? 0;
         try {
-          const row = await extractOne(client, input, settings, attempt);
+          const row = await extractOne(client, input, settings, attempt, (pages) =>
+            progress.pages(input, pages),
+          );
           await writer.add(row);
           if (row.status === 'completed') tally.completed++;
           else tally.failed++;
         } finally {
           tally.running--;
-          progress.draw();
+          progress.pages(input, undefined);
         }
       });
     } finally {
@@ -201,6 +208,7 @@ async function extractOne(
   input: Input,
   settings: Settings,
   attempt: number,
+  onProgress: (progress: PageProgress) => void,
 ): Promise<ResultRow> {
   const base = { source: input.source, sha256: input.sha256 };
   const params: CreateExtractionParams = {
@@ -216,6 +224,7 @@ async function extractOne(
   try {
     const done = await client.extract(params, {
       idempotencyKey: idempotencyKey(input, settings, attempt),
+      onProgress,
     });
     const row: ResultRow = {
       ...base,

@@ -48,3 +48,16 @@ describe('progress', () => {
     expect(pipe.chunks).toEqual(['3 completed, 1 failed, 2 already in the output\n']);
   });
 });
+
+describe('pages of running extractions', () => {
+  it('shows the pages the running extractions report, summed, and forgets those that ended', () => {
+    const bar = new Progress(stream(false), { ...tally });
+    bar.pages('a.pdf', { pagesDone: 12, pagesTotal: 240 });
+    bar.pages('b.pdf', { pagesDone: 3, pagesTotal: 10 });
+    expect(render(bar.tally)).toContain('pages 15/250');
+    bar.pages('a.pdf', undefined);
+    expect(render(bar.tally)).toContain('pages 3/10');
+    bar.pages('b.pdf', undefined);
+    expect(render(bar.tally)).not.toContain('pages');
+  });
+});

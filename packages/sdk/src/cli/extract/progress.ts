@@ -5,6 +5,8 @@ export interface Tally {
   failed: number;
   running: number;
   skipped: number;
+  /** Pages finished and pages in all of the running extractions, as they report them. */
+  pages?: { done: number; total: number };
 }
 
 const WIDTH = 30;
@@ -15,12 +17,30 @@ const WIDTH = 30;
  */
 export class Progress {
   private readonly live: boolean;
+  private readonly running = new Map<unknown, { pagesDone: number; pagesTotal: number }>();
 
   constructor(
     private readonly stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number },
     readonly tally: Tally,
   ) {
     this.live = stream.isTTY === true;
+  }
+
+  /**
+   * What one running extraction reports of its pages (`undefined` once it has ended): the bar
+   * shows the sum over those running, so a long PDF is seen moving before it completes.
+   */
+  pages(key: unknown, progress: { pagesDone: number; pagesTotal: number } | undefined): void {
+    if (progress) this.running.set(key, progress);
+    else this.running.delete(key);
+    let done = 0;
+    let total = 0;
+    for (const p of this.running.values()) {
+      done += p.pagesDone;
+      total += p.pagesTotal;
+    }
+    this.tally.pages = { done, total };
+    this.draw();
   }
 
   draw(): void {
@@ -46,5 +66,6 @@ export function render(t: Tally): string {
   const filled = t.total === 0 ? WIDTH : Math.round((done / t.total) * WIDTH);
   const bar = '█'.repeat(filled) + '░'.repeat(WIDTH - filled);
   const skipped = t.skipped > 0 ? `  (${t.skipped} already in the output)` : '';
-  return `${bar} ${done}/${t.total}  ✓ ${t.completed}  ✗ ${t.failed}  running ${t.running}${skipped}`;
+  const pages = t.pages && t.pages.total > 0 ? `  pages ${t.pages.done}/${t.pages.total}` : '';
+  return `${bar} ${done}/${t.total}  ✓ ${t.completed}  ✗ ${t.failed}  running ${t.running}${pages}${skipped}`;
 }
