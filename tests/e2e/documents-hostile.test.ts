@@ -10,10 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { describe, expect } from 'vitest';
-import { openTestPool, waitFor } from '@xt/testkit';
+import { openTestPool } from '@xt/testkit';
 import { encryptedDoc, officeEncryptedFile } from '@xt/testkit/fixtures';
 import type { TestApi } from '@xt/api/testing';
 import { stackTest } from '../support/stack.ts';
+import { uploadAndWait } from '../support/uploads.ts';
 
 const scripts = await mkdtemp(path.join(os.tmpdir(), 'xt-e2e-soffice-'));
 await chmod(scripts, 0o755);
@@ -52,26 +53,8 @@ test.afterAll(async () => {
   await rm(scripts, { recursive: true, force: true });
 });
 
-async function submit(api: TestApi, type: string, bytes: Buffer, name: string) {
-  const form = new FormData();
-  form.append('schema_id', schemaId);
-  form.append('type', type);
-  form.append('source', new Blob([bytes]), name);
-  const res = await api.request('POST', '/v1/extractions', {
-    body: form,
-    headers: { prefer: 'respond-async' },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(202);
-  const id = res.body.data.id as string;
-  return waitFor(async () => {
-    const r = await db.query(
-      'select status, charged, total_tokens, error_code, error_message from extractions where id = $1',
-      [id],
-    );
-    const row = r.rows[0] as { status: string; error_message: string | null } | undefined;
-    return row && ['completed', 'failed'].includes(row.status) ? row : undefined;
-  }, 120_000);
-}
+const submit = (api: TestApi, type: string, bytes: Buffer, name: string) =>
+  uploadAndWait(api, db, { schemaId, type, bytes, name });
 
 const rtf = (word: string) => Buffer.from(`{\\rtf1\\ansi Total 12.50 ${word}\\par}`);
 

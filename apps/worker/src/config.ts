@@ -153,8 +153,9 @@ export const configSchema = z.object({
   // the cells with a value a workbook may have (counted in the file before it is parsed).
   MAX_SPREADSHEET_BYTES: int(20 * MiB, 1),
   MAX_SHEET_CELLS: int(200_000, 1),
-  // A ZIP-based file (XLSX, ODS) is measured before any parser sees it (expansion bombs): what
-  // its entries expand to together, how many there are, and how far one large entry expands.
+  // A ZIP-based file (XLSX, ODS, DOCX, PPTX, ODT, ODP) is measured before any parser or
+  // LibreOffice sees it (expansion bombs): what its entries expand to together, how many there
+  // are, and how far one large entry expands.
   MAX_ARCHIVE_EXPANDED_BYTES: int(100 * MiB, 1),
   MAX_ARCHIVE_ENTRIES: int(10_000, 1),
   MAX_ARCHIVE_RATIO: int(200, 1),

@@ -73,7 +73,7 @@ export interface SourcesConfig {
   MAX_SPREADSHEET_BYTES: number;
   /** Cells with a value in a whole workbook at most (docs/sources.md#spreadsheets). */
   MAX_SHEET_CELLS: number;
-  /** Bounds on a ZIP-based file (XLSX, ODS) before it is parsed. */
+  /** Bounds on a ZIP-based file (XLSX, ODS, DOCX, PPTX, ODT, ODP) before it is parsed. */
   MAX_ARCHIVE_EXPANDED_BYTES: number;
   MAX_ARCHIVE_ENTRIES: number;
   MAX_ARCHIVE_RATIO: number;
@@ -198,8 +198,14 @@ export function createSourcePreparer(
     environment: options.environment,
     logger,
   });
+  const archive = {
+    maxExpandedBytes: config.MAX_ARCHIVE_EXPANDED_BYTES,
+    maxEntries: config.MAX_ARCHIVE_ENTRIES,
+    maxRatio: config.MAX_ARCHIVE_RATIO,
+  };
   const documents = createDocumentReader({
     converter,
+    archive,
     readPdf: (pdf, opts, converted) =>
       time('rasterise', 'document', () => preparePdfBytes(pdf, opts, converted)),
     time,
@@ -249,11 +255,7 @@ export function createSourcePreparer(
     pool,
     {
       maxCells: config.MAX_SHEET_CELLS,
-      archive: {
-        maxExpandedBytes: config.MAX_ARCHIVE_EXPANDED_BYTES,
-        maxEntries: config.MAX_ARCHIVE_ENTRIES,
-        maxRatio: config.MAX_ARCHIVE_RATIO,
-      },
+      archive,
       convert: (bytes, from) => converter.convertToXlsx(bytes, from),
     },
     logger,

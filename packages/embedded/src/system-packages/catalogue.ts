@@ -133,6 +133,12 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
     purposes: ['test', 'ci'],
   },
   {
+    name: 'python3-docx',
+    probe: '/usr/lib/python3/dist-packages/docx/__init__.py',
+    why: 'the document tests write DOCX files with linked images, templates and OLE objects (python-docx)',
+    purposes: ['test', 'ci'],
+  },
+  {
     name: 'haproxy',
     probe: '/usr/sbin/haproxy',
     why: 'npm run lint:containers checks ops/haproxy/haproxy.cfg with haproxy -c; the TLS test runs the dashboard behind it',

@@ -110,7 +110,7 @@ export async function checkArchive(
   try {
     if (zip.entryCount > limits.maxEntries)
       throw tooLarge(
-        `The ${what} is an archive of ${zip.entryCount.toLocaleString('en')} entries; at most ${limits.maxEntries.toLocaleString('en')} are accepted.`,
+        `The ${what} is an archive of ${zip.entryCount.toLocaleString('en')} entries; at most ${limits.maxEntries.toLocaleString('en')} are accepted (MAX_ARCHIVE_ENTRIES).`,
       );
     const entries: yauzl.Entry[] = await new Promise((resolve, reject) => {
       const found: yauzl.Entry[] = [];
@@ -127,7 +127,7 @@ export async function checkArchive(
         ) {
           reject(
             tooLarge(
-              `The ${what} is an archive whose entry ${JSON.stringify(entry.fileName)} expands ${Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize))} times; at most ${limits.maxRatio} times is accepted.`,
+              `The ${what} is an archive whose entry ${JSON.stringify(entry.fileName)} expands ${Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize))} times; at most ${limits.maxRatio} times is accepted (MAX_ARCHIVE_RATIO).`,
             ),
           );
           return;
@@ -155,7 +155,7 @@ export async function checkArchive(
 
 function expandsPast(what: string, limits: ArchiveLimits): ExtractionFailure {
   return tooLarge(
-    `The ${what} is an archive that expands to more than ${Math.round(limits.maxExpandedBytes / (1024 * 1024))} MiB; at most that is accepted.`,
+    `The ${what} is an archive that expands to more than ${Math.round(limits.maxExpandedBytes / (1024 * 1024))} MiB; at most that is accepted (MAX_ARCHIVE_EXPANDED_BYTES).`,
   );
 }
 

@@ -18,6 +18,7 @@ const converter = createDocumentConverter({
 });
 const reader = createDocumentReader({
   converter,
+  archive: { maxExpandedBytes: 100 * 1024 * 1024, maxEntries: 10_000, maxRatio: 200 },
   readPdf: (pdf, opts, converted) =>
     preparePdf(pdf, {
       model: opts.model,

@@ -1,5 +1,6 @@
-import { ExtractionFailure, type FormatName, type PreparedSource } from '@xt/contract';
+import { ExtractionFailure, FORMATS, type FormatName, type PreparedSource } from '@xt/contract';
 import { isPasswordProtected } from '@xt/formats';
+import { checkArchive, type ArchiveLimits } from '../archive/bounds.ts';
 import type { PrepareOptions } from '../preparer.ts';
 import { untimed, type SourceStageTimer } from '../stages.ts';
 import type { DocumentConverter } from './converter/converter.ts';
@@ -21,6 +22,11 @@ export interface DocumentReader {
 
 export interface DocumentReaderDeps {
   converter: Pick<DocumentConverter, 'convertToPdf'>;
+  /**
+   * Bounds on a ZIP-based document (DOCX, PPTX, ODT, ODP), measured before LibreOffice opens it
+   * (MAX_ARCHIVE_EXPANDED_BYTES, MAX_ARCHIVE_ENTRIES, MAX_ARCHIVE_RATIO).
+   */
+  archive: ArchiveLimits;
   /**
    * Reads the converted PDF as a `pdf` source is read (text layer, page images, OCR with
    * citations, its bytes kept for page previews), with what the export added beside the pages.
@@ -51,9 +57,18 @@ export function createDocumentReader(deps: DocumentReaderDeps): DocumentReader {
           'SOURCE_UNSUPPORTED',
           `A ${nameOf(format)} file is not a document or presentation.`,
         );
-      const pdf = await time('convert', 'document', () =>
-        deps.converter.convertToPdf(bytes, format, { signal: opts.signal }),
-      );
+      const pdf = await time('convert', 'document', async () => {
+        // An expansion bomb or a damaged archive fails here, from the archive's directory and one
+        // streamed inflation that keeps nothing, before LibreOffice would inflate it whole (or
+        // try to repair it).
+        if (FORMATS[format].detectedBy === 'zip')
+          await checkArchive(
+            Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+            'document',
+            deps.archive,
+          );
+        return deps.converter.convertToPdf(bytes, format, { signal: opts.signal });
+      });
       return deps.readPdf(pdf, opts, { notesPages: DOCUMENT_APPS[format] === 'impress' });
     },
   };

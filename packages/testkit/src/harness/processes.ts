@@ -50,10 +50,11 @@ export async function startCommand(
   child.stdout.on('data', append);
   child.stderr.on('data', append);
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${entry} did not become ready in ${timeoutMs} ms:\n${out}`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => {
+      // Nobody will stop a process that never became ready: it must not outlive the test.
+      child.kill('SIGKILL');
+      reject(new Error(`${entry} did not become ready in ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
     const onData = () => {
       if (out.includes(readyText)) {
         clearTimeout(timer);
