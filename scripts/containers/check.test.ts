@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CONTAINER_WORKER_CAPABILITIES } from '@xt/testkit';
 import { checkCompose, checkDockerfile, checkDockerfileCmd } from './check.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -60,6 +61,7 @@ describe('Dockerfile sources', () => {
 describe('compose references', () => {
   it('names mounted files that are missing and commands no build produces', () => {
     write('Dockerfile', 'FROM node\n');
+    write('ops/not-json.json', '{ "defaultAction": ');
     write(
       'docker-compose.yml',
       [
@@ -69,9 +71,13 @@ describe('compose references', () => {
         '    volumes: ["./ops/lb.cfg:/etc/lb.cfg:ro", "data:/data"]',
         '  api:',
         '    build: .',
+        '    security_opt: [no-new-privileges:true, seccomp=./ops/gone.json]',
         "    command: ['node', 'apps/api/dist/main.js']",
         '    healthcheck:',
         "      test: ['CMD', 'node', 'apps/api/dist/extra.js', 'apps/api/dist/gone.js']",
+        '  worker:',
+        '    build: .',
+        '    security_opt: [seccomp:./ops/not-json.json]',
         'configs:',
         '  prom:',
         '    file: ./ops/prometheus.yml',
@@ -81,7 +87,11 @@ describe('compose references', () => {
     );
     expect(checkCompose(root)).toEqual([
       'docker-compose.yml service lb volume: ./ops/lb.cfg is not in the repository',
+      'docker-compose.yml service api security_opt: ./ops/gone.json is not in the repository',
       'docker-compose.yml service api healthcheck: runs apps/api/dist/gone.js, which no build script in apps/*/package.json produces',
+      expect.stringMatching(
+        /^docker-compose\.yml service worker security_opt: \.\/ops\/not-json\.json is not JSON: /,
+      ),
       'docker-compose.yml configs.prom: ./ops/prometheus.yml is not in the repository',
     ]);
   });
@@ -95,6 +105,13 @@ describe('this repository', () => {
   });
 });
 
+interface WorkerService {
+  user?: string;
+  cap_drop?: string[];
+  cap_add?: string[];
+  security_opt?: string[];
+}
+
 describe('compose exposure', () => {
   const compose = parse(readFileSync(path.join(repo, 'docker-compose.yml'), 'utf8')) as {
     services: Record<string, { environment?: Record<string, string>; ports?: string[] }>;
@@ -107,6 +124,59 @@ describe('compose exposure', () => {
     expect(passed.length).toBeGreaterThan(0);
     for (const [, service] of passed)
       expect(service.environment?.METRICS_TOKEN).toMatch(/^\$\{METRICS_TOKEN:\?/);
+  });
+
+  it('starts Chromium and LibreOffice as users the image has, from a root worker with few capabilities', () => {
+    const worker = (compose.services as Record<string, WorkerService>).worker;
+    expect(worker).toMatchObject({
+      user: 'root',
+      cap_drop: ['ALL'],
+      security_opt: expect.arrayContaining([
+        'no-new-privileges:true',
+        'seccomp=./ops/seccomp/chromium-sandbox.json',
+      ]),
+    });
+    // The capabilities the isolation tests give the launcher and the converter.
+    expect(worker?.cap_add?.map((c) => c.toLowerCase()).sort()).toEqual(
+      [...CONTAINER_WORKER_CAPABILITIES].sort(),
+    );
+    const dockerfile = readFileSync(path.join(repo, 'Dockerfile'), 'utf8');
+    for (const [setting, user] of [
+      ['BROWSER_USER', 'xt-browser'],
+      ['CONVERTER_USER', 'xt-converter'],
+    ] as const) {
+      expect(dockerfile).toMatch(new RegExp(`\\b${setting}=${user}\\b`));
+      expect(dockerfile).toMatch(new RegExp(`useradd [^\\n]*\\b${user}\\b`));
+    }
+  });
+
+  it('lets the worker make the namespaces of Chromium’s sandbox, on top of Docker’s default profile', () => {
+    const profile = JSON.parse(
+      readFileSync(path.join(repo, 'ops/seccomp/chromium-sandbox.json'), 'utf8'),
+    ) as {
+      defaultAction: string;
+      syscalls: {
+        names: string[];
+        action: string;
+        args?: unknown[];
+        includes?: object;
+        excludes?: object;
+      }[];
+    };
+    expect(profile.defaultAction).toBe('SCMP_ACT_ERRNO');
+    const unconditional = profile.syscalls.filter(
+      (r) =>
+        r.action === 'SCMP_ACT_ALLOW' &&
+        !r.args?.length &&
+        Object.keys(r.includes ?? {}).length === 0 &&
+        Object.keys(r.excludes ?? {}).length === 0,
+    );
+    const allowed = new Set(unconditional.flatMap((r) => r.names));
+    for (const call of ['clone', 'unshare', 'chroot', 'read', 'execve'])
+      expect(allowed).toContain(call);
+    // Still Docker's default otherwise: kernel modules, keyrings and mounts stay refused.
+    for (const call of ['init_module', 'add_key', 'mount', 'kexec_load', 'bpf'])
+      expect(allowed).not.toContain(call);
   });
 
   it('publishes Grafana and Prometheus on the loopback interface only, Grafana without admin/admin', () => {

@@ -126,6 +126,12 @@ export function checkCompose(root: string, composeFile = 'docker-compose.yml'): 
     const envFiles =
       typeof service.env_file === 'string' ? [service.env_file] : strings(service.env_file);
     for (const file of envFiles) mustExist(file, `${where} env_file`);
+    for (const option of strings(service.security_opt)) {
+      const profile = /^seccomp[=:](.+)$/.exec(option)?.[1];
+      if (profile === undefined || profile === 'unconfined') continue;
+      const problem = seccompProblem(root, profile);
+      if (problem) problems.push(`${where} security_opt: ${problem}`);
+    }
     problems.push(...checkCommand(strings(service.command), `${where} command`, built));
     if (isObject(service.healthcheck))
       problems.push(
@@ -140,6 +146,25 @@ export function checkCompose(root: string, composeFile = 'docker-compose.yml'): 
     }
   }
   return problems;
+}
+
+/**
+ * A seccomp profile compose hands to the engine is read by compose itself (relative to the
+ * project): it must exist and be a profile, or the container does not start.
+ */
+function seccompProblem(root: string, relative: string): string | undefined {
+  const file = path.join(root, relative);
+  if (!existsSync(file)) return `${relative} is not in the repository`;
+  let profile: Json;
+  try {
+    profile = JSON.parse(readFileSync(file, 'utf8')) as Json;
+  } catch (err) {
+    return `${relative} is not JSON: ${(err as Error).message}`;
+  }
+  if (!isObject(profile) || typeof profile.defaultAction !== 'string')
+    return `${relative} has no defaultAction`;
+  if (!Array.isArray(profile.syscalls)) return `${relative} has no syscalls list`;
+  return undefined;
 }
 
 /** The image's default CMD, like compose commands, must name a file the build produces. */

@@ -183,15 +183,17 @@ export const configSchema = z.object({
   PDF_MODE: z.enum(['auto', 'text', 'images']).default('auto'),
   CHROMIUM_PATH: z.string().optional(),
   // Who Chromium runs as when the worker runs as root (docs/security.md#browser-isolation): an
-  // unprivileged account, so its sandbox can start and a compromised renderer is nobody.
-  BROWSER_USER: z.string().min(1).default('nobody'),
+  // unprivileged account, so its sandbox can start and a compromised renderer is nobody. Unset:
+  // `nobody`. Set for a worker that is not root, it cannot be applied, and start-up says so.
+  BROWSER_USER: z.string().min(1).optional(),
   BROWSER_MAX_PAGES: int(100, 1),
   // LibreOffice (docs/sources.md#documents-and-presentations) lays documents out as PDFs and
   // rewrites XLS and ODS spreadsheets as XLSX, isolated like the browser
   // (docs/security.md#document-converter-isolation): as CONVERTER_USER when the worker is root,
   // without network, its address space bounded, killed with all it started at its deadline.
   CONVERTER_PATH: z.string().optional(),
-  CONVERTER_USER: z.string().min(1).default('nobody'),
+  // Unset: `nobody`; like BROWSER_USER, applied only by a worker running as root.
+  CONVERTER_USER: z.string().min(1).optional(),
   CONVERT_TIMEOUT_MS: int(60_000, 1000),
   CONVERT_MAX_MEMORY_MB: int(3072, 256),
   // Each conversion is a LibreOffice process of a few hundred MiB and a core while it runs.

@@ -30,7 +30,7 @@ export async function checkChromium(
   isolation: {
     environment: Readonly<Record<string, string | undefined>>;
     /** BROWSER_USER. */
-    user: string;
+    user: string | undefined;
   },
   timeoutMs = 30_000,
 ): Promise<ChromiumCheck> {
@@ -51,11 +51,11 @@ export async function checkChromium(
     });
     const version = browser.version();
     await browser.close();
-    const { user, sandbox } = launcher.isolation;
+    const { user, sandbox, userNotApplied } = launcher.isolation;
     return {
       name: 'chromium',
       ok: true,
-      message: `Chromium ${version} at ${where}: environment allow-listed, user ${user}, sandbox ${sandbox}`,
+      message: `Chromium ${version} at ${where}: environment allow-listed, user ${user}, sandbox ${sandbox}${userNotApplied ? ` (${userNotApplied})` : ''}`,
       isolation: launcher.isolation,
     };
   } catch (err) {
@@ -84,7 +84,7 @@ export interface ConverterCheck extends StartupCheck {
  */
 export async function checkConverter(settings: {
   executable: string | undefined;
-  user: string;
+  user: string | undefined;
   memoryMb: number;
   environment: Readonly<Record<string, string | undefined>>;
 }): Promise<ConverterCheck> {
@@ -99,7 +99,7 @@ export async function checkConverter(settings: {
     return {
       name: 'converter',
       ok: true,
-      message: `LibreOffice at ${where}: environment allow-listed, user ${isolation.user}, network ${isolation.network}, memory ${isolation.memory}`,
+      message: `LibreOffice at ${where}: environment allow-listed, user ${isolation.user}, network ${isolation.network}, memory ${isolation.memory}${isolation.userNotApplied ? ` (${isolation.userNotApplied})` : ''}`,
       isolation,
     };
   } catch (err) {

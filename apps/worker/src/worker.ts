@@ -74,17 +74,20 @@ export async function startWorker(
   // the answer. Readiness stays false until every check has answered.
   const checks: StartupCheck[] = [];
   const chromium = chromiumCheck.then((check) => {
-    // The isolation line (docs/security.md#browser-isolation): a warning while the sandbox is off.
+    // The isolation line (docs/security.md#browser-isolation): a warning while the sandbox is
+    // off, or while Chromium runs as the worker's user though BROWSER_USER named another.
     const fields = { check: check.name, ...check.isolation };
     if (!check.ok) logger.error(fields, check.message);
-    else if (check.isolation?.sandbox.startsWith('off')) logger.warn(fields, check.message);
+    else if (check.isolation?.sandbox.startsWith('off') || check.isolation?.userNotApplied)
+      logger.warn(fields, check.message);
     else logger.info(fields, check.message);
     checks.push(check);
     return check;
   });
   const expectedChecks = 1;
   // The converter's isolation line (docs/security.md#document-converter-isolation); a warning
-  // when it shares the worker's network. Not a readiness check: other kinds do not need it.
+  // when it shares the worker's network or CONVERTER_USER could not be applied. Not a
+  // readiness check: other kinds do not need it.
   void checkConverter({
     executable: config.CONVERTER_PATH,
     user: config.CONVERTER_USER,
@@ -93,7 +96,8 @@ export async function startWorker(
   }).then((check) => {
     const fields = { check: check.name, ...check.isolation };
     if (!check.ok) logger.error(fields, check.message);
-    else if (check.isolation?.network.startsWith('shared')) logger.warn(fields, check.message);
+    else if (check.isolation?.network.startsWith('shared') || check.isolation?.userNotApplied)
+      logger.warn(fields, check.message);
     else logger.info(fields, check.message);
   });
 

@@ -31,6 +31,39 @@ export async function lookupUser(name: string, setting: string): Promise<SystemU
   return { name: found, uid: Number(uid), gid: Number(gid) };
 }
 
+/** Who a helper program (Chromium, LibreOffice) runs as, and why not as configured. */
+export interface HelperUser {
+  user: SystemUser;
+  /**
+   * Set when a user was configured but this process cannot switch to it (it is not root): the
+   * helper runs as the worker's own user, which may read the worker's environment.
+   */
+  notApplied?: string;
+}
+
+/**
+ * The user `program` runs as: `configured` (the setting's value, `nobody` when unset) when this
+ * process is root and can switch to it; otherwise this process's own user. A user configured
+ * for a process that is not root cannot be applied, and the answer says so, so a deployment
+ * that meant to separate the two hears that it did not (an image's worker started as `node`).
+ */
+export async function helperUser(
+  configured: string | undefined,
+  setting: string,
+  program: string,
+  self: SystemUser = currentUser(),
+): Promise<HelperUser> {
+  if (self.uid === 0) return { user: await lookupUser(configured ?? 'nobody', setting) };
+  if (configured === undefined || configured === self.name || configured === String(self.uid))
+    return { user: self };
+  return {
+    user: self,
+    notApplied:
+      `${setting}=${configured} is not applied: the worker runs as ${self.name} (uid ${self.uid}), ` +
+      `not root, so ${program} runs as the worker's own user and could read its environment`,
+  };
+}
+
 /**
  * The command line that runs what follows it as `user`, from root: util-linux's setpriv with
  * the user's uid and gid, no supplementary groups, no capabilities to inherit and

@@ -10,3 +10,4 @@ export * from './redis-sentinel.ts';
 export * from './forwarding-proxy.ts';
 export * from './local-servers.ts';
 export * from './hold-loop.ts';
+export * from './capabilities.ts';

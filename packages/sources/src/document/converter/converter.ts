@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, chown, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -156,7 +156,7 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
       }
       return converted;
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await box.remove(dir);
     }
   }
 

@@ -5,6 +5,7 @@
  * documents; small scripts standing in for a LibreOffice that misbehaves.
  */
 import { execFile, execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +13,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failureOf, waitFor } from '@xt/testkit';
+import {
+  asContainerRoot,
+  CONTAINER_WORKER_CAPABILITIES,
+  failureOf,
+  runModuleAs,
+  waitFor,
+} from '@xt/testkit';
 import { linkedContentDocx, linkedContentOdt, SOFFICE } from '@xt/testkit/fixtures';
 import { createDocumentConverter, type DocumentConverterOptions } from './converter.ts';
 
@@ -71,10 +78,14 @@ describe('document converter isolation', () => {
   it('runs without the worker’s settings, as nobody, without network, memory bounded', async () => {
     const probe = await fakeSoffice(
       'probe',
-      `{ printf '%%PDF-1.4\\n'; echo "uid=$(id -u)"; echo "as=$(ulimit -v)"; env; echo interfaces:; tail -n +3 /proc/net/dev; } > "$out/source.pdf"`,
+      `{ printf '%%PDF-1.4\\n'; echo "uid=$(id -u)"; echo "as=$(ulimit -v)"; echo "dir=$(dirname "$out")"; env; echo interfaces:; tail -n +3 /proc/net/dev; } > "$out/source.pdf"`,
     );
     const c = converter({ executable: probe });
     const seen = (await c.convertToPdf(Buffer.from('x'), 'docx')).toString('utf8');
+    // Its directory is gone once the conversion has answered (removed as the user, when root).
+    const dir = /^dir=(.+)$/m.exec(seen)?.[1];
+    expect(dir).toMatch(/xt-convert-/);
+    expect(existsSync(dir!)).toBe(false);
     expect(seen).not.toContain(CANARY);
     expect(seen).toMatch(new RegExp(`^uid=${nobody()}$`, 'm'));
     expect(seen).toMatch(/^as=1048576$/m);
@@ -89,6 +100,38 @@ describe('document converter isolation', () => {
       expect(interfaces.map((l) => l.split(':')[0]!.trim()).filter(Boolean)).toEqual(['lo']);
     }
   });
+
+  it.runIf(process.getuid?.() === 0)(
+    'as a container’s root (no CAP_SYS_ADMIN), runs as its user in namespaces that user makes',
+    async () => {
+      const probe = await fakeSoffice(
+        'probe-in-container',
+        `{ printf '%%PDF-1.4\\n'; echo "uid=$(id -u)"; env; echo interfaces:; tail -n +3 /proc/net/dev; } > "$out/source.pdf"`,
+      );
+      const module = new URL('./converter.ts', import.meta.url).pathname;
+      const printed = await runModuleAs(
+        asContainerRoot(CONTAINER_WORKER_CAPABILITIES),
+        `const { createDocumentConverter } = await import(${JSON.stringify(module)});
+         const c = createDocumentConverter({ executable: ${JSON.stringify(probe)}, user: 'nobody',
+           memoryMb: 1024, timeoutMs: 180000, concurrency: 1, environment: process.env });
+         const seen = (await c.convertToPdf(Buffer.from('x'), 'docx')).toString('utf8');
+         console.log(JSON.stringify({ seen, isolation: await c.isolation() }));`,
+        { ...process.env, ...SECRETS },
+      );
+      const { seen, isolation } = JSON.parse(printed) as {
+        seen: string;
+        isolation: { user: string; network: string };
+      };
+      // Root may not make a network namespace here; the converter's user makes one of its own.
+      expect(isolation).toMatchObject({ network: 'none (own network namespace)' });
+      expect(isolation.user).toBe(`nobody (uid ${nobody()})`);
+      expect(seen).toMatch(new RegExp(`^uid=${nobody()}$`, 'm'));
+      expect(seen).not.toContain(CANARY);
+      const interfaces = seen.slice(seen.indexOf('interfaces:')).split('\n').slice(1, -1);
+      expect(interfaces.map((l) => l.split(':')[0]!.trim()).filter(Boolean)).toEqual(['lo']);
+    },
+    300_000,
+  );
 
   it('fetches nothing a document links to, with or without its network namespace', async () => {
     const docx = await linkedContentDocx(origin);

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
+import { rm, rmdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { requireSystemTool, systemTool } from '../../isolation/system-tool.ts';
 import {
   asUserCommand,
   currentUser,
-  lookupUser,
+  helperUser,
   type SystemUser,
 } from '../../isolation/system-user.ts';
 
@@ -20,6 +21,8 @@ export interface ConverterIsolation {
   network: string;
   /** e.g. `2048 MiB address space`. */
   memory: string;
+  /** Why CONVERTER_USER was not applied (the worker is not root), when it was set. */
+  userNotApplied?: string;
 }
 
 /** Runs a command isolated: the wrapper's argv around the command's own. */
@@ -28,6 +31,8 @@ export interface Sandbox {
   user: SystemUser;
   isolation: ConverterIsolation;
   wrap(command: readonly string[]): string[];
+  /** Removes a conversion's directory, handed to `user`, without root following its links. */
+  remove(dir: string): Promise<void>;
 }
 
 export interface SandboxOptions {
@@ -46,31 +51,40 @@ const firstLine = (err: unknown) =>
     .trim()
     .split('\n')[0] ?? 'unknown error';
 
+/** Namespaces that `unshare` made: its arguments, and whether they go after the user switch. */
+type Namespaces = { args: string[]; asTheUser: boolean } | { reason: string };
+
+const SPACES = ['--net', '--pid', '--fork', '--kill-child'];
+/** Without privileges: a user namespace first, mapped to the caller, in which to make the rest. */
+const USER_SPACES = [
+  ['--user', '--map-current-user', ...SPACES],
+  ['--user', '--map-root-user', ...SPACES],
+];
+
 /**
  * The namespaces the converter starts in, tried once per worker: its own network namespace
  * (only a down loopback in it, so nothing a document names can be reached), and its own PID
  * namespace whose first process dies with `unshare` (`--kill-child`), taking every process the
- * converter started with it, even one that left the process group. A worker that is not root
- * makes a user namespace for them (mapped to its own user). Where the kernel allows neither
- * (no user namespaces for unprivileged users), the converter shares the worker's network and
- * the start-up line says so.
+ * converter started with it, even one that left the process group. Root makes them directly;
+ * where it may not (a container without CAP_SYS_ADMIN) the converter's user makes them in a
+ * user namespace of its own, after the switch to it, as a worker that is not root does. Where
+ * the kernel allows neither (no user namespaces for unprivileged users, Docker's default seccomp
+ * profile), the converter shares the worker's network and the start-up line says so.
  */
-async function namespaces(root: boolean): Promise<{ args: string[] } | { reason: string }> {
+async function namespaces(root: boolean, asUser: string[]): Promise<Namespaces> {
   const unshare = systemTool('unshare');
   if (!unshare) return { reason: 'unshare (util-linux) is not installed' };
-  const tries = root
-    ? [['--net', '--pid', '--fork', '--kill-child']]
-    : [
-        ['--user', '--map-current-user', '--net', '--pid', '--fork', '--kill-child'],
-        ['--user', '--map-root-user', '--net', '--pid', '--fork', '--kill-child'],
-      ];
+  const tries = [
+    ...(root ? [{ args: SPACES, asTheUser: false }] : []),
+    ...(!root || asUser.length > 0 ? USER_SPACES.map((args) => ({ args, asTheUser: root })) : []),
+  ];
+  const probe = requireSystemTool('true', 'to try namespaces');
   let reason = 'unknown error';
-  for (const args of tries) {
+  for (const { args, asTheUser } of tries) {
+    const command = [...(asTheUser ? asUser : []), unshare, ...args, '--', probe];
     try {
-      await run(unshare, [...args, '--', requireSystemTool('true', 'to try namespaces')], {
-        timeout: 10_000,
-      });
-      return { args: [unshare, ...args, '--'] };
+      await run(command[0] ?? unshare, command.slice(1), { timeout: 10_000 });
+      return { args: [unshare, ...args, '--'], asTheUser };
     } catch (err) {
       reason = firstLine(err);
     }
@@ -88,20 +102,23 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const root = self.uid === 0;
   // Tools run as root are found in the system's directories only, never through PATH.
   const prlimit = requireSystemTool('prlimit', '(util-linux) to bound the converter’s memory');
-  const user = root ? await lookupUser(opts.user ?? 'nobody', 'CONVERTER_USER') : self;
+  const { user, notApplied } = await helperUser(opts.user, 'CONVERTER_USER', 'LibreOffice', self);
   const asUser = root && user.uid !== 0 ? asUserCommand(user) : [];
   const spaces =
     opts.network === 'shared'
       ? { reason: 'network isolation turned off for this converter' }
-      : await namespaces(root);
+      : await namespaces(root, asUser);
+  const outside = 'args' in spaces && !spaces.asTheUser ? spaces.args : [];
+  const inside = 'args' in spaces && spaces.asTheUser ? spaces.args : [];
   const bytes = opts.memoryMb * 1024 * 1024;
   const prefix = [
-    ...('args' in spaces ? spaces.args : []),
+    ...outside,
     prlimit,
     `--as=${bytes}`,
     `--fsize=${opts.maxFileBytes}`,
     '--',
     ...asUser,
+    ...inside,
   ];
   return {
     user,
@@ -110,7 +127,25 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
       user: `${user.name} (uid ${user.uid})`,
       network: 'args' in spaces ? 'none (own network namespace)' : `shared: ${spaces.reason}`,
       memory: `${opts.memoryMb} MiB address space`,
+      ...(notApplied === undefined ? {} : { userNotApplied: notApplied }),
     },
     wrap: (command) => [...prefix, ...command],
+    remove:
+      asUser.length > 0 ? removeAs(asUser) : (dir) => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * The directory is the converter user's to fill, so it is emptied and removed as that user:
+ * `rm` then reaches nothing the user could not delete itself, whatever links a converter that
+ * misbehaved planted or swapped in. Root only removes, without recursion, an empty directory
+ * the user could not (rmdir refuses a link).
+ */
+function removeAs(asUser: readonly string[]): (dir: string) => Promise<void> {
+  const rmTool = requireSystemTool('rm', 'to remove conversions');
+  return async (dir) => {
+    const [command = '', ...args] = asUser;
+    await run(command, [...args, rmTool, '-rf', '--', dir]).catch(() => undefined);
+    await rmdir(dir).catch(() => undefined);
   };
 }

@@ -9,6 +9,12 @@ import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from '
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  asContainerRoot,
+  asUnprivileged,
+  CONTAINER_WORKER_CAPABILITIES,
+  runModuleAs,
+} from '@xt/testkit';
 import { BrowserHost } from './browser-host.ts';
 import { ChromiumLauncher } from './launcher.ts';
 import { requireSystemTool } from '../../isolation/system-tool.ts';
@@ -105,6 +111,51 @@ describe('chromium launcher', () => {
       await launcher.dispose();
     }
   });
+
+  /** The launcher in a child process started through `wrapper`: its isolation once launched. */
+  async function launchedIn(wrapper: string[], user: string) {
+    const module = new URL('./launcher.ts', import.meta.url).pathname;
+    const printed = await runModuleAs(
+      wrapper,
+      `const { ChromiumLauncher } = await import(${JSON.stringify(module)});
+       const launcher = await ChromiumLauncher.create({ executablePath: ${JSON.stringify(CHROMIUM)},
+         environment: process.env, user: ${JSON.stringify(user)} });
+       try {
+         await (await launcher.launch(${JSON.stringify(LAUNCH)})).close();
+         console.log(JSON.stringify(launcher.isolation));
+       } finally {
+         await launcher.dispose();
+       }`,
+    );
+    return JSON.parse(printed) as Record<string, string>;
+  }
+
+  it.runIf(asRoot)(
+    'as a container’s root, with only the capabilities compose leaves it, runs Chromium sandboxed as BROWSER_USER',
+    async () => {
+      expect(await launchedIn(asContainerRoot(CONTAINER_WORKER_CAPABILITIES), 'nobody')).toEqual({
+        environment: 'allow-listed',
+        user: nobody(),
+        sandbox: 'on',
+      });
+    },
+    300_000,
+  );
+
+  it.runIf(asRoot)(
+    'started by a user that is not root, runs Chromium as that user and says BROWSER_USER is not applied',
+    async () => {
+      const uid = Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).trim());
+      const gid = Number(execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' }).trim());
+      expect(await launchedIn(asUnprivileged(uid, gid), 'root')).toEqual({
+        environment: 'allow-listed',
+        user: nobody(),
+        sandbox: 'on',
+        userNotApplied: `BROWSER_USER=root is not applied: the worker runs as nobody (uid ${uid}), not root, so Chromium runs as the worker's own user and could read its environment`,
+      });
+    },
+    300_000,
+  );
 
   it.runIf(asRoot)(
     'runs Chromium as root, unsandboxed, only when BROWSER_USER says root',

@@ -1,7 +1,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
 import { browserEnvironment } from './environment.ts';
-import { currentUser, lookupUser, type SystemUser } from '../../isolation/system-user.ts';
+import { currentUser, helperUser, type SystemUser } from '../../isolation/system-user.ts';
 import { writeRunAsLauncher, type RunAsLauncher } from './run-as.ts';
 
 interface ChromiumLauncherOptions {
@@ -10,7 +10,7 @@ interface ChromiumLauncherOptions {
   /** The process's environment; Chromium gets only its harmless part (environment.ts). */
   environment: Readonly<Record<string, string | undefined>>;
   /** Who Chromium runs as when the worker is root (BROWSER_USER); default `nobody`. */
-  user?: string;
+  user?: string | undefined;
 }
 
 /** What separates the pages Chromium renders from the worker (docs/security.md#browser-isolation). */
@@ -21,6 +21,8 @@ export interface BrowserIsolation {
   user: string;
   /** `on`, or `off: <why>`; `unknown` until the first launch found out. */
   sandbox: string;
+  /** Why BROWSER_USER was not applied (the worker is not root), when it was set. */
+  userNotApplied?: string;
 }
 
 type Sandbox = { state: 'unknown' } | { state: 'on' } | { state: 'off'; reason: string };
@@ -62,17 +64,20 @@ export class ChromiumLauncher {
   readonly #env: Record<string, string>;
   readonly #user: SystemUser;
   readonly #runAs: RunAsLauncher | undefined;
+  readonly #userNotApplied: string | undefined;
   #sandbox: Sandbox;
 
   private constructor(
     opts: ChromiumLauncherOptions,
     user: SystemUser,
     runAs: RunAsLauncher | undefined,
+    userNotApplied?: string,
   ) {
     this.#executablePath = runAs?.path ?? opts.executablePath;
     this.#env = browserEnvironment(opts.environment);
     this.#user = user;
     this.#runAs = runAs;
+    this.#userNotApplied = userNotApplied;
     this.#sandbox =
       user.uid === 0
         ? { state: 'off', reason: 'Chromium runs as root (BROWSER_USER), where it has no sandbox' }
@@ -81,9 +86,10 @@ export class ChromiumLauncher {
 
   static async create(opts: ChromiumLauncherOptions): Promise<ChromiumLauncher> {
     const self = currentUser();
-    if (self.uid !== 0) return new ChromiumLauncher(opts, self, undefined);
-    const user = await lookupUser(opts.user ?? 'nobody', 'BROWSER_USER');
-    if (user.uid === 0) return new ChromiumLauncher(opts, user, undefined);
+    const { user, notApplied } = await helperUser(opts.user, 'BROWSER_USER', 'Chromium', self);
+    // Only root switches users; Chromium as the worker itself, or as root, needs no launcher.
+    if (self.uid !== 0 || user.uid === 0)
+      return new ChromiumLauncher(opts, user, undefined, notApplied);
     const runAs = await writeRunAsLauncher(user, opts.executablePath ?? chromium.executablePath());
     return new ChromiumLauncher(opts, user, runAs);
   }
@@ -94,6 +100,7 @@ export class ChromiumLauncher {
       environment: 'allow-listed',
       user: `${this.#user.name} (uid ${this.#user.uid})`,
       sandbox: s.state === 'off' ? `off: ${s.reason}` : s.state,
+      ...(this.#userNotApplied === undefined ? {} : { userNotApplied: this.#userNotApplied }),
     };
   }
 

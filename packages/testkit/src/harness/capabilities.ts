@@ -1,0 +1,61 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from './processes.ts';
+
+const run = promisify(execFile);
+
+/**
+ * The capabilities docker-compose.yml leaves a worker container (`cap_drop: [ALL]`, then these
+ * in `cap_add`): its worker is root there only to start Chromium and LibreOffice as users of
+ * their own. Keep the two lists the same.
+ */
+export const CONTAINER_WORKER_CAPABILITIES = [
+  'chown',
+  'dac_override',
+  'fowner',
+  'kill',
+  'setgid',
+  'setuid',
+] as const;
+
+/**
+ * Root holding only `capabilities` and no way to gain more, as a container's root: setpriv
+ * empties the bounding set but for them (so the exec keeps no other) and sets no_new_privs,
+ * as compose's `no-new-privileges` does.
+ */
+export const asContainerRoot = (capabilities: readonly string[]): string[] => [
+  '/usr/bin/setpriv',
+  `--bounding-set=-all,${capabilities.map((c) => `+${c}`).join(',')}`,
+  '--no-new-privs',
+  '--',
+];
+
+/** An unprivileged user (uid and gid by number), as a worker started by someone not root. */
+export const asUnprivileged = (uid: number, gid: number): string[] => [
+  '/usr/bin/setpriv',
+  `--reuid=${uid}`,
+  `--regid=${gid}`,
+  '--clear-groups',
+  '--inh-caps=-all',
+  '--',
+];
+
+/**
+ * Runs `code` (an ES module; TypeScript modules it imports go through tsx) in a child Node
+ * process started through `wrapper` (one of the above; both need this process to be root), and
+ * answers what it printed on its last line.
+ */
+export async function runModuleAs(
+  wrapper: readonly string[],
+  code: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
+  const [command = '', ...args] = wrapper;
+  const { stdout } = await run(
+    command,
+    [...args, process.execPath, '--import', 'tsx', '--input-type=module', '--eval', code],
+    // HOME is root's: one the child may write to, whoever it runs as.
+    { cwd: REPO_ROOT, env: { ...env, HOME: '/tmp' }, timeout: 240_000, maxBuffer: 16 << 20 },
+  );
+  return stdout.trim().split('\n').pop() ?? '';
+}
