@@ -120,6 +120,16 @@ ${PIPELINE_RECALL}
   them, 4 at a time; 5 MB and 4 with \`--quick\`), MB/s and the API's peak RSS. Worker read:
   those uploads streamed back 4 at a time through \`createBlobStore(…).get(ref)\` configured as
   the worker's, MB/s. Baseline: the PostgreSQL store (1 MiB \`blob_chunks\` rows).
+- **§13 Office files and email** (scripts/bench/sections/office.ts): one API and one worker
+  process as \`npm start\` runs them, the model stand-in in oracle mode in the benchmark's own
+  process (so every request is read there; it answers at once), a new account for each
+  measurement so that nothing is reused. Sheet: the \`price-lists\` data set's 2,000-row XLSX
+  uploaded as a \`spreadsheet\`; the tokens of the source text the model calls carry (each call's
+  once), against the same sheet saved as CSV by LibreOffice (values as shown), the floor for any
+  text form of it. Email: a message composed with the data sets' PDF invoice, DOCX invoice and
+  25-row XLSX price list attached, uploaded as an \`email\` with a synchronous create (waiting,
+  then reading the record, until it is final); wall time and every token of every model call,
+  against the same three files uploaded one after another.
 
 ## Reproduce
 
