@@ -1,6 +1,7 @@
 /** docs/benchmarks.md: the table, memory per process kind, notes and how to reproduce. */
 import type { KindPeak } from './memory.ts';
 import { cpus } from 'node:os';
+import { CONVERSION } from './conversion.ts';
 import { PIPELINE_RECALL } from './pipeline-recall.ts';
 import { machineLine, markdownTable, type Results } from './report.ts';
 
@@ -70,6 +71,7 @@ Where the time goes for each target this run missed, from \`--profile\` runs, an
 change it: [performance.md](performance.md).
 
 ${PIPELINE_RECALL}
+${CONVERSION}
 ## What each row measures
 
 - **§1 Service overhead**: synchronous \`POST /v1/extractions\` (text) from 1, 50 and 200
