@@ -14,7 +14,9 @@
  * What differs from a person's terminals, and why: ports 3000 and 4010 become free ones (other
  * tests, or a developer's own `npm start`, may hold them); the commands run in a scratch folder
  * that links every top-level entry of this checkout but `.data`, with `DATA_DIR` inside it, so
- * `.data/…` and the files the commands write stay out of the checkout; and the MCP
+ * `.data/…` and the files the commands write stay out of the checkout; LibreOffice's deadline
+ * (`CONVERT_TIMEOUT_MS`) is five minutes, since on a machine busy with other tests one start
+ * of it can pass the default minute; and the MCP
  * configuration's placeholders, `/path/to/extraction-service` and `sk_live_…`, become this
  * checkout and the printed key. Nothing else is rewritten.
  */
@@ -71,7 +73,12 @@ beforeAll(async () => {
   root = await scratchRoot();
   port = await freePort();
   standInPort = await freePort();
-  env = { ...process.env, DATA_DIR: path.join(root, '.data'), PORT: String(port) };
+  env = {
+    ...process.env,
+    DATA_DIR: path.join(root, '.data'),
+    PORT: String(port),
+    CONVERT_TIMEOUT_MS: '300000',
+  };
   // Nothing of the test runner's own set-up leaks in: npm start uses its embedded default.
   for (const name of [
     ...['DATABASE_URL', 'REDIS_URL', 'TEST_DATABASE_URL', 'TEST_REDIS_URL', 'HOST'],
@@ -120,6 +127,7 @@ describe("README's commands, as written", () => {
       'serve:sh',
       'run:sh',
       'run:sh',
+      'run:sh',
       'python:python',
       'mcp:json',
     ]);
@@ -136,11 +144,21 @@ describe("README's commands, as written", () => {
     expect(code, output).toBe(0);
     // The quick start's answer, as the README states it: the value read from the source.
     expect(output).toContain('"status":"completed","output":{"total":12.5}');
+    // The DOCX and the email: both completed with the invoice's number, cited where it is.
+    expect(
+      output.match(/"status":"completed","output":\{"invoice_number":"INV-2026-1001"/g),
+    ).toHaveLength(2);
+    // On page 1 of each, with boxes: the laid-out DOCX, and the email's PDF attachment.
+    expect(output.split('"quote":"Kestrel Logistics","page":1,"boxes":[[')).toHaveLength(3);
+    expect(output).toMatch(
+      /"quote":"Kestrel Logistics","page":1,"boxes":\[\[[^\]]+\]\],"start":null,"end":null,"confidence":[\d.]+,"part":"INV-2026-1001.pdf"\}/,
+    );
     expect(output).toContain('8 completed, 0 failed, 0 already in the output');
     const csv = (await readFile(path.join(root, 'invoices.csv'), 'utf8')).trimEnd().split('\r\n');
     expect(csv).toHaveLength(9);
     expect(csv.slice(1).every((row) => row.includes(',completed,'))).toBe(true);
-    // `xt schemas list`: the quick start's schema and the one xt made from the data set's file.
+    // `xt schemas list`: the quick start's schema and the data sets' invoice schema, which the
+    // office files' block made and xt found again by its name and structure.
     expect(output.match(/"name":"Invoice"/g)).toHaveLength(2);
   }, 300_000);
 
