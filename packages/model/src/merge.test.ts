@@ -70,4 +70,62 @@ describe('mergeOutputs', () => {
     const list: Structure = { type: 'array', items: { type: 'string' } };
     expect(mergeOutputs(list, [['a', 'b'], ['b', 'c'], []])).toEqual(['a', 'b', 'c']);
   });
+
+  it('joins once a row cut at a chunk boundary, given half by each chunk', () => {
+    const merged = mergeOutputs(structure, [
+      {
+        lines: [
+          { sku: 'A', qty: 1 },
+          { sku: 'B', qty: null },
+        ],
+      },
+      {
+        lines: [
+          { sku: null, qty: 2 },
+          { sku: 'C', qty: 3 },
+        ],
+      },
+    ]) as { lines: unknown[] };
+    expect(merged.lines).toEqual([
+      { sku: 'A', qty: 1 },
+      { sku: 'B', qty: 2 },
+      { sku: 'C', qty: 3 },
+    ]);
+  });
+
+  it('never joins complete rows, rows that disagree, or rows of one chunk', () => {
+    const lines = (outputs: unknown[][]) =>
+      (
+        mergeOutputs(
+          structure,
+          outputs.map((l) => ({ lines: l })),
+        ) as { lines: unknown[] }
+      ).lines;
+    // complete rows that share a value
+    expect(lines([[{ sku: 'A', qty: 1 }], [{ sku: 'A', qty: 2 }]])).toHaveLength(2);
+    // halves that disagree on a value both have
+    expect(lines([[{ sku: 'A', qty: null }], [{ sku: 'B', qty: null }]])).toHaveLength(2);
+    // the later half fills nothing the earlier left empty
+    expect(
+      lines([
+        [{ sku: 'A', qty: null }],
+        [
+          { sku: 'A', qty: null },
+          { sku: 'D', qty: 4 },
+        ],
+      ]),
+    ).toEqual([
+      { sku: 'A', qty: null },
+      { sku: 'D', qty: 4 },
+    ]);
+    // two halves within one chunk are the model's own two rows
+    expect(
+      lines([
+        [
+          { sku: 'A', qty: null },
+          { sku: null, qty: 2 },
+        ],
+      ]),
+    ).toHaveLength(2);
+  });
 });

@@ -54,13 +54,30 @@ function mergeValues(
   if (field.type === 'array') {
     const out: unknown[] = [];
     const earlier = new Set<string>();
+    let lastSource: number | undefined;
     for (const { value, source } of present) {
       if (!Array.isArray(value)) continue;
       const keys = value.map(canonicalJson);
       value.forEach((element, i) => {
         if (earlier.has(keys[i] as string)) return;
+        const joined =
+          i === 0 && lastSource !== undefined && lastSource !== source
+            ? joinSplitRow(out.at(-1), element)
+            : undefined;
+        if (joined) {
+          const into = childPointer(at, out.length - 1);
+          for (const key of joined.filled)
+            moves.push({
+              source,
+              from: childPointer(childPointer(at, 0), key),
+              to: childPointer(into, key),
+            });
+          out[out.length - 1] = joined.row;
+          return;
+        }
         moves.push({ source, from: childPointer(at, i), to: childPointer(at, out.length) });
         out.push(element);
+        lastSource = source;
       });
       for (const key of keys) earlier.add(key);
     }
@@ -85,6 +102,38 @@ function mergeValues(
   const first = present[0] as Sourced;
   moves.push({ source: first.source, from: at, to: at });
   return first.value;
+}
+
+/**
+ * A row cut at a page break that also ends a chunk: the earlier chunk gave its first cells (the
+ * rest null), the next its last cells (the first null). They are one row when they never
+ * disagree and each fills a field the other left empty; the row is then joined once, the
+ * earlier chunk's values first. Rows that merely share values, or two complete rows, never
+ * join: a complete row leaves nothing to fill.
+ */
+function joinSplitRow(
+  before: unknown,
+  after: unknown,
+): { row: Record<string, unknown>; filled: string[] } | undefined {
+  if (!isRecord(before) || !isRecord(after)) return undefined;
+  const empty = (v: unknown) => v === null || v === undefined || v === '';
+  const filled: string[] = [];
+  let beforeFills = false;
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const a = before[key];
+    const b = after[key];
+    if (empty(a) && !empty(b)) filled.push(key);
+    else if (!empty(a) && empty(b)) beforeFills = true;
+    else if (!empty(a) && canonicalJson(a) !== canonicalJson(b)) return undefined;
+  }
+  if (filled.length === 0 || !beforeFills) return undefined;
+  const row = { ...before };
+  for (const key of filled) row[key] = after[key];
+  return { row, filled };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** JSON with object keys sorted, so deep-equal values give equal strings whatever the key order. */
