@@ -7,6 +7,7 @@ import {
   reuseConfig,
   sourceLimitsConfig,
 } from '@xt/runtime';
+import { PriceOverridesSchema, priceTable } from '@xt/model';
 import { DEFAULT_RETRY_DELAYS, parseRetryDelays } from '@xt/webhooks';
 
 const MiB = 1024 * 1024;
@@ -42,6 +43,21 @@ const modelMap = z
     return map;
   });
 
+/** MODEL_PRICES: JSON of per-model prices over the defaults (docs/cost.md). */
+const modelPrices = z
+  .string()
+  .default('{}')
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object (docs/cost.md)' });
+      return z.NEVER;
+    }
+  })
+  .pipe(PriceOverridesSchema)
+  .transform((overrides) => priceTable(overrides));
+
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
 /**
@@ -66,6 +82,9 @@ export const configSchema = z.object({
   OPENAI_API_KEY: z.string().default(''),
   OPENAI_BASE_URL: z.url().optional(),
   MODEL_MAP: modelMap,
+  // USD per 1M input, cached input and output tokens, standard and batch, per public model:
+  // what records and usage show as cost (docs/cost.md). Defaults: OpenAI's list prices.
+  MODEL_PRICES: modelPrices,
   MODEL_TIMEOUT_MS: int(120_000, 1000),
   MODEL_MAX_RETRIES: int(1),
   MODEL_MAX_INPUT_TOKENS: int(120_000, 1000),

@@ -2,7 +2,7 @@ import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq
 import type { Logger } from 'pino';
 import { ExtractionFailure, type PreparedSource, type SourceType } from '@xt/contract';
 import { isDatabaseUnavailable } from '@xt/db';
-import { countPages, type ModelClient } from '@xt/model';
+import { countPages, DEFAULT_PRICES, type ModelClient, type PriceTable } from '@xt/model';
 import { forJobFailure, type ExtractJobPayload } from '@xt/queue';
 import {
   createOutageReporter,
@@ -16,6 +16,7 @@ import { untimed } from './ops/stages.ts';
 import type { WorkerMetrics } from './ops/worker-metrics.ts';
 import type { PagePreviews } from './page-previews/index.ts';
 import { claimStep } from './job/claim-step.ts';
+import { priceSpend } from './job/cost.ts';
 import { startDeadline, withTimeout } from './job/deadline.ts';
 import { extractStep } from './job/extract-step.ts';
 import {
@@ -53,6 +54,8 @@ export interface ProcessorDeps {
   reuse?: JobReuse;
   /** Earlier preparations of the same files, per job (job/preparations.ts); none when absent. */
   preparations?: (row: ExtractionRow) => PreparationStore | undefined;
+  /** What tokens cost (MODEL_PRICES over the defaults, docs/cost.md); the defaults when absent. */
+  prices?: PriceTable;
 }
 
 /** The reason the worker aborts its running jobs with when its shutdown grace has run out. */
@@ -74,6 +77,7 @@ const DATABASE_RETRY_MS = 3_000;
  */
 export function createProcessor(deps: ProcessorDeps) {
   const { lifecycle, metrics } = deps;
+  const prices = deps.prices ?? DEFAULT_PRICES;
   const time = metrics?.time ?? untimed;
   // A provider that answers 429 or 5xx fails every job's attempt alike: one warning when that
   // starts and one line when a call succeeds again, not a warning per attempt.
@@ -217,7 +221,14 @@ export function createProcessor(deps: ProcessorDeps) {
     ).finally(() => progress?.stop());
     providerOutage.recovered();
     const { written } = await time('store', type, () =>
-      finishStep(deps, row.id, row.citationsRequested, source, result),
+      finishStep(
+        deps,
+        row.id,
+        row.citationsRequested,
+        source,
+        result,
+        priceSpend(prices, row, { tokens: result.totalTokens, usage: result.usage }),
+      ),
     );
     metrics?.finished(written ? 'completed' : 'discarded');
     log.info({ tokens: result.totalTokens, calls: result.calls, written }, 'extraction completed');
@@ -257,7 +268,7 @@ export function createProcessor(deps: ProcessorDeps) {
     });
     const plan = planFailure(failure, left);
     const { written } = await time('store', row.sourceType, () =>
-      failureStep(lifecycle, row.id, failure, plan),
+      failureStep(lifecycle, row.id, failure, plan, (spend) => priceSpend(prices, row, spend)),
     );
     const error = errorSummary(failure.cause ?? failure);
     if (plan === 'retry') {

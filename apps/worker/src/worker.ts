@@ -168,6 +168,7 @@ export async function startWorker(
       logger,
     ),
     model,
+    prices: config.MODEL_PRICES,
     sources,
     logger,
     jobTimeoutMs: config.JOB_TIMEOUT_MS,

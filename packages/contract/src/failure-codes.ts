@@ -22,6 +22,23 @@ export function isFailureCode(value: unknown): value is FailureCode {
 }
 
 /**
+ * What the provider reported for the calls of one extraction, summed (docs/cost.md):
+ * `prompt_tokens`, `completion_tokens` and `prompt_tokens_details.cached_tokens` (a part of the
+ * input tokens, billed at the cached price).
+ */
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+}
+
+export const NO_USAGE: Readonly<ModelUsage> = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedInputTokens: 0,
+});
+
+/**
  * An error that ends (or retries) an extraction with a contract failure code. `retryable` says
  * whether another attempt could succeed (network faults, timeouts, 5xx/429); the worker turns
  * non-retryable ones into BullMQ UnrecoverableErrors.
@@ -31,6 +48,8 @@ export class ExtractionFailure extends Error {
   readonly retryable: boolean;
   /** Tokens already spent before the failure, so they can be recorded (uncharged). */
   tokens: number;
+  /** The same spend split as the provider reported it (input, output, cached input). */
+  usage: ModelUsage;
   /** The soonest a retry may help, when the failing service said so (a Retry-After). */
   readonly retryAfterMs: number | undefined;
 
@@ -44,6 +63,7 @@ export class ExtractionFailure extends Error {
     this.code = code;
     this.retryable = options.retryable ?? false;
     this.tokens = options.tokens ?? 0;
+    this.usage = { ...NO_USAGE };
     this.retryAfterMs = options.retryAfterMs;
   }
 }

@@ -26,6 +26,10 @@ const row = (over: Partial<StoredExtraction>): StoredExtraction => ({
   status: 'completed',
   output: { total: 12.5 },
   totalTokens: 10,
+  inputTokens: 8,
+  outputTokens: 2,
+  cachedInputTokens: 0,
+  costUsd: 0.000032,
   charged: true,
   errorCode: null,
   errorMessage: null,
@@ -112,5 +116,42 @@ describe('progress in the records', () => {
       expect(serializeSingleRecord(other)).not.toHaveProperty('progress');
       expect(serializeListRecord(other)).not.toHaveProperty('progress');
     }
+  });
+});
+
+describe('usage in the records', () => {
+  it('splits the tokens as the provider did and shows their cost, in both records', () => {
+    const spent = row({
+      totalTokens: 3_000,
+      inputTokens: 2_500,
+      outputTokens: 500,
+      cachedInputTokens: 1_024,
+      costUsd: 0.1 + 0.2, // float noise is rounded away
+    });
+    for (const record of both(spent))
+      expect(record.usage).toEqual({
+        inputTokens: 2_500,
+        outputTokens: 500,
+        cachedInputTokens: 1_024,
+        estimatedCostUsd: 0.3,
+      });
+  });
+
+  it('is all zero for a reused answer', () => {
+    const copy = row({
+      reusedFrom: '1f1c2b1e-8f7a-4a57-9a3e-2f4b8c1d0e9a',
+      charged: false,
+      totalTokens: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+    });
+    for (const record of both(copy))
+      expect(record.usage).toEqual({
+        inputTokens: 0,
+        outputTokens: 0,
+        cachedInputTokens: 0,
+        estimatedCostUsd: 0,
+      });
   });
 });

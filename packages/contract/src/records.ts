@@ -104,6 +104,27 @@ export const ProgressSchema = z
       'present only while `processing`: how far the work has come, updated as pages finish (about once a second)',
   });
 
+export const UsageSchema = z
+  .object({
+    inputTokens: z.int().min(0).meta({ description: 'prompt tokens the provider reported' }),
+    outputTokens: z.int().min(0).meta({ description: 'answer tokens the provider reported' }),
+    cachedInputTokens: z.int().min(0).meta({
+      description:
+        'the part of `inputTokens` the provider read from its prompt cache, billed at the cached price',
+    }),
+    estimatedCostUsd: z.number().min(0).meta({
+      description:
+        'what the tokens cost at the service’s price table when they were spent; 0 for a reused answer',
+    }),
+  })
+  .meta({
+    id: 'Usage',
+    description:
+      'model tokens over every call of the extraction (chunks, continuations, repairs, failed attempts) and their estimated cost; `totalTokens` is `inputTokens + outputTokens` (docs/cost.md)',
+  });
+
+export type RecordUsage = z.output<typeof UsageSchema>;
+
 const ModelOutputSchema = z.unknown().meta({
   description: 'JSON shaped by the schema’s structure',
   anyOf: [...MODEL_OUTPUT_JSON_SCHEMA.anyOf, { type: 'null' }],
@@ -125,6 +146,7 @@ export const ListRecordSchema = z
     output: ModelOutputSchema.meta({ description: 'null unless completed' }),
     status: z.enum(EXTRACTION_STATUSES),
     totalTokens: z.string().regex(/^\d+$/).meta({ description: 'numeric text' }),
+    usage: UsageSchema,
     error: ExtractionErrorSchema,
     metadata: MetadataSchema,
     citations: CitationsSchema.nullable().optional().meta({
@@ -154,6 +176,7 @@ export const SingleRecordSchema = z
     status: z.enum(EXTRACTION_STATUSES),
     createdAt: TimestampSchema,
     totalTokens: z.int().min(0),
+    usage: UsageSchema,
     charged: z.boolean(),
     error: ExtractionErrorSchema,
     metadata: MetadataSchema,
@@ -188,6 +211,11 @@ export interface StoredExtraction {
   status: ExtractionStatus;
   output: unknown;
   totalTokens: number;
+  /** What the provider reported, summed, and its cost at the time (docs/cost.md). */
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  costUsd: number;
   charged: boolean;
   errorCode: FailureCode | null;
   errorMessage: string | null;
@@ -248,6 +276,16 @@ function progressOf(row: StoredExtraction): {
   };
 }
 
+/** Cost to the hundred-millionth of a dollar: a sum of float prices has noise below that. */
+function usageOf(row: StoredExtraction): RecordUsage {
+  return {
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+    cachedInputTokens: row.cachedInputTokens,
+    estimatedCostUsd: Math.round(row.costUsd * 1e8) / 1e8,
+  };
+}
+
 /** The list record: `input`/`output`, `totalTokens` as numeric text. */
 export function serializeListRecord(row: StoredExtraction): ListRecord {
   const input: ListRecord['input'] = {
@@ -266,6 +304,7 @@ export function serializeListRecord(row: StoredExtraction): ListRecord {
     output: row.status === 'completed' ? row.output : null,
     status: row.status,
     totalTokens: String(row.totalTokens),
+    usage: usageOf(row),
     error: errorOf(row),
     metadata: row.metadata,
     ...groundingOf(row),
@@ -291,6 +330,7 @@ export function serializeSingleRecord(row: StoredExtraction): SingleRecord {
     status: row.status,
     createdAt: formatTimestamp(row.createdAt),
     totalTokens: row.totalTokens,
+    usage: usageOf(row),
     charged: row.charged,
     error: errorOf(row),
     metadata: row.metadata,

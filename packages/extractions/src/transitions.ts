@@ -5,6 +5,7 @@ import type {
   ExtractionWarning,
   FailureCode,
   FormatName,
+  ModelUsage,
   SourceType,
 } from '@xt/contract';
 import { extractions, preparedPerDb, type Db, type ExtractionRow } from '@xt/db';
@@ -67,20 +68,34 @@ export async function exists(db: Db, id: string): Promise<boolean> {
 type ExtractionUpdate = PgUpdateSetSource<typeof extractions>;
 
 /**
- * Leaves `processing` for `status`, adding the tokens this attempt spent. Applies only while the
- * row is still `processing`: false when another delivery got there first or the row is gone.
+ * What one attempt spent (docs/cost.md): its tokens, as the provider split them, and what they
+ * cost at the worker's prices. An attempt's spend is added to what earlier attempts spent.
+ */
+export interface Spent {
+  tokens: number;
+  usage: ModelUsage;
+  costUsd: number;
+}
+
+/**
+ * Leaves `processing` for `status`, adding what this attempt spent. Applies only while the row
+ * is still `processing`: false when another delivery got there first or the row is gone.
  */
 async function leaveProcessing(
   db: Db,
   id: string,
-  tokens: number,
+  spent: Spent,
   status: 'completed' | 'failed' | 'pending',
   next: ExtractionUpdate,
 ): Promise<boolean> {
   const set = {
     ...next,
     status,
-    totalTokens: sql`${extractions.totalTokens} + ${tokens}`,
+    totalTokens: sql`${extractions.totalTokens} + ${spent.tokens}`,
+    inputTokens: sql`${extractions.inputTokens} + ${spent.usage.inputTokens}`,
+    outputTokens: sql`${extractions.outputTokens} + ${spent.usage.outputTokens}`,
+    cachedInputTokens: sql`${extractions.cachedInputTokens} + ${spent.usage.cachedInputTokens}`,
+    costUsd: sql`${extractions.costUsd} + ${spent.costUsd}::double precision`,
     updatedAt: sql`now()`,
   };
   const stillProcessing = and(eq(extractions.id, id), eq(extractions.status, 'processing'));
@@ -106,12 +121,15 @@ async function leaveProcessing(
   });
 }
 
-/** processing → completed, charged; citations and warnings are stored with the output. */
+/**
+ * processing → completed, charged; citations and warnings are stored with the output.
+ * `savedUsd`: what the batch price saved against the standard one (docs/cost.md).
+ */
 export function complete(
   db: Db,
   id: string,
   output: unknown,
-  tokens: number,
+  spent: Spent & { savedUsd?: number },
   grounded: {
     citations: Citations | null;
     warnings: ExtractionWarning[] | null;
@@ -122,8 +140,9 @@ export function complete(
     warnings: null,
   },
 ): Promise<boolean> {
-  return leaveProcessing(db, id, tokens, 'completed', {
+  return leaveProcessing(db, id, spent, 'completed', {
     output,
+    ...(spent.savedUsd ? { savedUsd: spent.savedUsd } : {}),
     citations: grounded.citations,
     warnings: grounded.warnings,
     pageImages: grounded.pageImages ?? null,
@@ -141,10 +160,10 @@ export function complete(
 export function recordFailure(
   db: Db,
   id: string,
-  failure: { code: FailureCode; message: string; tokens: number },
+  failure: { code: FailureCode; message: string } & Spent,
   next: 'failed' | 'pending',
 ): Promise<boolean> {
-  return leaveProcessing(db, id, failure.tokens, next, {
+  return leaveProcessing(db, id, failure, next, {
     errorCode: failure.code,
     // Shown to the client and to operators: a failure's text may quote a URL or a driver.
     errorMessage: scrubText(failure.message),

@@ -78,6 +78,7 @@ describe('extract against the stand-in', () => {
       annotations: { quotes: new Map(), probabilities: undefined },
       truncated: [],
       totalTokens: 120,
+      usage: { inputTokens: 100, outputTokens: 20, cachedInputTokens: 0 },
       calls: 1,
     });
     const [request] = standIn.requests;
@@ -221,6 +222,34 @@ describe('extract against the stand-in', () => {
     });
     expect(result.calls).toBe(2);
     expect(standIn.requests[1]?.messages.at(-1)?.text).toContain('cut off');
+  });
+
+  it("sums the provider's input, output and cached tokens over every call, failed ones too", async () => {
+    const cachedUsage = (cached: number) => ({
+      usage: {
+        prompt_tokens: 100,
+        completion_tokens: 20,
+        prompt_tokens_details: { cached_tokens: cached },
+      },
+    });
+    standIn.behave([
+      { content: 'not json', ...cachedUsage(0) },
+      { output: { number: 'INV-7', currency: null, lines: [] }, ...cachedUsage(64) },
+    ]);
+    const result = await extract({
+      client: client(),
+      model: 'gpt-4.1',
+      structure: invoice,
+      source: textSource,
+    });
+    expect(result.usage).toEqual({ inputTokens: 200, outputTokens: 40, cachedInputTokens: 64 });
+    expect(result.totalTokens).toBe(result.usage.inputTokens + result.usage.outputTokens);
+
+    standIn.behave([{ content: 'not json', ...cachedUsage(32) }, { status: 400 }]);
+    const failure = await failureOf(
+      extract({ client: client(), model: 'gpt-4.1', structure: invoice, source: textSource }),
+    );
+    expect(failure.usage).toEqual({ inputTokens: 100, outputTokens: 20, cachedInputTokens: 32 });
   });
 
   it('turns a refusal or a content filter stop into MODEL_REFUSED, keeping the tokens', async () => {

@@ -1,5 +1,5 @@
-import type { ContentPart, PreparedSource, PublicModel, Structure } from '@xt/contract';
-import { ExtractionFailure } from '@xt/contract';
+import type { ContentPart, ModelUsage, PreparedSource, PublicModel, Structure } from '@xt/contract';
+import { ExtractionFailure, NO_USAGE } from '@xt/contract';
 import { mapBounded } from './bounded.ts';
 import { chunkParts } from './chunking.ts';
 import type { ModelClient } from './client.ts';
@@ -41,6 +41,8 @@ export interface ExtractResult {
   truncated: string[];
   /** every token of every call, repairs and chunks included */
   totalTokens: number;
+  /** the same calls' tokens as the provider reported them: input, output, cached input */
+  usage: ModelUsage;
   calls: number;
 }
 
@@ -56,6 +58,7 @@ const MIN_CHUNK_TOKENS = 1_000;
 export async function extract(input: ExtractInput): Promise<ExtractResult> {
   const spend: Spend = {
     tokens: 0,
+    usage: { ...NO_USAGE },
     calls: 0,
     ...(Number.isFinite(input.client.maxExtractionCalls)
       ? { maxCalls: input.client.maxExtractionCalls }
@@ -63,7 +66,7 @@ export async function extract(input: ExtractInput): Promise<ExtractResult> {
   };
   try {
     const result = await run(input, spend);
-    return { ...result, totalTokens: spend.tokens, calls: spend.calls };
+    return { ...result, totalTokens: spend.tokens, usage: spend.usage, calls: spend.calls };
   } catch (error) {
     const failure =
       error instanceof ExtractionFailure
@@ -73,6 +76,7 @@ export async function extract(input: ExtractInput): Promise<ExtractResult> {
             cause: error,
           });
     failure.tokens = spend.tokens;
+    failure.usage = { ...spend.usage };
     throw failure;
   }
 }

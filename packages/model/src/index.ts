@@ -27,3 +27,14 @@ export { fillAbsentFields } from './normalize.ts';
 export { relaxStructure } from './relax.ts';
 export { providerFailure } from './provider-errors.ts';
 export type { Annotations } from './annotations.ts';
+export {
+  costUsd,
+  DEFAULT_PRICES,
+  priceTable,
+  PriceOverridesSchema,
+  type ModelPrices,
+  type PriceOverrides,
+  type PriceTable,
+  type Priority,
+  type TokenPrices,
+} from './prices.ts';

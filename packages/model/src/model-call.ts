@@ -1,4 +1,4 @@
-import type { FieldError, Structure } from '@xt/contract';
+import type { FieldError, ModelUsage, Structure } from '@xt/contract';
 import { ExtractionFailure } from '@xt/contract';
 import type {
   ChatCompletion,
@@ -15,6 +15,7 @@ import { toJsonSchema, WRAP_KEY } from './json-schema.ts';
 import { readPartialAnswer } from './partial-answer.ts';
 import { isWithin, valueAt } from './pointers.ts';
 import { providerFailure } from './provider-errors.ts';
+import { addUsage } from './usage.ts';
 import { relaxStructure } from './relax.ts';
 import { CUT_OFF_REQUEST, repairRequest } from './repair-request.ts';
 import { validateOutput } from './validate-output.ts';
@@ -22,6 +23,8 @@ import { validateOutput } from './validate-output.ts';
 /** Tokens and calls spent by one extraction, shared by all its calls (chunks and repairs). */
 export interface Spend {
   tokens: number;
+  /** `tokens` as the provider split it: input, output, and the cached part of the input */
+  usage: ModelUsage;
   calls: number;
   /** No call is made past this many (MAX_MODEL_CALLS_PER_EXTRACTION). */
   maxCalls?: number;
@@ -312,6 +315,7 @@ async function send(
   }
   spend.calls += 1;
   spend.tokens += completion.usage?.total_tokens ?? 0;
+  addUsage(spend.usage, completion.usage);
   return completion;
 }
 

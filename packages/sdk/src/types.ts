@@ -183,6 +183,18 @@ export interface Progress {
   pagesTotal: number;
 }
 
+/**
+ * Model tokens over every call of the extraction, as the provider reported them, and what they
+ * cost at the service's price table (docs/cost.md). All zero for a reused answer.
+ */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  /** the part of `inputTokens` read from the provider's prompt cache */
+  cachedInputTokens: number;
+  estimatedCostUsd: number;
+}
+
 export interface ExtractionError {
   code: FailureCode;
   message: string;
@@ -202,6 +214,7 @@ export interface Extraction {
   status: ExtractionStatus;
   createdAt: string;
   totalTokens: number;
+  usage: Usage;
   charged: boolean;
   error: ExtractionError | null;
   metadata: Record<string, string>;
@@ -233,6 +246,7 @@ export interface ExtractionListItem {
   output: unknown;
   status: ExtractionStatus;
   totalTokens: string;
+  usage: Usage;
   error: ExtractionError | null;
   metadata: Record<string, string>;
   citations?: Citations | null;

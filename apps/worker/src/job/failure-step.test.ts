@@ -47,12 +47,17 @@ describe('failureStep', () => {
   it('records a retry as pending and a final failure as failed, with the tokens spent', async () => {
     const recordFailure = vi.fn(() => Promise.resolve(true));
     const failure = new ExtractionFailure('TIMEOUT', 'slow', { retryable: true, tokens: 42 });
-    expect(await failureStep({ recordFailure }, 'id-1', failure, 'retry')).toEqual({
+    failure.usage = { inputTokens: 40, outputTokens: 2, cachedInputTokens: 0 };
+    const price = vi.fn((spend: { tokens: number; usage: typeof failure.usage }) => ({
+      ...spend,
+      costUsd: 0.25,
+    }));
+    expect(await failureStep({ recordFailure }, 'id-1', failure, 'retry', price)).toEqual({
       written: true,
     });
     expect(recordFailure).toHaveBeenLastCalledWith(
       'id-1',
-      { code: 'TIMEOUT', message: 'slow', tokens: 42 },
+      { code: 'TIMEOUT', message: 'slow', tokens: 42, usage: failure.usage, costUsd: 0.25 },
       'pending',
     );
     await failureStep({ recordFailure }, 'id-1', failure, 'fail');

@@ -1,4 +1,5 @@
 import { ExtractionFailure } from '@xt/contract';
+import type { Spent } from '@xt/extractions';
 import type { JobLifecycle } from './lifecycle.ts';
 
 /** Anything thrown by a step, as the failure the row records. Unknown errors are retryable. */
@@ -43,10 +44,13 @@ export async function failureStep(
   extractionId: string,
   failure: ExtractionFailure,
   plan: FailurePlan,
+  /** what the failure's tokens cost (job/cost.ts); nothing when absent */
+  price: (spend: Pick<Spent, 'tokens' | 'usage'>) => Spent = (spend) => ({ ...spend, costUsd: 0 }),
 ): Promise<{ written: boolean }> {
+  const spent = price({ tokens: failure.tokens, usage: failure.usage });
   const written = await lifecycle.recordFailure(
     extractionId,
-    { code: failure.code, message: failure.message, tokens: failure.tokens },
+    { code: failure.code, message: failure.message, ...spent },
     plan === 'retry' ? 'pending' : 'failed',
   );
   return { written };

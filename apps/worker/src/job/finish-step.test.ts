@@ -11,8 +11,12 @@ const answer = (output: unknown) => ({
   output,
   truncated: [],
   annotations: { quotes: new Map<string, string>() },
-  totalTokens: 120,
 });
+const spent = {
+  tokens: 120,
+  usage: { inputTokens: 100, outputTokens: 20, cachedInputTokens: 0 },
+  costUsd: 0.00036,
+};
 
 describe('finishStep', () => {
   it('completes with the output, its tokens, and citations grounded in the source', async () => {
@@ -24,18 +28,19 @@ describe('finishStep', () => {
       true,
       source,
       answer({ total: 12.5, number: 'INV-9' }),
+      spent,
     );
     expect(result).toEqual({ written: true });
-    const [id, output, tokens, grounded] = complete.mock.calls[0] as unknown as [
+    const [id, output, written, grounded] = complete.mock.calls[0] as unknown as [
       string,
       unknown,
-      number,
+      typeof spent,
       {
         citations: Record<string, { grounded: boolean; start: number | null }>;
         pageImages: unknown;
       },
     ];
-    expect([id, output, tokens]).toEqual(['id-1', { total: 12.5, number: 'INV-9' }, 120]);
+    expect([id, output, written]).toEqual(['id-1', { total: 12.5, number: 'INV-9' }, spent]);
     expect(grounded.citations['/total']).toMatchObject({
       grounded: true,
       start: text.indexOf('12.50'),
@@ -53,9 +58,10 @@ describe('finishStep', () => {
       false,
       source,
       answer({ total: 1 }),
+      spent,
     );
     expect(result).toEqual({ written: false });
-    expect(complete).toHaveBeenCalledWith('id-2', { total: 1 }, 120, {
+    expect(complete).toHaveBeenCalledWith('id-2', { total: 1 }, spent, {
       citations: null,
       warnings: null,
       pageImages: undefined,

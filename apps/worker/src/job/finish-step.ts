@@ -1,4 +1,5 @@
 import type { PreparedSource } from '@xt/contract';
+import type { Spent } from '@xt/extractions';
 import { groundOutput, type ModelAnswer } from '@xt/grounding';
 import type { PagePreviews } from '../page-previews/index.ts';
 import type { JobLifecycle } from './lifecycle.ts';
@@ -11,7 +12,7 @@ export interface FinishDeps {
 
 /**
  * The answer grounded in the source as read (with citations), previews of its cited pages, and
- * the completion: output, tokens and charge in one conditional update. `written` is false when
+ * the completion: output, tokens, cost and charge in one conditional update. `written` is false when
  * the row was no longer `processing` (deleted, or finished by another delivery): nothing of
  * this job is then kept.
  */
@@ -20,11 +21,12 @@ export async function finishStep(
   extractionId: string,
   citationsRequested: boolean,
   source: PreparedSource,
-  result: ModelAnswer & { totalTokens: number },
+  result: ModelAnswer,
+  spent: Spent & { savedUsd?: number },
 ): Promise<{ written: boolean }> {
   const grounded = groundOutput(result, source, citationsRequested);
   const pageImages = await deps.previews?.(source, grounded.citations);
-  const written = await deps.lifecycle.complete(extractionId, result.output, result.totalTokens, {
+  const written = await deps.lifecycle.complete(extractionId, result.output, spent, {
     ...grounded,
     pageImages,
   });

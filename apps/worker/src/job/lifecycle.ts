@@ -23,7 +23,7 @@ export interface JobLifecycle {
   complete(
     id: string,
     output: unknown,
-    tokens: number,
+    spent: Parameters<typeof complete>[3],
     grounded: Parameters<typeof complete>[4],
   ): Promise<boolean>;
   recordFailure(
@@ -46,7 +46,7 @@ export function jobLifecycle(db: Db, redis: RedisConnection, prefix: string): Jo
   return {
     claim: (id) => claim(db, id),
     exists: (id) => exists(db, id),
-    complete: (id, output, tokens, grounded) => complete(db, id, output, tokens, grounded),
+    complete: (id, output, spent, grounded) => complete(db, id, output, spent, grounded),
     recordFailure: (id, failure, next) => recordFailure(db, id, failure, next),
     release: (id) => release(db, id),
     recordSourceFound: (id, found) => recordSourceFound(db, id, found),

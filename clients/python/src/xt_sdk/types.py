@@ -124,6 +124,16 @@ class Progress(TypedDict):
     pagesTotal: int
 
 
+class Usage(TypedDict):
+    """Model tokens as the provider reported them and their estimated cost (docs/cost.md)."""
+
+    inputTokens: int
+    outputTokens: int
+    #: the part of ``inputTokens`` read from the provider's prompt cache
+    cachedInputTokens: int
+    estimatedCostUsd: float
+
+
 class _GroundedOptional(TypedDict, total=False):
     #: only when created with ``citations=True``; keyed by JSON Pointer into the output
     citations: Optional[dict[str, Citation]]
@@ -145,6 +155,7 @@ class Extraction(_GroundedOptional):
     status: ExtractionStatus
     createdAt: str
     totalTokens: int
+    usage: Usage
     charged: bool
     error: Optional[ExtractionError]
     metadata: dict[str, str]
@@ -162,6 +173,7 @@ class ExtractionListItem(_GroundedOptional):
     output: Any
     status: ExtractionStatus
     totalTokens: str
+    usage: Usage
     error: Optional[ExtractionError]
     metadata: dict[str, str]
     priority: Priority

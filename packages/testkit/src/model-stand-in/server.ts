@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createBatchInterface, type BatchInterface, type BatchOptions } from './batch.ts';
 import { asksForQuotes, shapeAnswer } from './cited-answer.ts';
 import { oracleAnswer } from './oracle/index.ts';
+import { createPromptCache } from './prompt-cache.ts';
 import { recordRequest } from './record.ts';
 import { sampleValue } from './sample-value.ts';
 import type { Behaviour, RecordedImage, RecordedRequest, Usage } from './types.ts';
@@ -31,14 +32,15 @@ export interface ModelStandIn {
   behave(next: Behaviour | Behaviour[]): void;
   /** how every request is answered once the one-shot queue is empty (a provider's mood) */
   setDefaultBehaviour(next: Behaviour): void;
-  /** forget recorded requests and queued behaviours */
+  /** forget recorded requests, queued behaviours and the prompt cache */
   reset(): void;
   close(): Promise<void>;
 }
 
 /**
  * An OpenAI-compatible server for tests: answers chat completions with a value valid for the
- * request's json_schema, records what reached it, and misbehaves on request.
+ * request's json_schema, records what reached it, and misbehaves on request. A prompt that
+ * starts as an earlier one did reports the shared start as cached tokens (prompt-cache.ts).
  */
 export async function startModelStandIn(options: ModelStandInOptions = {}): Promise<ModelStandIn> {
   const requests: RecordedRequest[] = [];
@@ -50,6 +52,7 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
     (recorded, raw) => answerChat(recorded, raw, queue.shift() ?? defaultBehaviour),
     options.batch ?? {},
   );
+  const promptCache = createPromptCache();
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -136,7 +139,8 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
     counter += 1;
     const id = `chatcmpl-standin-${counter}`;
     const answer = behaviour.oracle ? await oracleBehaviour(recorded, behaviour) : behaviour;
-    return { status: 200, body: completion(recorded, answer, id, rawBody.length) };
+    const cached = promptCache.cachedTokens(recorded.body);
+    return { status: 200, body: completion(recorded, answer, id, rawBody.length, cached) };
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -160,6 +164,7 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
       requests.length = 0;
       queue.length = 0;
       batch.reset();
+      promptCache.clear();
     },
     close() {
       return new Promise<void>((resolve, reject) => {
@@ -190,7 +195,13 @@ async function oracleBehaviour(request: RecordedRequest, behaviour: Behaviour): 
   return { ...behaviour, output, outputLimit: Math.min(behaviour.outputLimit ?? cap, cap) };
 }
 
-function completion(request: RecordedRequest, behaviour: Behaviour, id: string, bodySize: number) {
+function completion(
+  request: RecordedRequest,
+  behaviour: Behaviour,
+  id: string,
+  bodySize: number,
+  cachedTokens: number,
+) {
   let content: string | null = null;
   let refusal: string | null = null;
   if (behaviour.refuse !== undefined) refusal = behaviour.refuse;
@@ -212,9 +223,14 @@ function completion(request: RecordedRequest, behaviour: Behaviour, id: string, 
       : null;
 
   const usage = estimateUsage(request, bodySize, content ?? refusal ?? '');
-  Object.assign(usage, behaviour.usage);
-  if (behaviour.usage && behaviour.usage.total_tokens === undefined) {
-    usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
+  if (cachedTokens > 0)
+    usage.prompt_tokens_details = { cached_tokens: Math.min(cachedTokens, usage.prompt_tokens) };
+  if (behaviour.usage) {
+    // A test's own figures stand alone: no cached part unless it gives one.
+    delete usage.prompt_tokens_details;
+    Object.assign(usage, behaviour.usage);
+    if (behaviour.usage.total_tokens === undefined)
+      usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
   }
   return {
     id,

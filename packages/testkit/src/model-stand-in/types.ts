@@ -39,6 +39,8 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** the part of the prompt a repeated prefix let the provider cache (prompt-cache.ts) */
+  prompt_tokens_details?: { cached_tokens: number };
 }
 
 /**

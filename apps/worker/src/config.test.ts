@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PRICES } from '@xt/model';
+import { parseEnv } from '@xt/runtime';
+import { configSchema } from './config.ts';
+
+const base = { DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://r:6379' };
+
+describe('MODEL_PRICES', () => {
+  it('defaults to the built-in prices and overrides one model whole', () => {
+    expect(parseEnv(configSchema, base).MODEL_PRICES).toEqual(DEFAULT_PRICES);
+    const prices = parseEnv(configSchema, {
+      ...base,
+      MODEL_PRICES: '{"gpt-4.1-mini":{"input":1,"cachedInput":0.25,"output":4}}',
+    }).MODEL_PRICES;
+    expect(prices['gpt-4.1-mini'].standard).toEqual({ input: 1, cachedInput: 0.25, output: 4 });
+    expect(prices['gpt-4.1']).toEqual(DEFAULT_PRICES['gpt-4.1']);
+  });
+
+  it('names the field that is wrong', () => {
+    const error = (value: string) => {
+      try {
+        parseEnv(configSchema, { ...base, MODEL_PRICES: value });
+      } catch (err) {
+        return String(err);
+      }
+      return 'no error';
+    };
+    expect(error('{"gpt-4.1":{"input":"2","output":8}}')).toMatch(/MODEL_PRICES\.gpt-4\.1\.input:/);
+    expect(error('{"gpt-4.1":{"input":2,"output":8,"batch":{"input":-1,"output":4}}}')).toMatch(
+      /MODEL_PRICES\.gpt-4\.1\.batch\.input:/,
+    );
+    expect(error('{"gpt-5":{"input":2,"output":8}}')).toMatch(
+      /MODEL_PRICES: gpt-5: not a public model/,
+    );
+    expect(error('prices')).toMatch(/MODEL_PRICES: must be a JSON object/);
+  });
+});
