@@ -493,7 +493,6 @@ describe('extract of a long document', () => {
     for (let page = 1; page <= 6; page += 1) {
       const holders = standIn.requests.filter((r) => r.text.includes(`SKU-P${page}\n`));
       expect(holders).toHaveLength(1);
-      expect(holders[0]?.text).toContain(`[page ${page}]\n`);
     }
     // chunks are asked with the relaxed structure: the required invoice number may be null
     expect(standIn.requests[1]?.schema).toMatchObject({

@@ -61,7 +61,7 @@ describe('buildMessages', () => {
     expect(a.slice(0, 2)).toEqual(b.slice(0, 2));
   });
 
-  it('sends text and images in document order with page markers and image detail', () => {
+  it('sends text and images in document order, with no page labels of their own, and image detail', () => {
     const messages = buildMessages({
       structure,
       parts,
@@ -72,7 +72,7 @@ describe('buildMessages', () => {
     expect(content).toEqual([
       {
         type: 'text',
-        text: '<source>\ntitle: Invoice page\nurl: https://x.test/a\n[page 1]\nInvoice INV-1\n[page 2]',
+        text: '<source>\ntitle: Invoice page\nurl: https://x.test/a\nInvoice INV-1',
       },
       { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA', detail: 'low' } },
       { type: 'text', text: 'Total 10 EUR\n</source>' },

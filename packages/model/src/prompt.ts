@@ -69,13 +69,12 @@ function sourceContent(input: BuildMessagesInput): ChatCompletionContentPart[] {
   }
 
   const content: ChatCompletionContentPart[] = [];
+  // No label of our own between units: a unit is where chunking may cut (a PDF's page, a text's
+  // section, an email's part), and only a PDF's are pages, which its text already marks
+  // (`--- Page N ---`, inside each attachment of an email too). A `[page N]` here told the model
+  // an email's attachment was page 2 while the attachment's own text said page 1.
   let pending = header.join('\n');
-  let unit: number | undefined;
   for (const part of input.parts) {
-    if (part.unit !== undefined && part.unit !== unit) {
-      unit = part.unit;
-      pending += `${pending ? '\n' : ''}[page ${unit}]`;
-    }
     if (part.kind === 'text') {
       pending += `${pending ? '\n' : ''}${neutralise(part.text)}`;
     } else {
