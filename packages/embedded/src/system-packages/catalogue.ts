@@ -115,15 +115,10 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
     purposes: ['start', 'test', 'ci'],
   },
   {
-    name: 'libreoffice-calc-nogui',
-    probe: '/usr/lib/libreoffice/program/libsclo.so',
-    why: "LibreOffice's spreadsheet application: the tests write XLSX, XLS and ODS fixtures with it",
-    purposes: ['start', 'test', 'ci'],
-  },
-  {
+    // Its filter library, not only the application: that is what reads and writes XLS and ODS.
     name: 'libreoffice-calc-nogui',
     probe: '/usr/lib/libreoffice/program/libscfiltlo.so',
-    why: "rewrites XLS and ODS spreadsheets as XLSX for the worker to read (docs/sources.md#spreadsheets); the tests' workbooks are saved by it",
+    why: 'rewrites XLS and ODS spreadsheets as XLSX for the worker to read (docs/sources.md#spreadsheets); the tests write their XLSX, XLS and ODS fixtures with it',
     purposes: ['start', 'test', 'ci'],
   },
   {

@@ -66,18 +66,19 @@ describe('packagesFor', () => {
   it('leaves out redis-server when REDIS_URL names a server, chromium with CHROMIUM_PATH', () => {
     const names = (env: Parameters<typeof packagesFor>[1]) =>
       packagesFor('start', env).map((p) => p.name);
-    expect(names({})).toEqual([
-      'redis-server',
-      'chromium',
+    const always = [
       'fonts-dejavu-core',
       'tesseract-ocr',
       'tesseract-ocr-eng',
-    ]);
-    expect(names({ REDIS_URL: 'redis://r:6379', CHROMIUM_PATH: '/opt/chrome' })).toEqual([
-      'fonts-dejavu-core',
-      'tesseract-ocr',
-      'tesseract-ocr-eng',
-    ]);
+      'libreoffice-writer-nogui',
+      'libreoffice-impress-nogui',
+      'fonts-liberation2',
+      'fonts-crosextra-carlito',
+      'fonts-crosextra-caladea',
+      'libreoffice-calc-nogui',
+    ];
+    expect(names({})).toEqual(['redis-server', 'chromium', ...always]);
+    expect(names({ REDIS_URL: 'redis://r:6379', CHROMIUM_PATH: '/opt/chrome' })).toEqual(always);
   });
 
   it('keeps redis-server for the tests whatever REDIS_URL says: they start cluster nodes', () => {
