@@ -1,6 +1,7 @@
 /**
- * The usage page's layout at desktop and phone width: the five totals on one row where there is
- * room, and the charts' axis labels legible and clear of each other. A month of usage is seeded
+ * The usage page's layout at desktop and phone width: the seven totals (cost and what reuse
+ * saved among them) on one row where there is room, each schema's cost in a table, and the
+ * charts' axis labels legible and clear of each other. A month of usage is seeded
  * in the database (token counts in the millions, so the axis labels are as wide as they get).
  */
 import type pg from 'pg';
@@ -45,7 +46,8 @@ beforeAll(async () => {
     expect(res.status).toBe(202);
     // No worker runs: the record is given the outcome and the day usage would show.
     await db.query(
-      `update extractions set status = $2, charged = $2 = 'completed', total_tokens = $3,
+      `update extractions set status = $2, charged = $2 = 'completed', total_tokens = $3::bigint,
+         cost_usd = $3::bigint * 0.000002, saved_usd = case when $2 = 'completed' then 0.5 else 0 end,
          created_at = now() - make_interval(days => $4) where id = $1`,
       [res.body.data.id, status, tokens, ago],
     );
@@ -63,12 +65,17 @@ async function usagePage() {
   return page;
 }
 
-it('shows the five totals on one row at desktop width, in pairs on a phone', async () => {
+it('shows the seven totals on one row at desktop width, in pairs on a phone', async () => {
   const page = await usagePage();
   expect(await page.getByTestId('uncharged-tokens').textContent()).toBe('550,000');
+  // 8,400,000 tokens at $2 per 1M; four completed ones saved $0.50 each
+  expect(await page.getByTestId('cost').textContent()).toBe('$16.80');
+  expect(await page.getByTestId('saved').textContent()).toBe('$2.00');
+  const bySchema = page.getByTestId('usage-by-schema');
+  expect(await bySchema.getByRole('row', { name: /Receipt/ }).textContent()).toContain('$16.80');
   const stats = page.locator('.stat');
   const desktop = await placed(stats);
-  expect(desktop).toHaveLength(5);
+  expect(desktop).toHaveLength(7);
   expect(new Set(desktop.map((s) => s.box.y)).size).toBe(1);
 
   await page.setViewportSize(PHONE);
@@ -77,7 +84,10 @@ it('shows the five totals on one row at desktop width, in pairs on a phone', asy
   expect(overlapping(phone)).toEqual([]);
   // Two a row, and the odd one out across the whole row rather than a gap beside it.
   const rows = Map.groupBy(phone, (s) => s.box.y);
-  expect([...rows.values()].map((r) => r.length)).toEqual([2, 2, 1]);
+  expect([...rows.values()].map((r) => r.length)).toEqual([2, 2, 2, 1]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    PHONE.width,
+  );
   const [first, second] = phone;
   const last = phone.at(-1)!;
   expect(last.box.width).toBeCloseTo(second!.box.x + second!.box.width - first!.box.x, 0);

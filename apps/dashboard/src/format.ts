@@ -12,6 +12,18 @@ export function formatNumber(n: number | string): string {
   return Number.isFinite(v) ? number.format(v) : String(n);
 }
 
+/** Dollars to four decimals: one extraction costs fractions of a cent. */
+const usd = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 4,
+});
+
+export function formatUsd(n: number): string {
+  return usd.format(n);
+}
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;

@@ -63,12 +63,31 @@ export interface UsageDay {
    * the operator's spend, shown so it is seen.
    */
   unchargedTokens: number;
+  /** What the day's tokens cost at the prices in force when they were spent (docs/cost.md). */
+  costUsd: number;
+  /** Extractions answered by reuse, and what the originals they copied cost. */
+  reused: number;
+  /** What reuse and the batch price saved. */
+  savedUsd: number;
 }
 
-/** The usage page's answer: each day of the range, and their sums. */
+/** One schema's share of the range (by the schema's name when the extraction was made). */
+export interface UsageBySchema {
+  schemaId: string;
+  schemaName: string;
+  extractions: number;
+  tokens: number;
+  costUsd: number;
+  reused: number;
+  savedUsd: number;
+}
+
+/** The usage page's answer: each day of the range, their sums, and each schema's share. */
 export interface Usage {
   startDate: string;
   endDate: string;
   days: UsageDay[];
   totals: Omit<UsageDay, 'date'>;
+  /** the costliest first */
+  schemas: UsageBySchema[];
 }

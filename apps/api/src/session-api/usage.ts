@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { addUtcDays } from '../http/calendar-date.ts';
 import { validationError } from '../http/errors.ts';
-import type { UsageDay } from '@xt/contract';
+import type { UsageBySchema, UsageDay } from '@xt/contract';
 import { extractions, type Db } from '@xt/db';
 import { principalOf } from '../auth/principal.ts';
 import { sendOk } from '../http/envelope.ts';
@@ -16,7 +16,7 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 /**
  * Extractions per UTC day for one account: how many were made, charged (completed) and failed,
  * and the tokens they used, charged and not (a failed extraction's tokens are spent all the
- * same). Every day of the range is present, zeros included, so a chart has
+ * same), what those cost, and how many were reused and what reuse and batch saved. Every day of the range is present, zeros included, so a chart has
  * no gaps to guess about.
  */
 export async function usagePerDay(
@@ -34,15 +34,10 @@ export async function usagePerDay(
       failed: sql<number>`(count(*) filter (where ${extractions.status} = 'failed'))::int`,
       tokens: sql<number>`coalesce(sum(${extractions.totalTokens}), 0)::float8`,
       chargedTokens: sql<number>`coalesce(sum(${extractions.totalTokens}) filter (where ${extractions.charged}), 0)::float8`,
+      ...money,
     })
     .from(extractions)
-    .where(
-      and(
-        eq(extractions.accountId, accountId),
-        gte(extractions.createdAt, from),
-        lt(extractions.createdAt, toExclusive),
-      ),
-    )
+    .where(inRange(accountId, from, toExclusive))
     .groupBy(bucket);
   const byDate = new Map(rows.map((r) => [r.date, r]));
   const days: UsageDay[] = [];
@@ -56,9 +51,52 @@ export async function usagePerDay(
       tokens: r?.tokens ?? 0,
       chargedTokens: r?.chargedTokens ?? 0,
       unchargedTokens: (r?.tokens ?? 0) - (r?.chargedTokens ?? 0),
+      costUsd: cents(r?.costUsd ?? 0),
+      reused: r?.reused ?? 0,
+      savedUsd: cents(r?.savedUsd ?? 0),
     });
   }
   return days;
+}
+
+/** Cost, reuse and savings of a group of extractions (docs/cost.md). */
+const money = {
+  costUsd: sql<number>`coalesce(sum(${extractions.costUsd}), 0)::float8`,
+  reused: sql<number>`(count(*) filter (where ${extractions.reusedFrom} is not null))::int`,
+  savedUsd: sql<number>`coalesce(sum(${extractions.savedUsd}), 0)::float8`,
+};
+
+const inRange = (accountId: string, from: Date, toExclusive: Date) =>
+  and(
+    eq(extractions.accountId, accountId),
+    gte(extractions.createdAt, from),
+    lt(extractions.createdAt, toExclusive),
+  );
+
+/** Sums of float prices carry noise far below a cent's fraction: kept to 10⁻⁸ USD. */
+const cents = (usd: number) => Math.round(usd * 1e8) / 1e8;
+
+/** Each schema's extractions, tokens, cost and savings over the range, the costliest first. */
+export async function usageBySchema(
+  db: Db,
+  accountId: string,
+  from: Date,
+  toExclusive: Date,
+): Promise<UsageBySchema[]> {
+  const rows = await db
+    .select({
+      schemaId: extractions.schemaId,
+      schemaName: sql<string>`max(${extractions.schemaName})`,
+      extractions: sql<number>`count(*)::int`,
+      tokens: sql<number>`coalesce(sum(${extractions.totalTokens}), 0)::float8`,
+      ...money,
+    })
+    .from(extractions)
+    .where(inRange(accountId, from, toExclusive))
+    .groupBy(extractions.schemaId);
+  return rows
+    .map((r) => ({ ...r, costUsd: cents(r.costUsd), savedUsd: cents(r.savedUsd) }))
+    .sort((a, b) => b.costUsd - a.costUsd || b.extractions - a.extractions);
 }
 
 /** `GET /usage?startDate&endDate`: dates checked by the same rules as every list filter. */
@@ -72,7 +110,11 @@ export function usageRoutes(db: Db): Router {
       throw validationError([
         { field: 'startDate', message: `the range must be at most ${MAX_DAYS} days` },
       ]);
-    const days = await usagePerDay(db, principalOf(req).accountId, start, end);
+    const { accountId } = principalOf(req);
+    const [days, schemas] = await Promise.all([
+      usagePerDay(db, accountId, start, end),
+      usageBySchema(db, accountId, start, end),
+    ]);
     const totals = days.reduce(
       (t, d) => ({
         extractions: t.extractions + d.extractions,
@@ -81,12 +123,25 @@ export function usageRoutes(db: Db): Router {
         tokens: t.tokens + d.tokens,
         chargedTokens: t.chargedTokens + d.chargedTokens,
         unchargedTokens: t.unchargedTokens + d.unchargedTokens,
+        costUsd: cents(t.costUsd + d.costUsd),
+        reused: t.reused + d.reused,
+        savedUsd: cents(t.savedUsd + d.savedUsd),
       }),
-      { extractions: 0, charged: 0, failed: 0, tokens: 0, chargedTokens: 0, unchargedTokens: 0 },
+      {
+        extractions: 0,
+        charged: 0,
+        failed: 0,
+        tokens: 0,
+        chargedTokens: 0,
+        unchargedTokens: 0,
+        costUsd: 0,
+        reused: 0,
+        savedUsd: 0,
+      },
     );
     sendOk(
       res,
-      { startDate: day(start), endDate: day(addUtcDays(end, -1)), days, totals },
+      { startDate: day(start), endDate: day(addUtcDays(end, -1)), days, totals, schemas },
       'Usage retrieved.',
     );
   });

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, errorsFor, query } from '../api.ts';
 import { BarChart } from '../components/usage-chart.tsx';
 import { ErrorNotice, Field, PageHeader, Spinner } from '../components/ui.tsx';
-import { daysAgo, formatNumber } from '../format.ts';
+import { daysAgo, formatNumber, formatUsd } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import type { Usage } from '../types.ts';
 
@@ -18,8 +18,9 @@ export function UsagePage() {
     <>
       <PageHeader title="Usage" />
       <p class="lead">
-        Extractions and tokens per day (UTC). Only completed extractions are charged; the tokens
-        failed ones used are shown as uncharged.
+        Extractions, tokens and their estimated cost per day (UTC). Only completed extractions are
+        charged; the tokens failed ones used are shown as uncharged. Reused answers cost nothing:
+        what their originals cost is shown as saved.
       </p>
       <form
         class="filters"
@@ -98,6 +99,18 @@ export function UsagePage() {
                 {formatNumber(u.totals.unchargedTokens)}
               </div>
             </div>
+            <div class="stat">
+              <div class="stat__label">Estimated cost</div>
+              <div class="stat__value" data-testid="cost">
+                {formatUsd(u.totals.costUsd)}
+              </div>
+            </div>
+            <div class="stat">
+              <div class="stat__label">Saved ({formatNumber(u.totals.reused)} reused)</div>
+              <div class="stat__value" data-testid="saved">
+                {formatUsd(u.totals.savedUsd)}
+              </div>
+            </div>
           </div>
           <div class="grid-2">
             <div class="card">
@@ -121,6 +134,40 @@ export function UsagePage() {
               />
             </div>
           </div>
+          <section class="card section-gap" aria-labelledby="by-schema">
+            <h2 id="by-schema" class="card__title">
+              By schema
+            </h2>
+            <div class="table-wrap">
+              <table class="table table--compact" data-testid="usage-by-schema">
+                <thead>
+                  <tr>
+                    <th scope="col">Schema</th>
+                    <th scope="col">Extractions</th>
+                    <th scope="col">Tokens</th>
+                    <th scope="col">Cost</th>
+                    <th scope="col">Saved</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {u.schemas.length === 0 && (
+                    <tr>
+                      <td colSpan={5}>No extractions in this range.</td>
+                    </tr>
+                  )}
+                  {u.schemas.map((s) => (
+                    <tr key={s.schemaId}>
+                      <th scope="row">{s.schemaName}</th>
+                      <td>{formatNumber(s.extractions)}</td>
+                      <td>{formatNumber(s.tokens)}</td>
+                      <td>{formatUsd(s.costUsd)}</td>
+                      <td>{formatUsd(s.savedUsd)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
           <details class="card section-gap">
             <summary>The numbers, day by day</summary>
             <div class="table-wrap section-gap">
@@ -129,9 +176,9 @@ export function UsagePage() {
                   <tr>
                     <th scope="col">Day</th>
                     <th scope="col">Extractions</th>
-                    <th scope="col">Charged</th>
                     <th scope="col">Failed</th>
                     <th scope="col">Tokens</th>
+                    <th scope="col">Cost</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -144,9 +191,9 @@ export function UsagePage() {
                         </time>
                       </td>
                       <td>{formatNumber(d.extractions)}</td>
-                      <td>{formatNumber(d.charged)}</td>
                       <td>{formatNumber(d.failed)}</td>
                       <td>{formatNumber(d.tokens)}</td>
+                      <td>{formatUsd(d.costUsd)}</td>
                     </tr>
                   ))}
                 </tbody>

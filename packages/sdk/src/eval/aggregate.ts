@@ -1,5 +1,5 @@
 import type { CaseScore } from './score.ts';
-import { estimateCost, type PriceTable } from './prices.ts';
+import { estimateCost, type PriceTable, type TokenSplit } from './prices.ts';
 import type {
   ArrayFigure,
   CaseReport,
@@ -17,8 +17,10 @@ export interface CaseOutcome {
   error: { code: string; message: string } | null;
   score: CaseScore;
   tokens: number;
-  /** what the model answered, for the cost estimate's split of input and output tokens */
+  /** what the model answered, for the cost estimate's split when the record has no `usage` */
   output: unknown;
+  /** the record's input, output and cached input tokens, when the service reports them */
+  usage?: TokenSplit | undefined;
   latencyMs: number;
 }
 
@@ -35,7 +37,7 @@ export function buildReport(input: {
   const leaves = outcomes.flatMap((o) => o.score.leaves);
   const matched = leaves.filter((l) => l.matched).length;
   const costs = outcomes.map((o) =>
-    estimateCost(input.prices, input.pricedModel, o.tokens, o.output),
+    estimateCost(input.prices, input.pricedModel, o.tokens, o.output, o.usage),
   );
   const latencies = outcomes.map((o) => o.latencyMs);
   return {

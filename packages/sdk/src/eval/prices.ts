@@ -1,29 +1,49 @@
-/** USD per million tokens. */
+/** USD per million tokens; `cachedInput` defaults to `input`. */
 export interface Price {
   input: number;
   output: number;
+  cachedInput?: number;
+}
+
+/** The split a record's `usage` reports (docs/cost.md). */
+export interface TokenSplit {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
 }
 
 export type PriceTable = Record<string, Price>;
 
 /** OpenAI's list prices for the models the service offers (USD per 1M tokens). */
 export const DEFAULT_PRICES: PriceTable = {
-  'gpt-4.1': { input: 2.0, output: 8.0 },
-  'gpt-4.1-mini': { input: 0.4, output: 1.6 },
+  'gpt-4.1': { input: 2.0, output: 8.0, cachedInput: 0.5 },
+  'gpt-4.1-mini': { input: 0.4, output: 1.6, cachedInput: 0.1 },
 };
 
 /**
- * The service reports one token total per extraction, so the split is estimated: the answer's
- * JSON at four characters a token is output, the rest input. Null when the model has no price.
+ * From the split the record's `usage` reports: cached input, the rest of the input and the
+ * output each at its price. A service too old to report a split gives one token total; it is
+ * then estimated: the answer's JSON at four characters a token is output, the rest input.
+ * Null when the model has no price.
  */
 export function estimateCost(
   prices: PriceTable,
   model: string,
   totalTokens: number,
   output: unknown,
+  usage?: TokenSplit,
 ): number | null {
   const price = prices[model];
   if (!price) return null;
+  if (usage) {
+    const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
+    return (
+      ((usage.inputTokens - cached) * price.input +
+        cached * (price.cachedInput ?? price.input) +
+        usage.outputTokens * price.output) /
+      1_000_000
+    );
+  }
   const answer = output === undefined ? 0 : Math.ceil(JSON.stringify(output).length / 4);
   const outputTokens = Math.min(totalTokens, answer);
   return ((totalTokens - outputTokens) * price.input + outputTokens * price.output) / 1_000_000;

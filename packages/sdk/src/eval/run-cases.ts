@@ -1,6 +1,6 @@
 import type { XtClient } from '../client.ts';
 import { ApiError, ExtractionFailedError, XtError } from '../errors.ts';
-import type { PublicModel } from '../types.ts';
+import type { Extraction, PublicModel } from '../types.ts';
 import type { CaseOutcome } from './aggregate.ts';
 import { caseSource, type Dataset, type DatasetCase } from './dataset.ts';
 import { scoreOutput, type CaseScore } from './score.ts';
@@ -59,20 +59,22 @@ async function runCase(item: DatasetCase, options: RunOptions): Promise<CaseOutc
       score: scoreOutput(item.expected, result.output),
       tokens: result.totalTokens,
       output: result.output,
+      usage: (await spentBy(options.client, result.id))?.usage,
       latencyMs: performance.now() - started,
     };
   } catch (error) {
     // A key the service refuses would refuse every case alike: stop at once.
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) throw error;
     const failure = describe(error);
-    const tokens = failure.id ? await tokensOf(options.client, failure.id) : 0;
+    const spent = failure.id ? await spentBy(options.client, failure.id) : undefined;
     return {
       ...base,
       status: 'failed',
       extractionId: failure.id,
       error: { code: failure.code, message: failure.message },
       score: nothingMatched(item.expected),
-      tokens,
+      tokens: spent?.totalTokens ?? 0,
+      usage: spent?.usage,
       latencyMs: performance.now() - started,
     };
   }
@@ -88,12 +90,21 @@ function describe(error: unknown): { id: string | null; code: string; message: s
   return { id: null, code: 'ERROR', message: String(error) };
 }
 
-/** A failed extraction may still have spent tokens (repairs, chunks before the failure). */
-async function tokensOf(client: XtClient, id: string): Promise<number> {
+/**
+ * What the record says was spent: the token total and the provider's split (a failed extraction
+ * may still have spent tokens on repairs and chunks before the failure). Undefined when the
+ * record cannot be read; `usage` undefined from a service too old to report it.
+ */
+async function spentBy(
+  client: XtClient,
+  id: string,
+): Promise<{ totalTokens: number; usage: Extraction['usage'] | undefined } | undefined> {
   try {
-    return (await client.extractions.get(id)).totalTokens;
+    const record: Omit<Extraction, 'usage'> & Partial<Pick<Extraction, 'usage'>> =
+      await client.extractions.get(id);
+    return { totalTokens: record.totalTokens, usage: record.usage };
   } catch {
-    return 0;
+    return undefined;
   }
 }
 
