@@ -43,6 +43,9 @@ const DESCRIBED: Record<
   CHROMIUM_PATH: { words: '`/usr/bin/chromium` if present', value: undefined },
   // The converter takes Debian's LibreOffice when unset.
   CONVERTER_PATH: { words: '`/usr/bin/soffice`', value: undefined },
+  // Unset, the launchers switch a root worker to `nobody`; the image names users of its own.
+  BROWSER_USER: { words: '`nobody`', value: undefined },
+  CONVERTER_USER: { words: '`nobody`', value: undefined },
   WORKER_NAME: {
     words: 'host name and process id',
     value: `${os.hostname()}-${process.pid}`,
