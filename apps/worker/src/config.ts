@@ -103,6 +103,12 @@ export const configSchema = z.object({
   MODEL_MAX_CONTINUATIONS: int(8),
   // `auto`: send prompt_cache_key only to api.openai.com (strict compatible servers may refuse it).
   MODEL_PROMPT_CACHE_KEY: z.enum(['auto', 'true', 'false']).default('auto'),
+  // Batch priority (docs/batch.md): the window a batch extraction is answered in (what is left
+  // near its end goes out as standard calls), how often a batch at the provider is looked at,
+  // and `off` for a provider without a batch interface (`auto` finds out on the first 404).
+  BATCH_WINDOW_HOURS: z.coerce.number().positive().default(24),
+  BATCH_POLL_MS: int(60_000, 10),
+  BATCH_INTERFACE: z.enum(['auto', 'off']).default('auto'),
 
   // Jobs in flight per process: model calls are I/O-bound, so many at once is the point.
   WORKER_CONCURRENCY: int(100, 1),

@@ -31,6 +31,7 @@ import type { ExtractionRow, JobLifecycle } from './job/lifecycle.ts';
 import { deletedWhilePreparing, prepareStep, recordFound } from './job/prepare-step.ts';
 import { progressReporter, type ProgressReporter } from './job/progress-step.ts';
 import { reuseStep, type JobReuse } from './job/reuse-step.ts';
+import { BatchWait, type BatchRunner } from './batch/runner.ts';
 
 export interface ProcessorDeps {
   /** The row's transitions and the "finished" message (job/lifecycle.ts). */
@@ -56,6 +57,8 @@ export interface ProcessorDeps {
   preparations?: (row: ExtractionRow) => PreparationStore | undefined;
   /** What tokens cost (MODEL_PRICES over the defaults, docs/cost.md); the defaults when absent. */
   prices?: PriceTable;
+  /** Batch priority's rounds (batch/runner.ts); batch extractions run as standard when absent. */
+  batch?: BatchRunner;
 }
 
 /** The reason the worker aborts its running jobs with when its shutdown grace has run out. */
@@ -134,6 +137,13 @@ export function createProcessor(deps: ProcessorDeps) {
         log.info('handed back to the queue at shutdown');
         throw new WaitingError();
       }
+      if (err instanceof BatchWait && token) {
+        // Waiting for the provider holds no worker slot: the job comes back when it is due.
+        await lifecycle.pause(extractionId);
+        await job.moveToDelayed(err.untilMs, token);
+        log.debug({ until: new Date(err.untilMs).toISOString() }, 'waiting for the batch');
+        throw new DelayedError();
+      }
       if (isDatabaseUnavailable(err) && token) {
         await job.moveToDelayed(Date.now() + DATABASE_RETRY_MS * (1 + Math.random()), token);
         metrics?.requeued('database_unavailable');
@@ -172,7 +182,7 @@ export function createProcessor(deps: ProcessorDeps) {
       return await runSteps(row, log, signal);
     } catch (err) {
       // Handed back or put back by the caller: nothing is recorded as a failure.
-      if (stop?.aborted || isDatabaseUnavailable(err)) throw err;
+      if (stop?.aborted || isDatabaseUnavailable(err) || err instanceof BatchWait) throw err;
       return await fail(job, row, asFailure(err), log);
     } finally {
       deadline.clear();
@@ -191,6 +201,9 @@ export function createProcessor(deps: ProcessorDeps) {
         'MODEL_UNAVAILABLE',
         'No model provider is configured on the worker: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible server).',
       );
+    // A batch still at the provider is looked at before anything is prepared.
+    const batch = claimed.priority === 'batch' ? deps.batch : undefined;
+    if (batch) await batch.advance(claimed);
     const preparing = performance.now();
     const source = await withTimeout(
       prepareStep(deps.sources, claimed, signal, deps.preparations?.(claimed)),
@@ -215,7 +228,9 @@ export function createProcessor(deps: ProcessorDeps) {
     const progress = startProgress(row.id, source, log);
     const result = await withTimeout(
       time('model', type, () =>
-        extractStep(deps.model, row, source, signal, (done) => progress?.pagesDone(done)),
+        batch
+          ? batch.run(row, source, signal)
+          : extractStep(deps.model, row, source, signal, (done) => progress?.pagesDone(done)),
       ),
       signal,
     ).finally(() => progress?.stop());

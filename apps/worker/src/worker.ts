@@ -21,6 +21,10 @@ import { jobPreparations } from './job/preparations.ts';
 import { createReconciler } from '@xt/extractions';
 import { chromiumExecutable, createSourcePreparer } from '@xt/sources';
 import { startUploadSweep } from './upload-sweep.ts';
+import { batchProvider } from './batch/provider.ts';
+import { batchRounds } from './batch/rounds.ts';
+import { createBatchRunner } from './batch/runner.ts';
+import { startBatchSweep } from './batch/sweep.ts';
 import { startWebhookDelivery } from './webhooks.ts';
 import { startWorkerOps } from './ops/start-ops.ts';
 import { createWorkerMetrics } from './ops/worker-metrics.ts';
@@ -145,7 +149,20 @@ export async function startWorker(
     uploads: { store, maxBytes: config.MAX_UPLOAD_BYTES },
   });
   metrics.watch(() => sources.stats());
+  const rounds = batchRounds(db.db);
+  const provider = batchProvider(model.openai);
   const processor = createProcessor({
+    batch: createBatchRunner({
+      model,
+      provider,
+      rounds,
+      settings: {
+        windowMs: config.BATCH_WINDOW_HOURS * 3_600_000,
+        pollMs: config.BATCH_POLL_MS,
+        mode: config.BATCH_INTERFACE,
+      },
+      logger,
+    }),
     lifecycle: jobLifecycle(db.db, redis, config.QUEUE_PREFIX),
     reuse: jobReuse(db.db, {
       pipelineVersion: pipelineVersion(),
@@ -223,6 +240,11 @@ export async function startWorker(
     },
     config.UPLOAD_SWEEP_INTERVAL_MS,
   );
+  // Cancels the batches of deleted extractions: no poll looks at them once their job is gone.
+  const batchSweep = startBatchSweep(
+    { rounds, provider, logger },
+    Math.min(config.BATCH_POLL_MS, 60_000),
+  );
   const webhooks = await startWebhookDelivery(config, db.db, logger);
   await worker.waitUntilReady();
 
@@ -234,6 +256,7 @@ export async function startWorker(
         stopping = true;
         await reconcileLoop.stop();
         await uploadSweep.stop();
+        await batchSweep.stop();
         await webhooks?.close();
         // Takes no new jobs and waits for the running ones; those still running when the grace
         // period ends are aborted and handed back to the front of the queue (see the processor),

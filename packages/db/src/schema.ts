@@ -552,3 +552,50 @@ export const webhookAttempts = pgTable(
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
 export type WebhookMessageRow = typeof webhookMessages.$inferSelect;
 export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
+
+/**
+ * The rounds of a batch extraction's model calls (docs/batch.md): one row per batch sent to the
+ * provider's batch interface. A row, not columns on the extraction, because one extraction
+ * sends several rounds (continuations and repairs answer earlier rounds), each with its own
+ * file and batch. No foreign key: the row outlives a deleted extraction until the provider's
+ * batch is cancelled. Each provider step is recorded as it happens (the row with its requests
+ * before the upload, `file_id` after it, `batch_id` after the create), so a worker killed
+ * between two steps resumes from the last one and never sends a round twice.
+ */
+export const modelBatches = pgTable(
+  'model_batches',
+  {
+    // Also the batch's `metadata.round` at the provider, by which a create whose answer was
+    // lost is found again.
+    id: uuid('id').primaryKey(),
+    extractionId: uuid('extraction_id').notNull(),
+    // custom_id → the chat-completions body sent on that line.
+    requests: jsonb('requests').$type<Record<string, unknown>>().notNull(),
+    fileId: text('file_id'),
+    batchId: text('batch_id'),
+    // `open` (not yet at the provider), `submitted`, `done` (answers read), `cancelled`.
+    status: text('status', { enum: ['open', 'submitted', 'done', 'cancelled'] })
+      .notNull()
+      .default('open'),
+    // custom_id → the provider's answer body, or `{ error }` for a line it failed.
+    answers: jsonb('answers').$type<Record<string, unknown>>(),
+    // Until when one run is sending this round: a second run of the same job (a stalled lock
+    // handed it on) waits instead of sending it again; a killed run's lease lapses.
+    leaseUntil: ts('lease_until'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('model_batches_extraction_idx').on(t.extractionId),
+    // One round at the provider per extraction at a time: two runs cannot both open one.
+    uniqueIndex('model_batches_one_open_idx')
+      .on(t.extractionId)
+      .where(sql`${t.status} in ('open', 'submitted')`),
+    // The sweep that cancels the batches of deleted extractions.
+    index('model_batches_unfinished_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('open', 'submitted')`),
+  ],
+);
+
+export type ModelBatchRow = typeof modelBatches.$inferSelect;

@@ -1,5 +1,7 @@
 /** The driver's error inside `err` (drizzle wraps it as `cause`), when there is one. */
-function driverError(err: unknown): { code?: unknown; column?: unknown } | undefined {
+function driverError(
+  err: unknown,
+): { code?: unknown; column?: unknown; constraint?: unknown } | undefined {
   let current: unknown = err;
   for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
     if (typeof (current as { code?: unknown }).code === 'string') return current;
@@ -12,4 +14,10 @@ function driverError(err: unknown): { code?: unknown; column?: unknown } | undef
 export function isNotNullViolation(err: unknown, column: string): boolean {
   const found = driverError(err);
   return found?.code === '23502' && found.column === column;
+}
+
+/** True when `err` is PostgreSQL refusing a second row for the unique index `index` (23505). */
+export function isUniqueViolation(err: unknown, index: string): boolean {
+  const found = driverError(err);
+  return found?.code === '23505' && found.constraint === index;
 }

@@ -206,6 +206,19 @@ export async function recordProgress(
 }
 
 /**
+ * A batch extraction waiting for the provider (docs/batch.md): the row stays `processing` while
+ * its job is put back, and this claim is given back so waiting uses no attempt.
+ */
+export async function pause(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .update(extractions)
+    .set({ attempts: sql`greatest(${extractions.attempts} - 1, 0)`, updatedAt: sql`now()` })
+    .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
+    .returning({ id: extractions.id });
+  return rows.length > 0;
+}
+
+/**
  * What a URL source turned out to be once fetched: its format, and for `auto` its kind, so the
  * records show them (docs/sources.md). Only while the row is `processing` under this job.
  */

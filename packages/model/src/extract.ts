@@ -9,7 +9,7 @@ import { toCitedJsonSchema } from './cited-schema.ts';
 import { mergeTracked } from './merge.ts';
 import { pageTracker } from './page-progress.ts';
 import { fillAbsentFields } from './normalize.ts';
-import { callWithRepairs, type CallResult, type Spend } from './model-call.ts';
+import { callWithRepairs, type CallResult, type ChatTransport, type Spend } from './model-call.ts';
 import { buildMessages } from './prompt.ts';
 import { relaxStructure } from './relax.ts';
 import { estimatePartTokens, estimateTextTokens } from './tokens.ts';
@@ -30,6 +30,8 @@ export interface ExtractInput {
   citations?: boolean | undefined;
   /** told the pages finished so far each time a chunk's call answers (page-progress.ts) */
   onPagesDone?: ((pagesDone: number) => void) | undefined;
+  /** sends the requests instead of direct calls (a batch round, docs/batch.md) */
+  transport?: ChatTransport | undefined;
 }
 
 export interface ExtractResult {
@@ -103,6 +105,7 @@ async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
       spend,
       signal: input.signal,
       citations,
+      transport: input.transport,
     });
     return { ...answer, output: fillAbsentFields(structure, answer.output) };
   }
@@ -127,6 +130,7 @@ async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
         spend,
         signal: input.signal,
         citations,
+        transport: input.transport,
       });
       input.onPagesDone?.(pages.finish(i));
       return answer;

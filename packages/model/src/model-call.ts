@@ -2,6 +2,7 @@ import type { FieldError, ModelUsage, Structure } from '@xt/contract';
 import { ExtractionFailure } from '@xt/contract';
 import type {
   ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
   ChatCompletionTokenLogprob,
 } from 'openai/resources/chat/completions';
@@ -40,7 +41,18 @@ export interface ModelCallInput {
   signal?: AbortSignal | undefined;
   /** ask for the model's quote beside each value and for token log-probabilities */
   citations?: boolean | undefined;
+  /** sends each request instead of a direct call (a batch round, docs/batch.md) */
+  transport?: ChatTransport | undefined;
 }
+
+/**
+ * How a request body reaches the model when not by a direct call: a batch extraction answers
+ * it from a batch round, or holds it for the next one (docs/batch.md).
+ */
+export type ChatTransport = (
+  body: ChatCompletionCreateParamsNonStreaming,
+  signal: AbortSignal | undefined,
+) => Promise<ChatCompletion>;
 
 export interface CallResult {
   output: unknown;
@@ -287,17 +299,18 @@ async function send(
     );
   let completion: ChatCompletion;
   try {
-    completion = await client.schedule(() =>
-      client.openai.chat.completions.create(
-        chatRequest(client, {
-          providerModel: input.providerModel,
-          messages,
-          schema,
-          citations: input.citations,
-        }),
-        { signal: input.signal },
-      ),
-    );
+    const body = chatRequest(client, {
+      providerModel: input.providerModel,
+      messages,
+      schema,
+      citations: input.citations,
+    });
+    const { transport } = input;
+    completion = transport
+      ? await transport(body, input.signal)
+      : await client.schedule(() =>
+          client.openai.chat.completions.create(body, { signal: input.signal }),
+        );
   } catch (error) {
     const failure = providerFailure(error, client.redact);
     client.onCall({

@@ -5,6 +5,7 @@ import {
   exists,
   recordFailure,
   recordProgress,
+  pause,
   recordSourceFound,
   release,
   type ClaimResult,
@@ -32,6 +33,8 @@ export interface JobLifecycle {
     next: 'failed' | 'pending',
   ): Promise<boolean>;
   release(id: string): Promise<boolean>;
+  /** A batch extraction waiting for the provider: still `processing`, the claim given back. */
+  pause(id: string): Promise<boolean>;
   /** What a fetched source turned out to be: its format, and for `auto` its kind. */
   recordSourceFound(id: string, found: Parameters<typeof recordSourceFound>[2]): Promise<boolean>;
   /** Pages finished of the pages in all, while processing (docs/api.md#progress). */
@@ -49,6 +52,7 @@ export function jobLifecycle(db: Db, redis: RedisConnection, prefix: string): Jo
     complete: (id, output, spent, grounded) => complete(db, id, output, spent, grounded),
     recordFailure: (id, failure, next) => recordFailure(db, id, failure, next),
     release: (id) => release(db, id),
+    pause: (id) => pause(db, id),
     recordSourceFound: (id, found) => recordSourceFound(db, id, found),
     recordProgress: (id, progress) => recordProgress(db, id, progress),
     publish: (id) => publishCompletion(redis, prefix, id),

@@ -273,6 +273,9 @@ export function createBatchInterface(answer: AnswerChat, options: BatchOptions):
     reset() {
       calls.length = 0;
       lines.length = 0;
+      files.clear();
+      batches.clear();
+      created.clear();
     },
   };
 }

@@ -1,0 +1,97 @@
+import { toFile, type OpenAI } from 'openai';
+
+/** The provider has no Files or Batches interface (docs/batch.md#providers-without-one). */
+export class BatchUnsupported extends Error {}
+
+/** What the provider says of a batch: still working, or over with what it answered. */
+export type BatchState = { kind: 'working' } | { kind: 'over'; status: string };
+
+/** Statuses after which a batch answers nothing more. */
+const OVER = new Set(['completed', 'failed', 'expired', 'cancelled']);
+
+/**
+ * OpenAI's Files and Batches interface for rounds of chat completions: a JSONL file of
+ * `{ custom_id, method, url, body }` lines, a batch over it with `metadata.round` naming the
+ * round (so a create whose answer was lost is found again), its output read back by custom_id.
+ */
+export function batchProvider(openai: OpenAI) {
+  /** 404, 405 and 501 mean the interface is not there, not that it failed. */
+  const unsupported = (error: unknown): never => {
+    const status = (error as { status?: unknown }).status;
+    if (status === 404 || status === 405 || status === 501)
+      throw new BatchUnsupported(`the provider answered ${status} to its batch interface`);
+    throw error;
+  };
+
+  async function answersOf(fileId: string | null | undefined, into: Record<string, unknown>) {
+    if (!fileId) return;
+    const text = await (await openai.files.content(fileId)).text();
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      const parsed = JSON.parse(line) as {
+        custom_id: string;
+        response?: { status_code?: number; body?: unknown } | null;
+        error?: unknown;
+      };
+      const ok = parsed.response?.status_code === 200 && parsed.response.body;
+      // A failed line is answered by a standard call instead (docs/batch.md).
+      into[parsed.custom_id] = ok
+        ? parsed.response?.body
+        : { error: parsed.error ?? parsed.response?.body ?? 'failed' };
+    }
+  }
+
+  return {
+    async upload(roundId: string, requests: Record<string, unknown>): Promise<string> {
+      const lines = Object.entries(requests).map(([customId, body]) =>
+        JSON.stringify({ custom_id: customId, method: 'POST', url: '/v1/chat/completions', body }),
+      );
+      const file = await openai.files
+        .create({
+          file: await toFile(Buffer.from(`${lines.join('\n')}\n`), `${roundId}.jsonl`),
+          purpose: 'batch',
+        })
+        .catch(unsupported);
+      return file.id;
+    },
+
+    /** The batch an earlier create made for this round, when its answer never came back. */
+    async find(roundId: string): Promise<string | undefined> {
+      // The newest hundred: the create that lost its answer was moments before.
+      const page = await openai.batches.list({ limit: 100 }).catch(unsupported);
+      return page.data.find((batch) => batch.metadata?.round === roundId)?.id;
+    },
+
+    async create(fileId: string, roundId: string): Promise<string> {
+      const batch = await openai.batches
+        .create({
+          input_file_id: fileId,
+          endpoint: '/v1/chat/completions',
+          completion_window: '24h',
+          metadata: { round: roundId },
+        })
+        .catch(unsupported);
+      return batch.id;
+    },
+
+    async state(batchId: string): Promise<BatchState> {
+      const batch = await openai.batches.retrieve(batchId);
+      return OVER.has(batch.status) ? { kind: 'over', status: batch.status } : { kind: 'working' };
+    },
+
+    /** What the batch answered, by custom_id: its output lines and its failed ones. */
+    async answers(batchId: string): Promise<Record<string, unknown>> {
+      const batch = await openai.batches.retrieve(batchId);
+      const into: Record<string, unknown> = {};
+      await answersOf(batch.output_file_id, into);
+      await answersOf(batch.error_file_id, into);
+      return into;
+    },
+
+    async cancel(batchId: string): Promise<void> {
+      await openai.batches.cancel(batchId);
+    },
+  };
+}
+
+export type BatchProvider = ReturnType<typeof batchProvider>;

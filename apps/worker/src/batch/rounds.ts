@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { extractions, isUniqueViolation, modelBatches, type Db, type ModelBatchRow } from '@xt/db';
+
+export type Round = ModelBatchRow;
+
+/** How long one run may take to send a round before another may (its upload and create). */
+const LEASE = sql`now() + interval '5 minutes'`;
+
+/**
+ * The batch rounds of one extraction (docs/batch.md), each written as its provider step
+ * happens: the caller never holds a provider id it has not recorded first.
+ */
+export function batchRounds(db: Db) {
+  return {
+    list: (extractionId: string): Promise<Round[]> =>
+      db
+        .select()
+        .from(modelBatches)
+        .where(eq(modelBatches.extractionId, extractionId))
+        .orderBy(asc(modelBatches.createdAt)),
+
+    /**
+     * A new round with what it will send, before anything is sent, leased to this run; null when
+     * another run of the extraction has a round open already.
+     */
+    async open(extractionId: string, requests: Record<string, unknown>): Promise<Round | null> {
+      try {
+        const [row] = await db
+          .insert(modelBatches)
+          .values({ id: randomUUID(), extractionId, requests, leaseUntil: LEASE })
+          .returning();
+        return row ?? null;
+      } catch (err) {
+        if (isUniqueViolation(err, 'model_batches_one_open_idx')) return null;
+        throw err;
+      }
+    },
+
+    /** Takes an unsent round for this run, unless another run's lease on it still holds. */
+    async take(id: string): Promise<boolean> {
+      const rows = await db
+        .update(modelBatches)
+        .set({ leaseUntil: LEASE, updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(modelBatches.id, id),
+            isNull(modelBatches.batchId),
+            or(isNull(modelBatches.leaseUntil), lt(modelBatches.leaseUntil, sql`now()`)),
+          ),
+        )
+        .returning({ id: modelBatches.id });
+      return rows.length > 0;
+    },
+
+    uploaded: (id: string, fileId: string) =>
+      db
+        .update(modelBatches)
+        .set({ fileId, updatedAt: sql`now()` })
+        .where(eq(modelBatches.id, id)),
+
+    submitted: (id: string, batchId: string) =>
+      db
+        .update(modelBatches)
+        .set({ batchId, status: 'submitted', leaseUntil: null, updatedAt: sql`now()` })
+        .where(eq(modelBatches.id, id)),
+
+    done: (id: string, answers: Record<string, unknown>) =>
+      db
+        .update(modelBatches)
+        .set({ answers, status: 'done', updatedAt: sql`now()` })
+        .where(eq(modelBatches.id, id)),
+
+    remove: (id: string) => db.delete(modelBatches).where(eq(modelBatches.id, id)),
+
+    /**
+     * Rounds nobody needs any more: their extraction is gone (deleted) or final. Those still at
+     * the provider are cancelled by the caller before they are removed.
+     */
+    finished: (limit: number): Promise<Round[]> =>
+      db
+        .select({ round: modelBatches })
+        .from(modelBatches)
+        .leftJoin(extractions, eq(extractions.id, modelBatches.extractionId))
+        .where(or(isNull(extractions.id), inArray(extractions.status, ['completed', 'failed'])))
+        .limit(limit)
+        .then((rows) => rows.map((r) => r.round)),
+  };
+}
+
+export type BatchRounds = ReturnType<typeof batchRounds>;
