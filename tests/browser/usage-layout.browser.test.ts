@@ -85,7 +85,8 @@ it('shows the seven totals on one row at desktop width, in pairs on a phone', as
   // Two a row, and the odd one out across the whole row rather than a gap beside it.
   const rows = Map.groupBy(phone, (s) => s.box.y);
   expect([...rows.values()].map((r) => r.length)).toEqual([2, 2, 2, 1]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+  // Through a locator: the tests' program has Node's types, not the DOM's `document`.
+  expect(await page.locator('html').evaluate((html) => html.scrollWidth)).toBeLessThanOrEqual(
     PHONE.width,
   );
   const [first, second] = phone;
