@@ -82,7 +82,7 @@ const HTML_OPENERS = [
   '<!--',
 ];
 
-function looksLikeHtml(text: string): boolean {
+export function looksLikeHtml(text: string): boolean {
   const lower = text
     .replace(/^\uFEFF/, '')
     .trimStart()

@@ -1,37 +1,8 @@
 import type { FormatName } from '@xt/contract';
+import { looksLikeHtml } from './sniff.ts';
 
 /** How much of a text file its shape is judged by. */
 export const TEXT_SAMPLE_BYTES = 64 * 1024;
-
-/** The WHATWG MIME-sniffing "HTML" openers: each followed by space or `>`. */
-const HTML_OPENERS = [
-  '<!doctype html',
-  '<html',
-  '<head',
-  '<script',
-  '<iframe',
-  '<h1',
-  '<div',
-  '<font',
-  '<table',
-  '<a',
-  '<style',
-  '<title',
-  '<b',
-  '<body',
-  '<br',
-  '<p',
-  '<!--',
-];
-
-function looksLikeHtml(text: string): boolean {
-  const lower = text.trimStart().slice(0, 32).toLowerCase();
-  return HTML_OPENERS.some((tag) => {
-    if (!lower.startsWith(tag)) return false;
-    const next = lower.charAt(tag.length);
-    return next === '>' || next === ' ' || next === '\t' || next === '\n' || next === '\r';
-  });
-}
 
 /** Headers a message almost always has; two of them in the opening block make it one. */
 const MESSAGE_HEADERS = new Set([
