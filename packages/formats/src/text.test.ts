@@ -57,4 +57,12 @@ describe('textFormatOf', () => {
     expect(textFormatOf('# Invoice\n\nTotal', { complete: true, name: 'notes.md' })).toBe('md');
     expect(textFormatOf('# Invoice\n\nTotal', whole)).toBe('txt');
   });
+
+  it('reads a text called .html as HTML when its opening tag is not one sniffing knows', () => {
+    const pre = `<pre>${' '.repeat(50)}</pre>`;
+    expect(textFormatOf(pre, { complete: true, name: 'spaces.html' })).toBe('html');
+    expect(textFormatOf(pre, whole)).toBe('txt');
+    // The name never outranks a shape the content has.
+    expect(textFormatOf('a,b\n1,2\n3,4', { complete: true, name: 'rows.htm' })).toBe('csv');
+  });
 });

@@ -128,7 +128,7 @@ function looksLikeJson(text: string): boolean {
 
 /**
  * The format of a UTF-8 text by its shape: HTML, a message, JSON, tab- or comma-separated
- * rows; else Markdown when the name says so, plain text otherwise. `complete` says whether the
+ * rows; else Markdown or HTML when the name says so, plain text otherwise. `complete` says whether the
  * sample is the whole file (else its last line is not judged, and JSON is not parsed).
  */
 export function textFormatOf(
@@ -142,6 +142,10 @@ export function textFormatOf(
   if (opts.complete ? looksLikeJson(text) : /^\s*[[{]\s*["[{]/.test(text)) return 'json';
   if (delimitedBy(text, '\t', opts.complete)) return 'tsv';
   if (delimitedBy(text, ',', opts.complete) || delimitedBy(text, ';', opts.complete)) return 'csv';
+  // Among text formats the name may choose how text that has no other shape is read: nothing is
+  // trusted on it, only parsed differently. HTML that opens with a tag outside the sniffing
+  // list (`<pre>`, `<section>`) is still HTML when it is called so.
   if (opts.name && /\.(md|markdown)$/i.test(opts.name)) return 'md';
+  if (opts.name && /\.html?$/i.test(opts.name)) return 'html';
   return 'txt';
 }
