@@ -1,8 +1,19 @@
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { ExtractionFailure, type PreparedSource, type SourceType } from '@xt/contract';
+import {
+  ExtractionFailure,
+  type ModelUsage,
+  type PreparedSource,
+  type SourceType,
+} from '@xt/contract';
 import { isDatabaseUnavailable } from '@xt/db';
-import { countPages, DEFAULT_PRICES, type ModelClient, type PriceTable } from '@xt/model';
+import {
+  countPages,
+  DEFAULT_PRICES,
+  type ExtractResult,
+  type ModelClient,
+  type PriceTable,
+} from '@xt/model';
 import { forJobFailure, type ExtractJobPayload } from '@xt/queue';
 import {
   createOutageReporter,
@@ -226,7 +237,7 @@ export function createProcessor(deps: ProcessorDeps) {
       }
     }
     const progress = startProgress(row.id, source, log);
-    const result = await withTimeout(
+    const result: ExtractResult & { batchUsage?: ModelUsage } = await withTimeout(
       time('model', type, () =>
         batch
           ? batch.run(row, source, signal)
@@ -242,7 +253,11 @@ export function createProcessor(deps: ProcessorDeps) {
         row.citationsRequested,
         source,
         result,
-        priceSpend(prices, row, { tokens: result.totalTokens, usage: result.usage }),
+        priceSpend(prices, row, {
+          tokens: result.totalTokens,
+          usage: result.usage,
+          batchUsage: result.batchUsage,
+        }),
       ),
     );
     metrics?.finished(written ? 'completed' : 'discarded');

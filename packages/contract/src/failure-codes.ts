@@ -50,6 +50,11 @@ export class ExtractionFailure extends Error {
   tokens: number;
   /** The same spend split as the provider reported it (input, output, cached input). */
   usage: ModelUsage;
+  /**
+   * The part of `usage` the provider's batch interface answered, priced at its rate; none for
+   * calls sent as standard (docs/cost.md).
+   */
+  batchUsage: ModelUsage;
   /** The soonest a retry may help, when the failing service said so (a Retry-After). */
   readonly retryAfterMs: number | undefined;
 
@@ -64,6 +69,7 @@ export class ExtractionFailure extends Error {
     this.retryable = options.retryable ?? false;
     this.tokens = options.tokens ?? 0;
     this.usage = { ...NO_USAGE };
+    this.batchUsage = { ...NO_USAGE };
     this.retryAfterMs = options.retryAfterMs;
   }
 }

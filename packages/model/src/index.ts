@@ -23,6 +23,7 @@ export type { ChatTransport } from './model-call.ts';
 export { estimateTextTokens, estimateImageTokens, estimatePartTokens } from './tokens.ts';
 export { chunkParts, type PartEstimator } from './chunking.ts';
 export { mergeOutputs } from './merge.ts';
+export { addUsage } from './usage.ts';
 export { countPages, type PageProgress } from './page-progress.ts';
 export { fillAbsentFields } from './normalize.ts';
 export { relaxStructure } from './relax.ts';

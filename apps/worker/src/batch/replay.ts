@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { ChatTransport, ExtractResult } from '@xt/model';
+import { ExtractionFailure, NO_USAGE, type ModelUsage } from '@xt/contract';
+import { addUsage, type ChatTransport, type ExtractResult } from '@xt/model';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 
 /** A request's custom_id: its body's hash, so the same request is the same line in any round. */
@@ -9,7 +10,8 @@ export function customId(body: unknown): string {
 }
 
 export type ReplayOutcome =
-  | { kind: 'done'; result: ExtractResult }
+  /** `batchUsage`: the part of the result's usage the batch interface answered (not standard calls) */
+  | { kind: 'done'; result: ExtractResult; batchUsage: ModelUsage }
   /** the requests no round has answered yet, by custom_id */
   | { kind: 'needs'; requests: Record<string, unknown> };
 
@@ -27,6 +29,9 @@ const isAnswer = (value: unknown): value is ChatCompletion =>
  * `standard` sends a request as a direct call: for a line the provider failed, and for every
  * request not yet answered once `standardNow` (past the window's fallback, or no batch
  * interface).
+ *
+ * Each call is priced by how it was sent (docs/cost.md), so the usage of the answers taken from
+ * earlier rounds is summed apart: `batchUsage` on the outcome, and on an ExtractionFailure.
  */
 export async function replay(
   run: (transport: ChatTransport, signal: AbortSignal) => Promise<ExtractResult>,
@@ -38,13 +43,17 @@ export async function replay(
   const held: Record<string, unknown> = {};
   let heldCount = 0;
   let direct = 0;
+  const batchUsage: ModelUsage = { ...NO_USAGE };
   const stop = new AbortController();
   const inner = AbortSignal.any([signal, stop.signal]);
 
   const transport: ChatTransport = async (body, callSignal) => {
     const id = customId(body);
     const known = answers[id];
-    if (isAnswer(known)) return structuredClone(known);
+    if (isAnswer(known)) {
+      addUsage(batchUsage, known.usage);
+      return structuredClone(known);
+    }
     if (known !== undefined || standardNow) {
       direct += 1;
       try {
@@ -84,6 +93,7 @@ export async function replay(
     await running;
     return { kind: 'needs', requests: held };
   }
-  if (settled.ok) return { kind: 'done', result: settled.result };
+  if (settled.ok) return { kind: 'done', result: settled.result, batchUsage };
+  if (settled.error instanceof ExtractionFailure) settled.error.batchUsage = batchUsage;
   throw settled.error;
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ExtractionFailure, type PreparedSource } from '@xt/contract';
+import { ExtractionFailure, type ModelUsage, type PreparedSource } from '@xt/contract';
 import {
   extract,
   providerFailure,
@@ -131,12 +131,15 @@ export function createBatchRunner(deps: {
     );
   }
 
-  /** The extraction's answer from its rounds, or a new round sent and BatchWait. */
+  /**
+   * The extraction's answer from its rounds, or a new round sent and BatchWait. `batchUsage`
+   * is the part of its usage the batch interface answered; the rest went as standard calls.
+   */
   async function run(
     row: BatchRow,
     source: PreparedSource,
     signal: AbortSignal,
-  ): Promise<ExtractResult> {
+  ): Promise<ExtractResult & { batchUsage: ModelUsage }> {
     const done = await rounds.list(row.id);
     const answers: Record<string, unknown> = {};
     for (const r of done) if (r.status === 'done') Object.assign(answers, r.answers ?? {});
@@ -160,7 +163,7 @@ export function createBatchRunner(deps: {
       standardNow,
       signal,
     );
-    if (outcome.kind === 'done') return outcome.result;
+    if (outcome.kind === 'done') return { ...outcome.result, batchUsage: outcome.batchUsage };
     const round = await rounds.open(row.id, outcome.requests);
     // Another run of this job (a lock handed on) opened one first: it sends it.
     if (!round) throw waitUntil(row);

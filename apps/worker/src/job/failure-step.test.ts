@@ -7,6 +7,7 @@ import {
   failureStep,
   planFailure,
 } from './failure-step.ts';
+import type { Spend } from './cost.ts';
 
 describe('asFailure', () => {
   it('keeps an ExtractionFailure and makes anything else a retryable INTERNAL one', () => {
@@ -48,8 +49,10 @@ describe('failureStep', () => {
     const recordFailure = vi.fn(() => Promise.resolve(true));
     const failure = new ExtractionFailure('TIMEOUT', 'slow', { retryable: true, tokens: 42 });
     failure.usage = { inputTokens: 40, outputTokens: 2, cachedInputTokens: 0 };
-    const price = vi.fn((spend: { tokens: number; usage: typeof failure.usage }) => ({
-      ...spend,
+    failure.batchUsage = { inputTokens: 30, outputTokens: 1, cachedInputTokens: 0 };
+    const price = vi.fn((spend: Spend) => ({
+      tokens: spend.tokens,
+      usage: spend.usage,
       costUsd: 0.25,
     }));
     expect(await failureStep({ recordFailure }, 'id-1', failure, 'retry', price)).toEqual({
@@ -60,6 +63,12 @@ describe('failureStep', () => {
       { code: 'TIMEOUT', message: 'slow', tokens: 42, usage: failure.usage, costUsd: 0.25 },
       'pending',
     );
+    // The batch part goes to the pricing, which prices it at the batch rate (cost.ts).
+    expect(price).toHaveBeenCalledWith({
+      tokens: 42,
+      usage: failure.usage,
+      batchUsage: failure.batchUsage,
+    });
     await failureStep({ recordFailure }, 'id-1', failure, 'fail');
     expect(recordFailure).toHaveBeenLastCalledWith('id-1', expect.anything(), 'failed');
   });

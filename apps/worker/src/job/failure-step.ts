@@ -1,5 +1,6 @@
 import { ExtractionFailure } from '@xt/contract';
 import type { Spent } from '@xt/extractions';
+import type { Spend } from './cost.ts';
 import type { JobLifecycle } from './lifecycle.ts';
 
 /** Anything thrown by a step, as the failure the row records. Unknown errors are retryable. */
@@ -45,9 +46,13 @@ export async function failureStep(
   failure: ExtractionFailure,
   plan: FailurePlan,
   /** what the failure's tokens cost (job/cost.ts); nothing when absent */
-  price: (spend: Pick<Spent, 'tokens' | 'usage'>) => Spent = (spend) => ({ ...spend, costUsd: 0 }),
+  price: (spend: Spend) => Spent = ({ tokens, usage }) => ({ tokens, usage, costUsd: 0 }),
 ): Promise<{ written: boolean }> {
-  const spent = price({ tokens: failure.tokens, usage: failure.usage });
+  const spent = price({
+    tokens: failure.tokens,
+    usage: failure.usage,
+    batchUsage: failure.batchUsage,
+  });
   const written = await lifecycle.recordFailure(
     extractionId,
     { code: failure.code, message: failure.message, ...spent },

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { ExtractionFailure } from '@xt/contract';
+import type { ChatTransport, ExtractResult } from '@xt/model';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import { customId, replay } from './replay.ts';
+
+const completion = (prompt: number, completionTokens: number, cached = 0) =>
+  ({
+    id: 'c',
+    object: 'chat.completion',
+    created: 0,
+    model: 'm',
+    choices: [
+      {
+        index: 0,
+        finish_reason: 'stop',
+        logprobs: null,
+        message: { role: 'assistant', content: '{}', refusal: null },
+      },
+    ],
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: completionTokens,
+      total_tokens: prompt + completionTokens,
+      prompt_tokens_details: { cached_tokens: cached },
+    },
+  }) as ChatCompletion;
+
+const answered = { model: 'm', messages: [{ role: 'user', content: 'answered in a round' }] };
+const failedLine = { model: 'm', messages: [{ role: 'user', content: 'failed by the provider' }] };
+const answers = {
+  [customId(answered)]: completion(1000, 100, 256),
+  [customId(failedLine)]: { error: { message: 'line failed' } },
+};
+const standard: ChatTransport = () => Promise.resolve(completion(40, 4));
+const result = { output: {} } as unknown as ExtractResult;
+
+describe('replay', () => {
+  it('sums apart the usage of the answers the batch interface gave', async () => {
+    const outcome = await replay(
+      async (transport, signal) => {
+        await transport(answered as never, signal);
+        // A line the provider failed goes as a standard call: not part of the batch usage.
+        await transport(failedLine as never, signal);
+        return result;
+      },
+      answers,
+      standard,
+      false,
+      new AbortController().signal,
+    );
+    expect(outcome).toEqual({
+      kind: 'done',
+      result,
+      batchUsage: { inputTokens: 1000, outputTokens: 100, cachedInputTokens: 256 },
+    });
+  });
+
+  it('counts nothing as batch when every call went standard (the window’s fallback)', async () => {
+    const outcome = await replay(
+      async (transport, signal) => {
+        await transport({ model: 'm', messages: [] }, signal);
+        return result;
+      },
+      {},
+      standard,
+      true,
+      new AbortController().signal,
+    );
+    expect(outcome).toMatchObject({
+      kind: 'done',
+      batchUsage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+    });
+  });
+
+  it('puts the batch part on a failure, so its tokens are priced as they were sent', async () => {
+    const failure = new ExtractionFailure('OUTPUT_INVALID', 'bad');
+    const error = await replay(
+      async (transport, signal) => {
+        await transport(answered as never, signal);
+        throw failure;
+      },
+      answers,
+      standard,
+      false,
+      new AbortController().signal,
+    ).catch((e: unknown) => e);
+    expect(error).toBe(failure);
+    expect(failure.batchUsage).toEqual({
+      inputTokens: 1000,
+      outputTokens: 100,
+      cachedInputTokens: 256,
+    });
+  });
+});
