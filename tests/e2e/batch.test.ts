@@ -13,7 +13,20 @@ import { stackTest } from '../support/stack.ts';
 
 // The tests start their workers themselves: with their own settings, some to kill.
 const test = stackTest({ worker: false });
-const quick = { BATCH_POLL_MS: '100' };
+/** Ten times cheaper through the batch interface, so the records show how each call was sent. */
+const PRICES = {
+  input: 10,
+  cachedInput: 10,
+  output: 10,
+  batch: { input: 1, cachedInput: 1, output: 1 },
+};
+const quick = {
+  BATCH_POLL_MS: '100',
+  MODEL_PRICES: JSON.stringify({ 'gpt-4.1': PRICES, 'gpt-4.1-mini': PRICES }),
+};
+/** What the record's tokens cost at one of the two rates of PRICES. */
+const costAt = (rate: 'standard' | 'batch', record: { totalTokens: number }) =>
+  (record.totalTokens * (rate === 'batch' ? 1 : 10)) / 1_000_000;
 // A killed worker's job is taken over within seconds (tests/e2e/worker-crash.test.ts).
 const fastRecovery = { LOCK_DURATION_MS: '1500', STALLED_INTERVAL_MS: '500' };
 const workers: AppProcess[] = [];
@@ -56,11 +69,12 @@ describe('batch priority', () => {
     const done = await finished(api, id);
     expect(done).toMatchObject({ status: 'completed', charged: true, priority: 'batch' });
     expect(done.totalTokens).toBeGreaterThan(0);
+    expect(done.usage.estimatedCostUsd).toBeCloseTo(costAt('batch', done), 10);
     expect(model.requests).toHaveLength(0);
     expect(model.batch.lines).toHaveLength(1);
     expect(posts(model, '/v1/batches')).toBe(1);
     expect(posts(model, '/v1/files')).toBe(1);
-  }, 120_000);
+  }, 240_000);
 
   test('a worker killed while its batch is at the provider: resumed, sent once, charged once', async ({
     api,
@@ -83,8 +97,8 @@ describe('batch priority', () => {
     });
     const id = res.body.data.id as string;
     // Uploaded and created; the worker now polls a batch that does not finish.
-    await waitFor(() => posts(model, '/v1/batches') === 1, 60_000);
-    await waitFor(() => gets(model, '/v1/batches/') >= 1, 60_000);
+    await waitFor(() => posts(model, '/v1/batches') === 1, 120_000);
+    await waitFor(() => gets(model, '/v1/batches/') >= 1, 120_000);
     await doomed.stop('SIGKILL');
 
     await startWorker(model.url, api, fastRecovery);
@@ -97,11 +111,11 @@ describe('batch priority', () => {
     expect(model.requests).toHaveLength(0);
     const row = await dbRow(api.database.url, id);
     expect(Number(row.total_tokens)).toBe(done.totalTokens);
-  }, 180_000);
+  }, 300_000);
 
-  // Skipped: in a run of the whole file on a loaded machine the cancel was not seen within
-  // 60 s (alone it passes); the sweep's timing needs a look before this can gate CI.
-  test.skip('deleting the extraction cancels its batch; nothing is written afterwards', async ({
+  // The delete lands while the worker may still be recording the batch it just created: the
+  // sweep leaves such a round until its id is written, then cancels it (batch/sweep.ts).
+  test('deleting the extraction cancels its batch; nothing is written afterwards', async ({
     api,
     model,
   }) => {
@@ -121,13 +135,14 @@ describe('batch priority', () => {
       headers: { prefer: 'respond-async' },
     });
     const id = res.body.data.id as string;
-    await waitFor(() => model.batch.batches.size === 1, 60_000);
+    await waitFor(() => model.batch.batches.size === 1, 120_000);
     const [batch] = [...model.batch.batches.values()];
     expect((await api.request('DELETE', `/v1/extractions/${id}`)).status).toBe(200);
-    await waitFor(() => batch?.status === 'cancelled', 60_000);
+    await waitFor(() => batch?.status === 'cancelled', 120_000);
     expect((await api.request('GET', `/v1/extractions/${id}`)).status).toBe(404);
     expect(model.requests).toHaveLength(0);
-  }, 120_000);
+    expect(model.batch.batches.size).toBe(1);
+  }, 300_000);
 
   test('near the window’s end what is left goes out as standard calls', async ({ api, model }) => {
     model.reset();
@@ -151,7 +166,10 @@ describe('batch priority', () => {
     // The batch the provider never finished was cancelled, its request sent directly instead.
     for (const batch of model.batch.batches.values()) expect(batch.status).toBe('cancelled');
     expect(model.requests).toHaveLength(1);
-  }, 120_000);
+    // Sent as a standard call, so priced as one, whatever the extraction's priority.
+    expect(done.totalTokens).toBeGreaterThan(0);
+    expect(done.usage.estimatedCostUsd).toBeCloseTo(costAt('standard', done), 10);
+  }, 240_000);
 
   test('with a provider without a batch interface it runs as standard work', async ({ api }) => {
     const { startModelStandIn } = await import('@xt/testkit');
@@ -173,11 +191,12 @@ describe('batch priority', () => {
       const done = await finished(api, res.body.data.id as string);
       expect(done).toMatchObject({ status: 'completed', charged: true, priority: 'batch' });
       expect(bare.requests).toHaveLength(1);
+      expect(done.usage.estimatedCostUsd).toBeCloseTo(costAt('standard', done), 10);
     } finally {
       for (const w of workers.splice(0)) await w.stop();
       await bare.close();
     }
-  }, 120_000);
+  }, 240_000);
 });
 
 function finished(api: TestApi, id: string) {
@@ -185,7 +204,7 @@ function finished(api: TestApi, id: string) {
     const got = await api.request('GET', `/v1/extractions/${id}`);
     const status = got.body.data?.status as string | undefined;
     return status === 'completed' || status === 'failed' ? got.body.data : undefined;
-  }, 90_000);
+  }, 180_000);
 }
 
 function posts(model: { batch: { calls: { method: string; path: string }[] } }, path: string) {

@@ -75,14 +75,26 @@ export function batchRounds(db: Db) {
 
     /**
      * Rounds nobody needs any more: their extraction is gone (deleted) or final. Those still at
-     * the provider are cancelled by the caller before they are removed.
+     * the provider are cancelled by the caller before they are removed. A round a run is still
+     * sending (unrecorded batch id, lease held) is left until that run records what it sent:
+     * removed earlier, a batch created a moment later would be known to nobody and never
+     * cancelled.
      */
     finished: (limit: number): Promise<Round[]> =>
       db
         .select({ round: modelBatches })
         .from(modelBatches)
         .leftJoin(extractions, eq(extractions.id, modelBatches.extractionId))
-        .where(or(isNull(extractions.id), inArray(extractions.status, ['completed', 'failed'])))
+        .where(
+          and(
+            or(isNull(extractions.id), inArray(extractions.status, ['completed', 'failed'])),
+            or(
+              sql`${modelBatches.batchId} is not null`,
+              isNull(modelBatches.leaseUntil),
+              lt(modelBatches.leaseUntil, sql`now()`),
+            ),
+          ),
+        )
         .limit(limit)
         .then((rows) => rows.map((r) => r.round)),
   };

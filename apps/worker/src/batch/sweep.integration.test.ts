@@ -1,0 +1,105 @@
+/**
+ * The batch sweep against real PostgreSQL, with a provider that records what it is asked: the
+ * batch of a deleted extraction is cancelled, also when the delete came while a run was still
+ * sending the round (the batch created, its id not yet recorded), and when the run that uploaded
+ * the round died before recording the batch its create made.
+ */
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, modelBatches, type DbHandle } from '@xt/db';
+import { createTestDatabase, type TestDatabase } from '@xt/testkit';
+import type { BatchProvider } from './provider.ts';
+import { batchRounds, type BatchRounds } from './rounds.ts';
+import { sweepBatches } from './sweep.ts';
+
+let database: TestDatabase;
+let handle: DbHandle;
+let rounds: BatchRounds;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  handle = createDb(database.url, { max: 2, connectTimeoutMs: 60_000 });
+  rounds = batchRounds(handle.db);
+});
+
+afterAll(async () => {
+  await handle?.close();
+  await database?.drop();
+});
+
+/** A provider whose batches are made by `create` and found again by their round. */
+function provider() {
+  const byRound = new Map<string, string>();
+  const cancelled: string[] = [];
+  const fake = {
+    create: (_fileId: string, roundId: string) => {
+      const id = `batch_${randomUUID()}`;
+      byRound.set(roundId, id);
+      return Promise.resolve(id);
+    },
+    find: (roundId: string) => Promise.resolve(byRound.get(roundId)),
+    cancel: (batchId: string) => {
+      cancelled.push(batchId);
+      return Promise.resolve();
+    },
+  };
+  return { fake, cancelled, provider: fake as unknown as BatchProvider };
+}
+
+const logger = pino({ level: 'silent' });
+// No extraction row: the extraction was deleted (rounds name it without a foreign key).
+const deletedExtraction = () => randomUUID();
+const roundsOf = (extractionId: string) => rounds.list(extractionId);
+
+describe('the batch sweep', () => {
+  it('cancels a batch whose id a run records after the delete, not before', async () => {
+    const p = provider();
+    const extractionId = deletedExtraction();
+    const round = (await rounds.open(extractionId, { a: {} }))!;
+    await rounds.uploaded(round.id, 'file-1');
+    const batchId = await p.fake.create('file-1', round.id);
+
+    // The run holds its lease and has not recorded the batch yet: the round stays.
+    await sweepBatches({ rounds, provider: p.provider, logger });
+    expect(await roundsOf(extractionId)).toHaveLength(1);
+    expect(p.cancelled).toEqual([]);
+
+    await rounds.submitted(round.id, batchId);
+    await sweepBatches({ rounds, provider: p.provider, logger });
+    expect(p.cancelled).toEqual([batchId]);
+    expect(await roundsOf(extractionId)).toHaveLength(0);
+  });
+
+  it('finds and cancels the batch of a run that died after its create, before recording it', async () => {
+    const p = provider();
+    const extractionId = deletedExtraction();
+    const round = (await rounds.open(extractionId, { a: {} }))!;
+    await rounds.uploaded(round.id, 'file-2');
+    const batchId = await p.fake.create('file-2', round.id);
+    // The dead run's lease lapses.
+    await handle.db
+      .update(modelBatches)
+      .set({ leaseUntil: sql`now() - interval '1 second'` })
+      .where(eq(modelBatches.id, round.id));
+
+    await sweepBatches({ rounds, provider: p.provider, logger });
+    expect(p.cancelled).toEqual([batchId]);
+    expect(await roundsOf(extractionId)).toHaveLength(0);
+  });
+
+  it('removes a round that never reached the provider without asking it', async () => {
+    const p = provider();
+    const extractionId = deletedExtraction();
+    const round = (await rounds.open(extractionId, { a: {} }))!;
+    await handle.db
+      .update(modelBatches)
+      .set({ leaseUntil: null })
+      .where(eq(modelBatches.id, round.id));
+
+    await sweepBatches({ rounds, provider: p.provider, logger });
+    expect(p.cancelled).toEqual([]);
+    expect(await roundsOf(extractionId)).toHaveLength(0);
+  });
+});
