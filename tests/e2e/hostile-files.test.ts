@@ -88,6 +88,14 @@ test.afterAll(async () => {
 const submit = (api: TestApi, type: string, bytes: Buffer, name: string) =>
   uploadAndWait(api, db, { schemaId, type, bytes, name });
 
+function uploadForm(type: string, bytes: Buffer, name: string): FormData {
+  const form = new FormData();
+  form.append('schema_id', schemaId);
+  form.append('type', type);
+  form.append('source', new Blob([bytes]), name);
+  return form;
+}
+
 const uncharged = { status: 'failed', charged: false, total_tokens: 0 };
 
 describe('hostile files', () => {
@@ -138,6 +146,37 @@ describe('hostile files', () => {
     expect(await converted()).toEqual([]);
   }, 300_000);
 
+  test('an Office file without a readable [Content_Types].xml is refused at upload, naming source', async ({
+    api,
+    model,
+  }) => {
+    const before = model.requests.length;
+    const manifest = '[Content_Types].xml';
+    for (const format of ['docx', 'xlsx'] as const) {
+      // The manifest is what says which part is the document: without it LibreOffice cannot open
+      // the DOCX either ("source file could not be loaded").
+      for (const [damage, content] of [
+        ['missing', null],
+        ['garbage', 'garbage \u0000 not xml'],
+      ] as const) {
+        const bytes = withEntries(made[format], { [manifest]: content });
+        for (const type of ['auto', typeOf(format)]) {
+          const res = await api.request('POST', '/v1/extractions', {
+            body: uploadForm(type, bytes, `${damage}.${format}`),
+          });
+          expect(res.status, `${format} ${damage} ${type}`).toBe(422);
+          expect(res.body.errors).toHaveLength(1);
+          expect(res.body.errors[0].field).toBe('source');
+          expect(res.body.errors[0].message).toContain(
+            `the file is a ZIP archive with ${format === 'docx' ? "a Word document's" : "an Excel workbook's"} parts but no readable [Content_Types].xml (a damaged ${format.toUpperCase()} file)`,
+          );
+        }
+      }
+    }
+    expect(model.requests.length).toBe(before);
+    expect(await converted()).toEqual([]);
+  });
+
   test('truncated packages fail as unreadable, before LibreOffice is started', async ({
     api,
     model,
@@ -154,4 +193,37 @@ describe('hostile files', () => {
     expect(model.requests.length).toBe(before);
     expect(await converted()).toEqual([]);
   }, 300_000);
+
+  // Last: the one test here that lets LibreOffice start.
+  test('an Office file whose [Content_Types].xml names its document but is cut off', async ({
+    api,
+    model,
+  }) => {
+    const before = model.requests.length;
+    const manifest = '[Content_Types].xml';
+    // The manifest as far as the override that names the document, then cut off mid-element.
+    const cutAfter = (part: string, type: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="${part}" ContentType="application/vnd.openxmlformats-officedocument.${type}.main+xml"/><Override PartName=`;
+    // Detection still finds the DOCX (the override names its document); LibreOffice cannot open
+    // it, and says so.
+    const docx = withEntries(made.docx, {
+      [manifest]: cutAfter('/word/document.xml', 'wordprocessingml.document'),
+    });
+    const row = await submit(api, 'document', docx, 'cut-manifest.docx');
+    expect(row).toMatchObject({
+      ...uncharged,
+      error_code: 'SOURCE_UNREADABLE',
+      error_message: 'LibreOffice could not read the DOCX file: it may be damaged.',
+    });
+    expect((await converted()).filter((f) => f.endsWith('.docx'))).toHaveLength(1);
+    const xlsx = withEntries(made.xlsx, {
+      [manifest]: cutAfter('/xl/workbook.xml', 'spreadsheetml.sheet'),
+    });
+    const sheet = await submit(api, 'spreadsheet', xlsx, 'cut-manifest.xlsx');
+    // The spreadsheet reader finds the workbook through its relationships, not the manifest:
+    // the sheet is read whole.
+    expect(sheet).toMatchObject({ status: 'completed', error_code: null });
+    expect(model.requests.length).toBe(before + 1);
+    expect(model.requests.at(-1)!.text).toMatch(/Rent.*1200/s);
+  });
 });

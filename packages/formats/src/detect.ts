@@ -4,6 +4,7 @@ import { formatOfMime, type FormatName } from '@xt/contract';
 import { compoundFormatOf } from './compound.ts';
 import { sniffContentType } from './sniff.ts';
 import { isEightBitMessage, TEXT_SAMPLE_BYTES, textFormatOf } from './text.ts';
+import { damagedOfficeFile } from './zip-names.ts';
 
 /** A file to recognise: its bytes, or a file on disk (an upload the API has spooled). */
 export type FileInput = { bytes: Uint8Array } | { path: string };
@@ -81,8 +82,8 @@ function decodeText(head: Buffer, complete: boolean): string | null {
 /**
  * Recognises a file by its content alone (docs/sources.md): signatures for PDFs, images and
  * RTF; ZIP archives by their manifest (file-type reads it, with bounds on entries and sizes, so
- * an expansion bomb costs nothing here); OLE compound files by their streams; text by its
- * shape. Never by the name or a declared content type, which the sender controls.
+ * an expansion bomb costs nothing here), an Office file's parts without a readable one named as
+ * damaged; OLE compound files by their streams; text by its shape. Never by the name or a declared content type, which the sender controls.
  */
 export async function detectFormat(input: FileInput, opts: DetectOptions = {}): Promise<Detection> {
   const { head, complete } = await headOf(input);
@@ -104,6 +105,10 @@ export async function detectFormat(input: FileInput, opts: DetectOptions = {}): 
       const whole = await wholeOf(input, opts.maxCompoundBytes ?? DEFAULT_MAX_COMPOUND_BYTES);
       const compound = whole ? compoundFormatOf(whole) : null;
       if (compound) return { format: compound };
+    }
+    if (typed.ext === 'zip') {
+      const damaged = damagedOfficeFile(head);
+      if (damaged) return { format: null, found: damaged };
     }
     return { format: null, found: NAMED[typed.ext] ?? `a file of another kind (${typed.mime})` };
   }
