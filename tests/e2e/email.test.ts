@@ -218,6 +218,71 @@ describe('hostile and odd messages', () => {
     });
   });
 
+  test('takes an upload whose parts are 8-bit text in their own charset, not UTF-8', async ({
+    api,
+    model,
+  }) => {
+    model.setDefaultBehaviour({ output: { sender: 'juergen@example.de' } });
+    const latin1 = await composeEmail({
+      from: 'juergen@example.de',
+      subject: 'Rechnung',
+      text: {
+        content: 'Grüße, die Rechnung über 1.234,50 EUR ist fällig.',
+        charset: 'iso-8859-1',
+        encoding: '8bit',
+      },
+    });
+    expect(latin1.includes(Buffer.from('über', 'latin1'))).toBe(true);
+    const res = await extract(api, 'auto', latin1);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(model.requests.at(-1)!.text).toContain(
+      'Grüße, die Rechnung über 1.234,50 EUR ist fällig.',
+    );
+  });
+
+  test('reads a message with broken MIME boundaries as far as it goes, and refuses one with none', async ({
+    api,
+    model,
+  }) => {
+    const text = eml.toString('latin1');
+    const outer = /boundary="([^"]+)"/.exec(text)![1]!;
+    // The part after the body gets a header block of garbage, and the final boundary is gone.
+    const second = text.indexOf(`--${outer}`, text.indexOf(`--${outer}`) + 1);
+    const garbage = `--${outer}\r\n\u0001\u0002\u00ff no colon here\r\n::::\r\n\r\nstray text\r\n`;
+    const broken = (text.slice(0, second) + garbage + text.slice(second)).replace(
+      `--${outer}--`,
+      '',
+    );
+    model.setDefaultBehaviour({ output: { total: 9876.54 } });
+    const read = await extract(api, 'email', Buffer.from(broken, 'latin1'));
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expect(read.body.data.status).toBe('completed');
+    expect(read.body.data.citations['/total']).toMatchObject({ part: 'invoice.pdf', page: 2 });
+    const sent = model.requests.at(-1)!.text;
+    expect(sent).toContain('please find invoice INV-2048 attached.');
+    expect(sent).toContain('9,876.54 EUR');
+
+    // The declared boundary never occurs: the parts cannot be found at all.
+    const before = model.requests.length;
+    const lost = await extract(
+      api,
+      'email',
+      Buffer.from(text.replace(`boundary="${outer}"`, 'boundary="not-in-this-message"'), 'latin1'),
+    );
+    expect(lost.status).toBe(422);
+    expect(lost.body).toMatchObject({ code: 'SOURCE_UNREADABLE', errors: [{ field: 'source' }] });
+    expect(lost.body.errors[0].message).toContain(
+      'its Content-Type says its parts are separated by the boundary "not-in-this-message", which never occurs in it',
+    );
+    expect(model.requests.length).toBe(before);
+    const record = await api.request('GET', `/v1/extractions/${lost.body.extractionId}`);
+    expect(record.body.data).toMatchObject({ status: 'failed', charged: false });
+
+    // The same worker goes on serving.
+    const next = await extract(api, 'email', eml);
+    expect(next.body.data.status).toBe('completed');
+  });
+
   test('lists password-protected attachments as not read, warns, and reads the rest', async ({
     api,
     model,

@@ -70,7 +70,9 @@ export async function checkUploadContent(
       `source is not ${kind.noun}: the file is ${describeFormat(format)}${other ? ` (type ${other} reads it)` : ''}`,
     );
   }
-  if (FORMATS[format].detectedBy === 'text') {
+  // A message is text by shape but not UTF-8 by rule: a part sent `8bit` is in the charset its
+  // own header names (Latin-1, windows-1251...), which the message reader decodes.
+  if (FORMATS[format].detectedBy === 'text' && format !== 'eml') {
     // The detector judged a sample; the whole file must be UTF-8 and within the text cap.
     if (!content.utf8Text)
       return fail('source is not UTF-8 text (it has invalid bytes past its beginning)');

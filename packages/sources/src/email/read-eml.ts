@@ -74,6 +74,25 @@ function failure(err: unknown, maxParts: number): ExtractionFailure {
 }
 
 /**
+ * The boundary a multipart message declares, when none of its parts starts with it. mailparser
+ * drops what comes before a message's first boundary (the preamble mail programs hide), so such
+ * a message would reach the model as its headers alone, its text silently gone. A boundary that
+ * opens parts but never closes, a part whose headers are garbage and a message cut off before
+ * its final boundary are read as far as they go, as mail programs read them.
+ */
+function boundaryNeverFound(mail: ParsedMail, bytes: Buffer): string | null {
+  const type = mail.headers.get('content-type') as StructuredHeader | undefined;
+  const boundary = type?.value.toLowerCase().startsWith('multipart/')
+    ? type.params?.boundary
+    : null;
+  if (!boundary) return null;
+  const line = `--${boundary}`;
+  return bytes.includes(`\n${line}`, 0, 'latin1') || bytes.includes(`\r${line}`, 0, 'latin1')
+    ? null
+    : boundary;
+}
+
+/**
  * An `.eml` file's headers, body and attachments. Every transfer encoding and charset is undone
  * by mailparser; an attached message (`message/rfc822`) is kept as an attachment, to be read as
  * a part of its own. `maxParts` bounds the MIME parts of the whole file, nested ones included.
@@ -82,9 +101,10 @@ export async function readEml(
   bytes: Uint8Array,
   opts: { maxParts: number; html: HtmlReader },
 ): Promise<ParsedMessage> {
+  const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let mail: ParsedMail;
   try {
-    mail = await simpleParser(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+    mail = await simpleParser(file, {
       maxChildNodes: opts.maxParts,
       // Attached messages stay whole: each is read, and cited, as a part of its own.
       ignoreEmbedded: true,
@@ -99,6 +119,12 @@ export async function readEml(
   } catch (err) {
     throw failure(err, opts.maxParts);
   }
+  const lost = boundaryNeverFound(mail, file);
+  if (lost !== null)
+    throw new ExtractionFailure(
+      'SOURCE_UNREADABLE',
+      `The message could not be read: its Content-Type says its parts are separated by the boundary "${lost}", which never occurs in it (a damaged message).`,
+    );
   const plain = mail.text?.trim() ? mail.text : '';
   const html = !plain && typeof mail.html === 'string' ? opts.html(mail.html) : '';
   return {

@@ -207,11 +207,12 @@ describe('reading a message', () => {
     const message = await read(cut);
     expect(message.body.trim()).toBe('The body survives.');
     expect(message.attachments[0]!.format).toBe('pdf');
-    // A boundary the header promised and the body never uses: one text body, read as such.
+    // A boundary the header promised and the body never uses: mailparser drops the text as a
+    // preamble, so the message is refused rather than sent as its headers alone.
     const lost = Buffer.from(
       'From: a@example.com\r\nTo: b@example.com\r\nSubject: x\r\nContent-Type: multipart/mixed; boundary="nowhere"\r\n\r\nplain words\r\n',
     );
-    expect((await read(lost)).attachments).toEqual([]);
+    expect((await failureOf(read(lost))).message).toMatch(/boundary "nowhere", which never occurs/);
     // An Outlook message that is a compound file of nothing Outlook wrote.
     const compound = Buffer.alloc(4096);
     Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(compound);
@@ -229,6 +230,91 @@ describe('reading a message', () => {
       }),
     );
     expect(message.attachments[0]).toMatchObject({ name: 'payroll.pdf', format: 'pdf' });
+  });
+});
+
+// Messages a real composer wrote, then damaged the ways mail in the wild is: each is read as far
+// as it goes, as mail programs read it, or refused saying why; never a hang or a crash.
+describe('a message with broken MIME boundaries', () => {
+  const csv = 'item,amount\nRent,1200\nPower,85.40\n';
+  const spec: EmailSpec = {
+    ...base,
+    text: { content: 'Total due 1,285.40 EUR' },
+    attachments: [{ filename: 'items.csv', type: 'text/csv', content: Buffer.from(csv) }],
+    seed: 7,
+  };
+  const composed = async (s: EmailSpec = spec) => (await composeEmail(s)).toString('latin1');
+  const boundaries = (eml: string) => [...eml.matchAll(/boundary="([^"]+)"/g)].map((m) => m[1]!);
+  const bytes = (eml: string) => Buffer.from(eml, 'latin1');
+  const attachmentText = (m: { attachments: { bytes: Uint8Array }[] }) =>
+    Buffer.from(m.attachments[0]!.bytes).toString('utf8');
+
+  it('keeps every part when the final boundary never comes', async () => {
+    const eml = await composed();
+    const [outer] = boundaries(eml);
+    expect(eml).toContain(`--${outer}--`);
+    const message = await read(bytes(eml.replace(`--${outer}--`, '')));
+    expect(message.body.trim()).toBe('Total due 1,285.40 EUR');
+    expect(message.attachments).toHaveLength(1);
+    expect(attachmentText(message)).toBe(csv);
+  });
+
+  it('keeps the body and what came of an attachment when the message is cut off inside it', async () => {
+    const eml = await composeEmail({
+      ...spec,
+      attachments: [
+        { filename: 'items.csv', type: 'text/csv', content: Buffer.from(csv.repeat(40)) },
+      ],
+    });
+    const text = eml.toString('latin1');
+    const cut = text.slice(0, text.indexOf('filename="items.csv"') + 400);
+    const message = await read(bytes(cut));
+    expect(message.body.trim()).toBe('Total due 1,285.40 EUR');
+    const kept = attachmentText(message);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(csv.repeat(40).startsWith(kept)).toBe(true);
+  });
+
+  it('reads on past a part whose header block is garbage', async () => {
+    const eml = await composed();
+    const [outer] = boundaries(eml);
+    const at = eml.indexOf(`--${outer}`, eml.indexOf(`--${outer}`) + 1);
+    const garbage = `--${outer}\r\n\u0001\u0002\u00ff no colon here\r\n::::\r\nContent-Type\r\n\r\nstray text\r\n`;
+    const message = await read(bytes(eml.slice(0, at) + garbage + eml.slice(at)));
+    expect(message.body).toContain('Total due 1,285.40 EUR');
+    expect(message.attachments.map((a) => a.name)).toContain('items.csv');
+    const items = message.attachments.find((a) => a.name === 'items.csv')!;
+    expect(Buffer.from(items.bytes).toString('utf8')).toBe(csv);
+  });
+
+  it('refuses a message whose declared boundary never occurs, instead of sending its headers alone', async () => {
+    const eml = await composed();
+    const [outer] = boundaries(eml);
+    const failure = await failureOf(
+      read(bytes(eml.replace(`boundary="${outer}"`, 'boundary="not-in-this-message"'))),
+    );
+    expect(failure.code).toBe('SOURCE_UNREADABLE');
+    expect(failure.message).toBe(
+      'The message could not be read: its Content-Type says its parts are separated by the boundary "not-in-this-message", which never occurs in it (a damaged message).',
+    );
+  });
+
+  it('lists an attached message so damaged as not read, and reads the rest', async () => {
+    const eml = await composed({
+      ...base,
+      text: { content: 'Forwarding the invoice.' },
+      attachments: [{ filename: 'invoice.eml', message: spec }],
+      seed: 8,
+    });
+    const [, inner] = boundaries(eml);
+    const message = await read(bytes(eml.replace(`boundary="${inner}"`, 'boundary="gone"')));
+    expect(message.body.trim()).toBe('Forwarding the invoice.');
+    expect(message.attachments[0]).toMatchObject({
+      name: 'invoice.eml',
+      format: 'eml',
+      notRead: 'a damaged message',
+    });
+    expect(message.attachments[0]!.message).toBeUndefined();
   });
 });
 

@@ -95,7 +95,15 @@ async function readAttachments(
     if (format === 'eml' || format === 'msg') {
       if (depth + 1 > MAX_EMAIL_DEPTH)
         read.notRead = `a message nested more than ${MAX_EMAIL_DEPTH} deep`;
-      else read.message = await readNested(bytes, format, depth + 1, limits, budget);
+      else {
+        try {
+          read.message = await readNested(bytes, format, depth + 1, limits, budget);
+        } catch (err) {
+          // A damaged attached message is listed as not read; the rest of the message still is.
+          if (!(err instanceof ExtractionFailure) || err.code !== 'SOURCE_UNREADABLE') throw err;
+          read.notRead = 'a damaged message';
+        }
+      }
     }
     out.push(read);
   }
