@@ -577,7 +577,8 @@ export const modelBatches = pgTable(
     status: text('status', { enum: ['open', 'submitted', 'done', 'cancelled'] })
       .notNull()
       .default('open'),
-    // custom_id → the provider's answer body, or `{ error }` for a line it failed.
+    // custom_id → the provider's answer body, `{ error }` for a line it failed, or
+    // `{ standard }`: a failed line's answer from a standard call, kept so it is sent once.
     answers: jsonb('answers').$type<Record<string, unknown>>(),
     // Until when one run is sending this round: a second run of the same job (a stalled lock
     // handed it on) waits instead of sending it again; a killed run's lease lapses.

@@ -73,6 +73,42 @@ describe('replay', () => {
     });
   });
 
+  it('keeps a failed line’s standard answer for the next runs, so it is sent once', async () => {
+    const continuation = { model: 'm', messages: [{ role: 'user', content: 'asked later' }] };
+    let sent = 0;
+    const counting: ChatTransport = () => {
+      sent += 1;
+      return Promise.resolve(completion(40, 4));
+    };
+    const calls = async (transport: ChatTransport, signal: AbortSignal) => {
+      await transport(answered as never, signal);
+      await transport(failedLine as never, signal);
+      await transport(continuation as never, signal);
+      return result;
+    };
+    const first = await replay(calls, answers, counting, false, new AbortController().signal);
+    expect(first).toMatchObject({
+      kind: 'needs',
+      requests: { [customId(continuation)]: continuation },
+    });
+    if (first.kind !== 'needs') throw new Error('expected a next round');
+    expect(Object.keys(first.answered)).toEqual([customId(failedLine)]);
+    expect(sent).toBe(1);
+
+    // The next round answered the continuation; the failed line's answer came with it.
+    const later = {
+      ...answers,
+      ...first.answered,
+      [customId(continuation)]: completion(500, 50),
+    };
+    const second = await replay(calls, later, counting, false, new AbortController().signal);
+    expect(sent).toBe(1);
+    expect(second).toMatchObject({
+      kind: 'done',
+      batchUsage: { inputTokens: 1500, outputTokens: 150, cachedInputTokens: 256 },
+    });
+  });
+
   it('puts the batch part on a failure, so its tokens are priced as they were sent', async () => {
     const failure = new ExtractionFailure('OUTPUT_INVALID', 'bad');
     const error = await replay(

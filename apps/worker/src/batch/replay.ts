@@ -12,11 +12,23 @@ export function customId(body: unknown): string {
 export type ReplayOutcome =
   /** `batchUsage`: the part of the result's usage the batch interface answered (not standard calls) */
   | { kind: 'done'; result: ExtractResult; batchUsage: ModelUsage }
-  /** the requests no round has answered yet, by custom_id */
-  | { kind: 'needs'; requests: Record<string, unknown> };
+  /**
+   * the requests no round has answered yet, by custom_id; `answered`: the standard calls this
+   * run made (lines the provider failed), kept with the next round so no later run sends them
+   * again
+   */
+  | { kind: 'needs'; requests: Record<string, unknown>; answered: Record<string, StandardAnswer> };
+
+/** A request a standard call answered, as a round keeps it beside the batch's answers. */
+export interface StandardAnswer {
+  standard: ChatCompletion;
+}
 
 const isAnswer = (value: unknown): value is ChatCompletion =>
   typeof value === 'object' && value !== null && 'choices' in value;
+
+const isStandardAnswer = (value: unknown): value is StandardAnswer =>
+  typeof value === 'object' && value !== null && isAnswer((value as StandardAnswer).standard);
 
 /**
  * Runs the extraction's calls against what earlier rounds answered (docs/batch.md). The model
@@ -28,7 +40,8 @@ const isAnswer = (value: unknown): value is ChatCompletion =>
  *
  * `standard` sends a request as a direct call: for a line the provider failed, and for every
  * request not yet answered once `standardNow` (past the window's fallback, or no batch
- * interface).
+ * interface). A failed line's standard answer is handed back with the next round's requests
+ * (`answered`) and replayed from `answers` as `{ standard }` afterwards: sent once, paid once.
  *
  * Each call is priced by how it was sent (docs/cost.md), so the usage of the answers taken from
  * earlier rounds is summed apart: `batchUsage` on the outcome, and on an ExtractionFailure.
@@ -44,6 +57,7 @@ export async function replay(
   let heldCount = 0;
   let direct = 0;
   const batchUsage: ModelUsage = { ...NO_USAGE };
+  const answered: Record<string, StandardAnswer> = {};
   const stop = new AbortController();
   const inner = AbortSignal.any([signal, stop.signal]);
 
@@ -54,10 +68,13 @@ export async function replay(
       addUsage(batchUsage, known.usage);
       return structuredClone(known);
     }
+    if (isStandardAnswer(known)) return structuredClone(known.standard);
     if (known !== undefined || standardNow) {
       direct += 1;
       try {
-        return await standard(body, callSignal);
+        const answer = await standard(body, callSignal);
+        answered[id] = { standard: answer };
+        return answer;
       } finally {
         direct -= 1;
       }
@@ -91,7 +108,7 @@ export async function replay(
     if (++quietTurns < 2) continue;
     stop.abort(new Error('waiting for the next batch round'));
     await running;
-    return { kind: 'needs', requests: held };
+    return { kind: 'needs', requests: held, answered };
   }
   if (settled.ok) return { kind: 'done', result: settled.result, batchUsage };
   if (settled.error instanceof ExtractionFailure) settled.error.batchUsage = batchUsage;

@@ -24,11 +24,17 @@ export function batchRounds(db: Db) {
      * A new round with what it will send, before anything is sent, leased to this run; null when
      * another run of the extraction has a round open already.
      */
-    async open(extractionId: string, requests: Record<string, unknown>): Promise<Round | null> {
+    async open(
+      extractionId: string,
+      requests: Record<string, unknown>,
+      /** standard calls' answers the run got meanwhile (replay.ts), kept with the round */
+      answered: Record<string, unknown> = {},
+    ): Promise<Round | null> {
+      const answers = Object.keys(answered).length > 0 ? answered : null;
       try {
         const [row] = await db
           .insert(modelBatches)
-          .values({ id: randomUUID(), extractionId, requests, leaseUntil: LEASE })
+          .values({ id: randomUUID(), extractionId, requests, answers, leaseUntil: LEASE })
           .returning();
         return row ?? null;
       } catch (err) {
@@ -65,10 +71,15 @@ export function batchRounds(db: Db) {
         .set({ batchId, status: 'submitted', leaseUntil: null, updatedAt: sql`now()` })
         .where(eq(modelBatches.id, id)),
 
+    /** The batch's answers, added to the standard ones the round was opened with. */
     done: (id: string, answers: Record<string, unknown>) =>
       db
         .update(modelBatches)
-        .set({ answers, status: 'done', updatedAt: sql`now()` })
+        .set({
+          answers: sql`coalesce(${modelBatches.answers}, '{}'::jsonb) || ${JSON.stringify(answers)}::jsonb`,
+          status: 'done',
+          updatedAt: sql`now()`,
+        })
         .where(eq(modelBatches.id, id)),
 
     remove: (id: string) => db.delete(modelBatches).where(eq(modelBatches.id, id)),

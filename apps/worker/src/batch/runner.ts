@@ -164,7 +164,7 @@ export function createBatchRunner(deps: {
       signal,
     );
     if (outcome.kind === 'done') return { ...outcome.result, batchUsage: outcome.batchUsage };
-    const round = await rounds.open(row.id, outcome.requests);
+    const round = await rounds.open(row.id, outcome.requests, outcome.answered);
     // Another run of this job (a lock handed on) opened one first: it sends it.
     if (!round) throw waitUntil(row);
     try {
