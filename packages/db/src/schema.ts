@@ -569,8 +569,10 @@ export const modelBatches = pgTable(
     // lost is found again.
     id: uuid('id').primaryKey(),
     extractionId: uuid('extraction_id').notNull(),
-    // custom_id → the chat-completions body sent on that line.
-    requests: jsonb('requests').$type<Record<string, unknown>>().notNull(),
+    // custom_id → the chat-completions body sent on that line. `json`, not `jsonb`: the body
+    // goes out as it was built, its keys in order (a structured output's properties are
+    // answered in the schema's order; jsonb would sort them by length).
+    requests: json('requests').$type<Record<string, unknown>>().notNull(),
     fileId: text('file_id'),
     batchId: text('batch_id'),
     // `open` (not yet at the provider), `submitted`, `done` (answers read), `cancelled`.

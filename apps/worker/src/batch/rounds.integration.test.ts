@@ -35,3 +35,18 @@ it('keeps the standard answers a round was opened with beside the batch’s', as
     answers: { failed: standard, next: { choices: [] } },
   });
 });
+
+it('keeps each request body as it was built, its keys in order', async () => {
+  const rounds = batchRounds(handle.db);
+  const extractionId = randomUUID();
+  // A structured output's properties are answered in this order; jsonb would sort them by length.
+  const body = {
+    model: 'm',
+    response_format: { schema: { properties: { invoice_number: {}, total: {}, id: {} } } },
+  };
+  const round = (await rounds.open(extractionId, { line: body }))!;
+  const [stored] = await rounds.list(extractionId);
+  for (const got of [round, stored!]) {
+    expect(JSON.stringify(got.requests)).toBe(JSON.stringify({ line: body }));
+  }
+});

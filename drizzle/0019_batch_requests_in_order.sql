@@ -1,0 +1,1 @@
+ALTER TABLE "model_batches" ALTER COLUMN "requests" SET DATA TYPE json;
