@@ -20,7 +20,7 @@ export type ReplayOutcome =
   | { kind: 'needs'; requests: Record<string, unknown>; answered: Record<string, StandardAnswer> };
 
 /** A request a standard call answered, as a round keeps it beside the batch's answers. */
-export interface StandardAnswer {
+interface StandardAnswer {
   standard: ChatCompletion;
 }
 
