@@ -203,6 +203,9 @@ export const configSchema = z.object({
   MAX_REDIRECTS: int(10),
   // Pages read at all (checked before any work), and pages sent as images (docs/api.md#limits: 100).
   MAX_PDF_PAGES: int(1000, 1),
+  // A pdf or document longer than this is worked as page windows of this many pages, each its
+  // own job that any worker process takes (docs/scaling.md#one-large-document).
+  SPLIT_PAGES: int(40, 1),
   MAX_PDF_IMAGE_PAGES: int(100, 0),
   MAX_IMAGE_PIXELS: int(50_000_000, 1),
   PDF_MODE: z.enum(['auto', 'text', 'images']).default('auto'),

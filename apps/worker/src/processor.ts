@@ -1,4 +1,10 @@
-import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import {
+  DelayedError,
+  UnrecoverableError,
+  WaitingChildrenError,
+  WaitingError,
+  type Job,
+} from 'bullmq';
 import type { Logger } from 'pino';
 import {
   ExtractionFailure,
@@ -43,6 +49,11 @@ import { deletedWhilePreparing, prepareStep, recordFound } from './job/prepare-s
 import { progressReporter, type ProgressReporter } from './job/progress-step.ts';
 import { reuseStep, type JobReuse } from './job/reuse-step.ts';
 import { BatchWait, type BatchRunner } from './batch/runner.ts';
+import { mergeWindowsStep } from './job/windows/merge-step.ts';
+import { splitStep, type WindowSplit } from './job/windows/split-step.ts';
+import type { WindowStore } from './job/windows/store.ts';
+import { waitForWindows } from './job/windows/wait-step.ts';
+import { planWindows } from './job/windows/plan.ts';
 
 export interface ProcessorDeps {
   /** The row's transitions and the "finished" message (job/lifecycle.ts). */
@@ -70,6 +81,11 @@ export interface ProcessorDeps {
   prices?: PriceTable;
   /** Batch priority's rounds (batch/runner.ts); batch extractions run as standard when absent. */
   batch?: BatchRunner;
+  /**
+   * Page windows of long documents (SPLIT_PAGES, docs/scaling.md#one-large-document), worked
+   * as jobs of their own (window-processor.ts); every document is one job when absent.
+   */
+  windows?: { store: WindowStore; splitPages: number };
 }
 
 /** The reason the worker aborts its running jobs with when its shutdown grace has run out. */
@@ -114,10 +130,11 @@ export function createProcessor(deps: ProcessorDeps) {
 
   async function processOnce(
     job: Job,
-    { extractionId, requestId, traceparent }: ExtractJobPayload,
+    payload: ExtractJobPayload,
     token?: string,
     stop?: AbortSignal,
   ): Promise<{ status: string }> {
+    const { extractionId, requestId, traceparent } = payload;
     const traceId = parseTraceparent(traceparent)?.traceId;
     const fields: LogContext = {
       extractionId,
@@ -128,19 +145,24 @@ export function createProcessor(deps: ProcessorDeps) {
     };
     const log = deps.logger.child(fields);
     // Lines written by shared code during this job (sources, browser) carry the same fields.
-    return withLogContext(fields, () => handle(job, extractionId, log, token, stop));
+    return withLogContext(fields, () => handle(job, payload, log, token, stop));
   }
 
   async function handle(
     job: Job,
-    extractionId: string,
+    payload: ExtractJobPayload,
     log: Logger,
     token: string | undefined,
     stop: AbortSignal | undefined,
   ): Promise<{ status: string }> {
+    const { extractionId } = payload;
     try {
-      return await run(job, extractionId, log, stop);
+      // The run after the document's windows were stored: merge them (job/windows/).
+      if (payload.windows && deps.windows)
+        return await mergeWindows(job, payload, payload.windows, log, token);
+      return await run(job, payload, log, token, stop);
     } catch (err) {
+      if (err instanceof WaitingChildrenError) throw err;
       if (stop?.aborted && stop.reason === SHUTDOWN_REASON && token) {
         await lifecycle.release(extractionId).catch(() => false);
         await job.moveToWait(token);
@@ -169,10 +191,12 @@ export function createProcessor(deps: ProcessorDeps) {
 
   async function run(
     job: Job,
-    extractionId: string,
+    payload: ExtractJobPayload,
     log: Logger,
+    token: string | undefined,
     stop: AbortSignal | undefined,
   ): Promise<{ status: string }> {
+    const { extractionId } = payload;
     const claimed = await claimStep(lifecycle, extractionId, deps.maxAttempts);
     if (claimed.next === 'skip') {
       if (claimed.reason === 'deleted') log.info('extraction was deleted; nothing to do');
@@ -190,21 +214,33 @@ export function createProcessor(deps: ProcessorDeps) {
     const deadline = startDeadline(deps.jobTimeoutMs, stop);
     const { signal } = deadline;
     try {
-      return await runSteps(row, log, signal);
+      return await runSteps(row, log, signal, (split) =>
+        splitIntoWindows(job, payload, split, log, token),
+      );
     } catch (err) {
-      // Handed back or put back by the caller: nothing is recorded as a failure.
-      if (stop?.aborted || isDatabaseUnavailable(err) || err instanceof BatchWait) throw err;
+      // Handed back, put back or waiting for its windows: nothing is recorded as a failure.
+      if (
+        stop?.aborted ||
+        isDatabaseUnavailable(err) ||
+        err instanceof BatchWait ||
+        err instanceof WaitingChildrenError
+      )
+        throw err;
       return await fail(job, row, asFailure(err), log);
     } finally {
       deadline.clear();
     }
   }
 
-  /** prepare → extract → finish, for a claimed row, within the job's deadline. */
+  /**
+   * prepare → extract → finish, for a claimed row, within the job's deadline; or, for a long
+   * document, split → its windows' jobs (`windowed`).
+   */
   async function runSteps(
     claimed: ExtractionRow,
     log: Logger,
     signal: AbortSignal,
+    windowed: (split: WindowSplit) => Promise<{ status: string }>,
   ): Promise<{ status: string }> {
     // Not retryable: no attempt can succeed until the worker is configured.
     if (!deps.modelConfigured)
@@ -215,6 +251,13 @@ export function createProcessor(deps: ProcessorDeps) {
     // A batch still at the provider is looked at before anything is prepared.
     const batch = claimed.priority === 'batch' ? deps.batch : undefined;
     if (batch) await batch.advance(claimed);
+    if (deps.windows && !batch) {
+      const split = await withTimeout(
+        splitStep(deps.sources, claimed, deps.windows.splitPages, signal),
+        signal,
+      );
+      if (split) return windowed(split);
+    }
     const preparing = performance.now();
     const source = await withTimeout(
       prepareStep(deps.sources, claimed, signal, deps.preparations?.(claimed)),
@@ -262,6 +305,90 @@ export function createProcessor(deps: ProcessorDeps) {
     );
     metrics?.finished(written ? 'completed' : 'discarded');
     log.info({ tokens: result.totalTokens, calls: result.calls, written }, 'extraction completed');
+    if (written) await notify(row.id, log);
+    return { status: written ? 'completed' : 'discarded' };
+  }
+
+  /** A long document's windows go to the queue; this job waits for them, holding no slot. */
+  async function splitIntoWindows(
+    job: Job,
+    payload: ExtractJobPayload,
+    split: WindowSplit,
+    log: Logger,
+    token: string | undefined,
+  ): Promise<{ status: string }> {
+    if (!deps.windows || !token) throw new Error('page windows need the job token');
+    const state = await waitForWindows(job, token, payload, split, {
+      windows: deps.windows.store,
+      lifecycle,
+    });
+    log.info(
+      { pages: split.pagesTotal, windows: planWindows(split.pagesTotal, split.splitPages).length },
+      'document split into page windows',
+    );
+    if (state === 'waiting') throw new WaitingChildrenError();
+    return mergeWindows(job, payload, split, log, token);
+  }
+
+  /**
+   * Every window stored: their answers merged in page order, grounded in the document's pages,
+   * completed and charged once for what all of them spent. A window still missing (its job was
+   * lost) is added again first. A merge that fails fails the extraction: merging again would
+   * give the same answer.
+   */
+  async function mergeWindows(
+    job: Job,
+    payload: ExtractJobPayload,
+    split: WindowSplit,
+    log: Logger,
+    token: string | undefined,
+  ): Promise<{ status: string }> {
+    const windows = deps.windows;
+    if (!windows || !token) throw new Error('page windows need the job token');
+    const found = await windows.store.row(payload.extractionId);
+    if (found.kind !== 'processing') {
+      log.info({ reason: found.kind }, 'extraction deleted or finished while its windows ran');
+      metrics?.finished(found.kind === 'gone' ? 'deleted' : 'duplicate');
+      return { status: found.kind === 'gone' ? 'deleted' : 'duplicate' };
+    }
+    const row = found.row;
+    const state = await waitForWindows(job, token, payload, split, {
+      windows: windows.store,
+      lifecycle,
+    });
+    if (state === 'waiting') throw new WaitingChildrenError();
+    const stored = await windows.store.list(row.id);
+    if (stored.length < planWindows(split.pagesTotal, split.splitPages).length)
+      throw new Error('page windows missing after every window finished; retried');
+    let merged;
+    try {
+      merged = mergeWindowsStep(row.schemaStructure, stored);
+    } catch (err) {
+      const failure = asFailure(err);
+      const { written } = await failureStep(lifecycle, row.id, failure, 'fail', (spend) =>
+        priceSpend(prices, row, spend),
+      );
+      metrics?.finished('failed', failure.code);
+      log.warn({ code: failure.code, written }, 'extraction failed: its windows do not merge');
+      if (written) await notify(row.id, log);
+      throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
+    }
+    const pageImages = merged.pageImages;
+    const { written } = await time('store', row.sourceType, () =>
+      finishStep(
+        { lifecycle, previews: () => Promise.resolve(pageImages) },
+        row.id,
+        row.citationsRequested,
+        merged.source,
+        merged.answer,
+        priceSpend(prices, row, { tokens: merged.tokens, usage: merged.usage }),
+      ),
+    );
+    metrics?.finished(written ? 'completed' : 'discarded');
+    log.info(
+      { tokens: merged.tokens, calls: merged.calls, windows: stored.length, written },
+      'extraction completed from its page windows',
+    );
     if (written) await notify(row.id, log);
     return { status: written ? 'completed' : 'discarded' };
   }

@@ -9,12 +9,15 @@ import {
   EXTRACT_JOB,
   EXTRACTION_QUEUE,
   extractionRetryDelay,
+  WINDOW_JOB,
   isRedisUnavailable,
 } from '@xt/queue';
 import { processEnvironment, type WorkerConfig } from './config.ts';
 import { createAppLogger, createDependencyOutages, errorSummary, type Logger } from '@xt/runtime';
 import { pagePreviews } from './page-previews/index.ts';
 import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
+import { createWindowProcessor } from './window-processor.ts';
+import { windowStore } from './job/windows/store.ts';
 import { jobLifecycle } from './job/lifecycle.ts';
 import { jobReuse } from './job/reuse-step.ts';
 import { jobPreparations } from './job/preparations.ts';
@@ -149,6 +152,19 @@ export async function startWorker(
     uploads: { store, maxBytes: config.MAX_UPLOAD_BYTES },
   });
   metrics.watch(() => sources.stats());
+  const lifecycle = jobLifecycle(db.db, redis, config.QUEUE_PREFIX);
+  const previews = pagePreviews({
+    db: db.db,
+    store,
+    render: (task) => sources.renderPreviews(task),
+    maxImagePixels: config.MAX_IMAGE_PIXELS,
+    logger,
+  });
+  // Windows are retried like extractions: the same attempts and backoff.
+  const windows = windowStore(db.db, queue, {
+    attempts: config.JOB_ATTEMPTS,
+    backoffMs: config.JOB_BACKOFF_MS,
+  });
   const rounds = batchRounds(db.db);
   const provider = batchProvider(model.openai);
   const processor = createProcessor({
@@ -163,7 +179,8 @@ export async function startWorker(
       },
       logger,
     }),
-    lifecycle: jobLifecycle(db.db, redis, config.QUEUE_PREFIX),
+    lifecycle,
+    windows: { store: windows, splitPages: config.SPLIT_PAGES },
     reuse: jobReuse(db.db, {
       pipelineVersion: pipelineVersion(),
       namespace: config.CACHE_NAMESPACE,
@@ -192,18 +209,25 @@ export async function startWorker(
     maxAttempts: config.JOB_ATTEMPTS,
     modelConfigured: Boolean(config.OPENAI_API_KEY || config.OPENAI_BASE_URL),
     metrics,
-    previews: pagePreviews({
-      db: db.db,
-      store,
-      render: (task) => sources.renderPreviews(task),
-      maxImagePixels: config.MAX_IMAGE_PIXELS,
-      logger,
-    }),
+    previews,
+  });
+  const windowProcessor = createWindowProcessor({
+    lifecycle,
+    windows,
+    model,
+    sources,
+    logger,
+    jobTimeoutMs: config.JOB_TIMEOUT_MS,
+    previews,
+    prices: config.MODEL_PRICES,
   });
 
   const worker = new Worker(
     EXTRACTION_QUEUE,
-    catalogueProcessor(EXTRACTION_QUEUE, { [EXTRACT_JOB]: processor }),
+    catalogueProcessor(EXTRACTION_QUEUE, {
+      [EXTRACT_JOB]: processor,
+      [WINDOW_JOB]: windowProcessor,
+    }),
     {
       connection: blocking,
       prefix: config.QUEUE_PREFIX,

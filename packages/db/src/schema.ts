@@ -15,6 +15,8 @@ import type {
   ExtractionWarning,
   FailureCode,
   FormatName,
+  GroundingPage,
+  ModelUsage,
   PublicModel,
   Structure,
   UploadedFile,
@@ -602,3 +604,46 @@ export const modelBatches = pgTable(
 );
 
 export type ModelBatchRow = typeof modelBatches.$inferSelect;
+
+/**
+ * The page windows of a long `pdf` or `document` (docs/scaling.md#one-large-document): one row
+ * per window whose job finished, written once by a conditional insert, so that a window run
+ * twice (a retry, a stalled lock handed on) keeps the first run's answer and its tokens count
+ * once. The extraction's job merges them in page order and charges their sum. Removed with the
+ * extraction: a window that finishes after a delete has nothing to write into.
+ */
+export const extractionWindows = pgTable(
+  'extraction_windows',
+  {
+    extractionId: uuid('extraction_id')
+      .notNull()
+      .references(() => extractions.id, { onDelete: 'cascade' }),
+    // 0-based, in page order.
+    windowIndex: integer('window_index').notNull(),
+    // The document's own 1-based page numbers, both inclusive.
+    firstPage: integer('first_page').notNull(),
+    lastPage: integer('last_page').notNull(),
+    // The window's answer against the relaxed structure (merged by the extraction's job), with
+    // what the model said about its values and the lists it left unfinished.
+    output: json('output'),
+    annotations: jsonb('annotations').$type<WindowAnnotations>().notNull(),
+    truncated: jsonb('truncated').$type<string[]>().notNull(),
+    // The window's pages as read, to locate values in (citations asked for); null otherwise.
+    grounding: jsonb('grounding').$type<GroundingPage[]>(),
+    // Previews of the window's cited pages: `{ "<page>": "<blob ref>" }`.
+    pageImages: jsonb('page_images').$type<Record<string, string>>(),
+    tokens: integer('tokens').notNull(),
+    usage: jsonb('usage').$type<ModelUsage>().notNull(),
+    calls: integer('calls').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.extractionId, t.windowIndex] })],
+);
+
+/** A window's model annotations, as JSON: quotes and probabilities by pointer. */
+export interface WindowAnnotations {
+  quotes: [string, string][];
+  probabilities: [string, number][] | null;
+}
+
+export type ExtractionWindowRow = typeof extractionWindows.$inferSelect;

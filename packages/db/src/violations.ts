@@ -21,3 +21,9 @@ export function isUniqueViolation(err: unknown, index: string): boolean {
   const found = driverError(err);
   return found?.code === '23505' && found.constraint === index;
 }
+
+/** True when `err` is PostgreSQL refusing a row whose parent `constraint` names is gone (23503). */
+export function isForeignKeyViolation(err: unknown, constraint: string): boolean {
+  const found = driverError(err);
+  return found?.code === '23503' && found.constraint === constraint;
+}

@@ -8,7 +8,7 @@ import { ExtractionNotFound } from './errors.ts';
 
 /**
  * Deletes the row first: a job that is already running then finds nothing to update and writes
- * no result and no charge. A job still waiting is removed from the queue. An uploaded file and
+ * no result and no charge. A job still waiting is removed from the queue, with its page windows. An uploaded file and
  * the page previews go in the same transaction as the row.
  */
 export async function deleteExtraction(
@@ -42,6 +42,9 @@ export async function deleteExtraction(
   if (deleted.length === 0) throw new ExtractionNotFound();
   try {
     const job = await deps.queue.getJob(id);
+    // A long document's page windows not yet taken go now; those being worked find no row
+    // before their next model call and stop (docs/scaling.md#one-large-document).
+    if (job && (await job.isWaitingChildren())) await job.removeUnprocessedChildren();
     if (job && !(await job.isActive())) await job.remove();
   } catch (err) {
     // Locked by a worker that just picked it up: that worker will find no row and stop.

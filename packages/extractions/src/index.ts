@@ -14,3 +14,4 @@ export * from './enqueue.ts';
 export * from './transitions.ts';
 export * from './reconcile.ts';
 export * from './reuse/index.ts';
+export * from './windows.ts';

@@ -1,19 +1,18 @@
+import type { Annotations } from './annotations.ts';
 import type { ContentPart, ModelUsage, PreparedSource, PublicModel, Structure } from '@xt/contract';
 import { ExtractionFailure, NO_USAGE } from '@xt/contract';
 import { mapBounded } from './bounded.ts';
 import { chunkParts } from './chunking.ts';
 import type { ModelClient } from './client.ts';
 import { toJsonSchema } from './json-schema.ts';
-import { carry, type Annotations } from './annotations.ts';
 import { toCitedJsonSchema } from './cited-schema.ts';
-import { mergeTracked } from './merge.ts';
+import { mergeAnswers, mergePieces } from './merge-answers.ts';
 import { pageTracker } from './page-progress.ts';
 import { fillAbsentFields } from './normalize.ts';
 import { callWithRepairs, type CallResult, type ChatTransport, type Spend } from './model-call.ts';
 import { buildMessages } from './prompt.ts';
 import { relaxStructure } from './relax.ts';
 import { estimatePartTokens, estimateTextTokens } from './tokens.ts';
-import { validateOutput } from './validate-output.ts';
 
 export interface ExtractInput {
   client: ModelClient;
@@ -32,6 +31,13 @@ export interface ExtractInput {
   onPagesDone?: ((pagesDone: number) => void) | undefined;
   /** sends the requests instead of direct calls (a batch round, docs/batch.md) */
   transport?: ChatTransport | undefined;
+  /**
+   * The source is page window `index` of `count` of a longer document, whose windows other jobs
+   * extract (docs/scaling.md#one-large-document): it is answered like a chunk, against the
+   * relaxed structure, and the whole document's answer is checked once the windows are merged
+   * (mergeAnswers).
+   */
+  window?: { index: number; count: number } | undefined;
 }
 
 export interface ExtractResult {
@@ -96,7 +102,7 @@ async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
   const chunks = chunkParts(source.parts, chunkBudget, estimate);
   checkCeilings(client, chunks, fixed, estimate);
 
-  if (chunks.length <= 1) {
+  if (chunks.length <= 1 && !input.window) {
     const answer = await callWithRepairs({
       client,
       providerModel,
@@ -125,7 +131,7 @@ async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
           // the guidance must describe the relaxed fields, or it would demand required values
           structure: relaxed,
           parts,
-          chunk: { index: i + 1, count: chunks.length },
+          chunk: chunkPosition(i, chunks.length, input.window),
         }),
         spend,
         signal: input.signal,
@@ -136,31 +142,15 @@ async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
       return answer;
     },
   );
-  const { merged, moves } = mergeTracked(
-    structure,
-    answers.map((a) => a.output),
-  );
-  // Lists are merged by key path, so a list's pointer is the same in the merged output.
-  const truncated = [...new Set(answers.flatMap((a) => a.truncated))];
-  // A list left unfinished may also have left the fields after it unwritten: it is reported.
-  const errors = validateOutput(truncated.length > 0 ? relaxed : structure, merged);
-  if (errors.length > 0) {
-    throw new ExtractionFailure(
-      'OUTPUT_INVALID',
-      `The merged output of ${chunks.length} parts does not match the structure: ${errors
-        .slice(0, 5)
-        .map((e) => `${e.field} ${e.message}`)
-        .join('; ')}`,
-    );
-  }
-  return {
-    output: merged,
-    annotations: carry(
-      answers.map((a) => a.annotations),
-      moves,
-    ),
-    truncated,
-  };
+  // A window's answer is one piece of the document's, checked once the windows are merged.
+  if (input.window) return mergePieces(relaxed, answers);
+  return mergeAnswers(structure, answers);
+}
+
+/** Where a chunk stands in the document, as its prompt says: within its window, if any. */
+function chunkPosition(i: number, chunks: number, window: ExtractInput['window']) {
+  if (window && chunks === 1) return { index: window.index + 1, count: window.count };
+  return { index: i + 1, count: chunks };
 }
 
 /** The part of every call's prompt that is not source content: rules, guidance, schema. */

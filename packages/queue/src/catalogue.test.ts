@@ -7,6 +7,8 @@ import {
   EXTRACT_JOB,
   EXTRACTION_QUEUE,
   WEBHOOK_QUEUE,
+  WINDOW_JOB,
+  windowJobOptions,
   type ExtractJobPayload,
 } from './catalogue.ts';
 
@@ -20,6 +22,7 @@ describe('catalogueProcessor', () => {
         seen.push(payload);
         return Promise.resolve('done');
       },
+      [WINDOW_JOB]: () => Promise.resolve(),
     });
     const extractionId = randomUUID();
     await expect(processor(job(EXTRACT_JOB, { extractionId, requestId: 'r1' }))).resolves.toBe(
@@ -40,6 +43,7 @@ describe('catalogueProcessor', () => {
   it('fails a payload its schema refuses at once, naming the field', async () => {
     const processor = catalogueProcessor(EXTRACTION_QUEUE, {
       [EXTRACT_JOB]: () => Promise.resolve(),
+      [WINDOW_JOB]: () => Promise.resolve(),
     });
     const failure = processor(job(EXTRACT_JOB, { extractionId: 'not-a-uuid' }));
     await expect(failure).rejects.toBeInstanceOf(UnrecoverableError);
@@ -54,5 +58,36 @@ describe('catalogueProcessor', () => {
       // @ts-expect-error: `extract` is not a job of the webhook queue
       [EXTRACT_JOB]: () => Promise.resolve(),
     });
+  });
+});
+
+describe('windowJobOptions', () => {
+  const extractionId = randomUUID();
+  const payload = {
+    extractionId,
+    index: 2,
+    count: 3,
+    firstPage: 81,
+    lastPage: 100,
+    pagesTotal: 100,
+  };
+  const parent = { id: extractionId, queue: 'bull:extractions' };
+
+  it('makes the window a child of its extraction whose final failure fails the parent', () => {
+    const opts = windowJobOptions(parent, payload, { attempts: 3, backoffMs: 1000, priority: 4 });
+    expect(opts).toMatchObject({
+      jobId: `${extractionId}-w2`,
+      parent,
+      failParentOnFailure: true,
+      attempts: 3,
+    });
+  });
+
+  it("queues each window like the account's next extraction", () => {
+    expect(
+      windowJobOptions(parent, payload, { attempts: 3, backoffMs: 1, priority: 4 }).priority,
+    ).toBe(6);
+    // A job enqueued without a priority still gives its windows one.
+    expect(windowJobOptions(parent, payload, { attempts: 3, backoffMs: 1 }).priority).toBe(3);
   });
 });

@@ -8,14 +8,36 @@ import { EXTRACTION_BACKOFF } from './backoff.ts';
  */
 export const EXTRACTION_QUEUE = 'extractions';
 export const EXTRACT_JOB = 'extract';
+/** One page window of a long document, a child of its extraction's job (docs/scaling.md). */
+export const WINDOW_JOB = 'window';
 
 export const extractJobPayload = z.object({
   extractionId: z.uuid(),
   requestId: z.string().max(128).optional(),
   /** The W3C traceparent of the request that created the job, so its lines share a trace id. */
   traceparent: z.string().max(256).optional(),
+  /**
+   * Set by the extraction's job once it split the document into page windows (`pagesTotal`
+   * pages, `splitPages` a window): a run that finds it merges the windows instead of claiming
+   * the row again (docs/scaling.md#one-large-document).
+   */
+  windows: z.object({ pagesTotal: z.int().min(1), splitPages: z.int().min(1) }).optional(),
 });
 export type ExtractJobPayload = z.infer<typeof extractJobPayload>;
+
+export const windowJobPayload = z.object({
+  extractionId: z.uuid(),
+  /** 0-based, in page order, of `count` windows. */
+  index: z.int().min(0),
+  count: z.int().min(1),
+  /** The document's own 1-based pages, both inclusive, of `pagesTotal`. */
+  firstPage: z.int().min(1),
+  lastPage: z.int().min(1),
+  pagesTotal: z.int().min(1),
+  requestId: z.string().max(128).optional(),
+  traceparent: z.string().max(256).optional(),
+});
+export type WindowJobPayload = z.infer<typeof windowJobPayload>;
 
 export interface ExtractionJobPolicy {
   attempts: number;
@@ -46,6 +68,33 @@ export function extractJobOptions(extractionId: string, policy: ExtractionJobPol
     // dashboard and a week of failures for post-mortems.
     removeOnComplete: { age: 24 * 3600, count: 10_000 },
     removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
+  };
+}
+
+/** A window's job id: its extraction's and its index (BullMQ ids may not contain `:`). */
+export const windowJobId = (extractionId: string, index: number) => `${extractionId}-w${index}`;
+
+/**
+ * A page window's job: a child of its extraction's job, retried alone with the extraction's
+ * attempts and backoff. Its priority is the extraction's plus its index, so that windows queue
+ * like that account's next extractions (docs/security.md#fair-scheduling): another account's
+ * work is not held behind every window of one long document. A window that fails for good fails
+ * its parent (the window records the extraction's failure first).
+ */
+export function windowJobOptions(
+  parent: { id: string; queue: string },
+  payload: WindowJobPayload,
+  policy: ExtractionJobPolicy,
+): JobsOptions {
+  const base = extractJobOptions(payload.extractionId, {
+    ...policy,
+    priority: (policy.priority ?? 1) + payload.index,
+  });
+  return {
+    ...base,
+    jobId: windowJobId(payload.extractionId, payload.index),
+    parent,
+    failParentOnFailure: true,
   };
 }
 
@@ -83,7 +132,7 @@ export function deliverWebhookJobOptions(messageId: string, retries: number): Jo
  * without a handler, or a handler for a job that is not here, fails typecheck.
  */
 export const JOB_CATALOGUE = {
-  [EXTRACTION_QUEUE]: { [EXTRACT_JOB]: extractJobPayload },
+  [EXTRACTION_QUEUE]: { [EXTRACT_JOB]: extractJobPayload, [WINDOW_JOB]: windowJobPayload },
   [WEBHOOK_QUEUE]: { [DELIVER_WEBHOOK_JOB]: deliverWebhookPayload },
 } as const;
 

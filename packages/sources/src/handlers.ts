@@ -149,7 +149,7 @@ export function createSourcePreparer(
 
   async function preparePdfBytes(
     bytes: Buffer,
-    { model, citations }: PrepareOptions,
+    { model, citations, pages }: PrepareOptions,
     converted?: { notesPages: boolean },
   ) {
     const kept = keepFor(citations, bytes);
@@ -165,6 +165,7 @@ export function createSourcePreparer(
         grounding: citations === true,
         ...(citations ? { ocr: ocrOptions } : {}),
         ...(converted ? { converted } : {}),
+        ...(pages ? { pages } : {}),
       },
     });
     logger.debug(

@@ -29,6 +29,11 @@ export interface PrepareOptions {
    * (docs/reuse.md#preparations): a file read before is not read again. None when absent.
    */
   preparations?: PreparationStore | undefined;
+  /**
+   * A `pdf`'s page window (docs/scaling.md#one-large-document): only these pages are read, with
+   * the document's own page numbers. Not taken from or kept in `preparations`.
+   */
+  pages?: { first: number; last: number } | undefined;
 }
 
 /**
@@ -43,6 +48,15 @@ export interface SourcePreparer {
     file: UploadedSource,
     opts: PrepareOptions,
   ): Promise<PreparedSource>;
+  /**
+   * How many pages an uploaded file of `type` has, when it is a kind read as pages that can be
+   * worked in windows (`pdf`); undefined for any other kind. Reads no page.
+   */
+  uploadPageCount(
+    type: SourceType,
+    file: UploadedSource,
+    opts: PrepareOptions,
+  ): Promise<number | undefined>;
   /** Draws page previews for the review view on a prep thread (docs/citations.md#review-view). */
   renderPreviews(task: PreviewTask): Promise<PagePreview[]>;
   /** The state of the prep threads and the browser, read when metrics are scraped. */
@@ -102,7 +116,7 @@ export function dispatch(
     uploads?: { store: BlobStore; maxBytes: number } | undefined;
   },
   time: SourceStageTimer = untimed,
-): Pick<SourcePreparer, 'prepare' | 'prepareUpload'> {
+): Pick<SourcePreparer, 'prepare' | 'prepareUpload' | 'uploadPageCount'> {
   const bytesHandler = (type: SourceType) => {
     const handler = handlers[type]?.bytes;
     if (!handler) throw notEnabled(type);
@@ -114,6 +128,12 @@ export function dispatch(
       if (!uploads) throw notEnabled(type);
       const read = bytesHandler(type);
       const content = { type, sha256: file.sha256, contentType: file.contentType };
+      if (opts.pages) {
+        const bytes = await time('fetch', type, () =>
+          readUpload(uploads.store, file, uploads.maxBytes),
+        );
+        return read(bytes, file.contentType, { ...opts, preparations: undefined });
+      }
       // Reading an upload from the blob store is this source's fetch; a preparation of the
       // same content from before needs neither.
       return withPreparations(opts.preparations, content, async () => {
@@ -122,6 +142,24 @@ export function dispatch(
         );
         return read(bytes, file.contentType, opts);
       });
+    },
+    async uploadPageCount(type, file, opts) {
+      const { uploads } = files;
+      if (type !== 'pdf' || !uploads) return undefined;
+      const bytes = await time('fetch', type, () =>
+        readUpload(uploads.store, file, uploads.maxBytes),
+      );
+      // A range that ends before it starts reads the count and no page.
+      const counted = await bytesHandler(type)(bytes, file.contentType, {
+        ...opts,
+        citations: false,
+        preparations: undefined,
+        pages: { first: 1, last: 0 },
+      });
+      // The PDF reader's result says how many pages the document has (PreparedPdf).
+      return 'pageCount' in counted && typeof counted.pageCount === 'number'
+        ? counted.pageCount
+        : undefined;
     },
     async prepare(type, source, opts) {
       if (SOURCE_KINDS[type].inputs.inline)

@@ -22,6 +22,30 @@ async function decode(part: ImagePart) {
   return { meta, min: Math.min(...stats.channels.map((c) => c.min)) };
 }
 
+describe('preparePdf: a page window', () => {
+  const pages = ['Page one: opening.', 'Page two: middle.', 'Page three: more.', 'Page four: end.'];
+
+  it('reads only its pages, with the document page numbers, and counts the whole document', async () => {
+    const result = await preparePdf(await fx.textPdf(pages), {
+      ...base,
+      grounding: true,
+      pages: { first: 2, last: 3 },
+    });
+    expect(result.pageCount).toBe(4);
+    expect(result.parts.map((p) => p.unit)).toEqual([2, 3]);
+    expect((result.parts[0] as TextPart).text).toMatch(/^--- Page 2 ---\nPage two/);
+    expect(result.grounding).toMatchObject({ kind: 'pages', pages: [{ page: 2 }, { page: 3 }] });
+  });
+
+  it('reads only the count when the range ends before it starts', async () => {
+    const result = await preparePdf(await fx.textPdf(pages), {
+      ...base,
+      pages: { first: 1, last: 0 },
+    });
+    expect(result).toMatchObject({ pageCount: 4, parts: [], textPages: 0 });
+  });
+});
+
 describe('preparePdf: text layer', () => {
   it('gives one text part per page, in order, with page markers and units', async () => {
     const pages = [

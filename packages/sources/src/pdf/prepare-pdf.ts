@@ -43,6 +43,13 @@ export interface PdfOptions {
    * are the slides' notes pages, read as the notes of their slides rather than as pages.
    */
   converted?: { notesPages: boolean } | undefined;
+  /**
+   * Read only these pages (1-based, both inclusive, the document's own numbers): one page
+   * window of a long document (docs/scaling.md#one-large-document). `pageCount` is still the
+   * whole document's, and a window with nothing readable is empty rather than a failure: its
+   * neighbours may have content. A range that ends before it starts reads only the count.
+   */
+  pages?: { first: number; last: number } | undefined;
 }
 
 export type PreparedPdf = PreparedSource & {
@@ -76,7 +83,9 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
     if (opts.mode === 'images' && pages > opts.maxImagePages)
       throw tooManyImagePages(opts.maxImagePages);
     const read: ReadState = { parts: [], grounding: [], textPages: 0, imagePages: 0 };
-    for (let n = 1; n <= pages; n++) {
+    const first = Math.max(1, opts.pages?.first ?? 1);
+    const last = Math.min(pages, opts.pages?.last ?? pages);
+    for (let n = first; n <= last; n++) {
       const page = await doc.getPage(n);
       try {
         const lines = await readPage(page, n, opts, read);
@@ -89,7 +98,7 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
       }
     }
     const { parts, grounding, textPages, imagePages } = read;
-    if (parts.length === 0) throw nothingReadable(pages, opts.mode);
+    if (parts.length === 0 && !opts.pages) throw nothingReadable(pages, opts.mode);
     return {
       parts,
       pageCount: pages,

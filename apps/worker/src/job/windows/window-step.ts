@@ -1,0 +1,127 @@
+import { ExtractionFailure, type PreparedSource } from '@xt/contract';
+import { groundOutput } from '@xt/grounding';
+import { extract, type ExtractResult, type ModelClient } from '@xt/model';
+import type { WindowJobPayload } from '@xt/queue';
+import type { SourcePreparer } from '@xt/sources';
+import type { PagePreviews } from '../../page-previews/index.ts';
+import type { ExtractionRow } from '../lifecycle.ts';
+import { annotationsToJson } from './stored-answer.ts';
+import type { WindowStore } from './store.ts';
+
+/** Thrown in place of a model call once the extraction is found deleted: nothing is sent. */
+export class ExtractionGone extends Error {
+  constructor() {
+    super('the extraction was deleted');
+    this.name = 'ExtractionGone';
+  }
+}
+
+/**
+ * The model client a window calls through: before each call (chunks, repairs, continuations)
+ * it looks whether the extraction still exists, so that after a delete nothing more reaches the
+ * model. The per-extraction ceilings (MAX_MODEL_CALLS_PER_EXTRACTION,
+ * MAX_INPUT_TOKENS_PER_EXTRACTION) are shared out by pages: a window may spend its pages' share.
+ */
+export function windowClient(
+  model: ModelClient,
+  stillWanted: () => Promise<boolean>,
+  share: number,
+): ModelClient {
+  const part = (limit: number) =>
+    Number.isFinite(limit) ? Math.max(1, Math.ceil(limit * share)) : limit;
+  return {
+    ...model,
+    maxExtractionCalls: part(model.maxExtractionCalls),
+    maxExtractionInputTokens: part(model.maxExtractionInputTokens),
+    schedule: (call) =>
+      model.schedule(async () => {
+        if (!(await stillWanted())) throw new ExtractionGone();
+        return call();
+      }),
+  };
+}
+
+type WindowRow = Pick<
+  ExtractionRow,
+  | 'sourceType'
+  | 'file'
+  | 'fileRef'
+  | 'model'
+  | 'citationsRequested'
+  | 'schemaStructure'
+  | 'instruction'
+>;
+
+/** The window's pages only, read from the stored upload, with the document's page numbers. */
+export function prepareWindow(
+  sources: Pick<SourcePreparer, 'prepareUpload'>,
+  row: WindowRow,
+  window: WindowJobPayload,
+  signal: AbortSignal,
+): Promise<PreparedSource> {
+  if (!row.file) throw new ExtractionFailure('INTERNAL', 'A page window needs a stored upload.');
+  return sources.prepareUpload(
+    row.sourceType,
+    { ref: row.fileRef, contentType: row.file.contentType, sha256: row.file.sha256 },
+    {
+      model: row.model,
+      signal,
+      citations: row.citationsRequested,
+      pages: { first: window.firstPage, last: window.lastPage },
+    },
+  );
+}
+
+/** The window's answer, as one piece of the document's (checked once the windows are merged). */
+export function extractWindow(
+  client: ModelClient,
+  row: WindowRow,
+  source: PreparedSource,
+  window: WindowJobPayload,
+  signal: AbortSignal,
+): Promise<ExtractResult> {
+  return extract({
+    client,
+    model: row.model,
+    structure: row.schemaStructure,
+    source,
+    instruction: row.instruction ?? undefined,
+    signal,
+    citations: row.citationsRequested,
+    window: { index: window.index, count: window.count },
+  });
+}
+
+/**
+ * Stores the window's answer once, with the window's pages as read (to locate values in) and
+ * previews of its cited pages drawn now, while its pages are at hand. Returns whether this run
+ * wrote it (false: an earlier run did, or the extraction is gone).
+ */
+export async function storeWindow(
+  deps: { windows: Pick<WindowStore, 'record'>; previews?: PagePreviews | undefined },
+  extractionId: string,
+  row: WindowRow,
+  window: WindowJobPayload,
+  source: PreparedSource,
+  result: ExtractResult,
+): Promise<boolean> {
+  const citations = row.citationsRequested;
+  const grounding = citations && source.grounding?.kind === 'pages' ? source.grounding.pages : null;
+  const pageImages = citations
+    ? ((await deps.previews?.(source, groundOutput(result, source, true).citations)) ?? null)
+    : null;
+  return deps.windows.record({
+    extractionId,
+    windowIndex: window.index,
+    firstPage: window.firstPage,
+    lastPage: window.lastPage,
+    output: result.output,
+    annotations: annotationsToJson(result.annotations),
+    truncated: result.truncated,
+    grounding,
+    pageImages,
+    tokens: result.totalTokens,
+    usage: result.usage,
+    calls: result.calls,
+  });
+}

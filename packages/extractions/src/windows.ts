@@ -1,0 +1,129 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { GroundingPage, ModelUsage } from '@xt/contract';
+import {
+  extractions,
+  extractionWindows,
+  isForeignKeyViolation,
+  type Db,
+  type ExtractionWindowRow,
+  type WindowAnnotations,
+} from '@xt/db';
+
+/**
+ * The page windows of a long document (docs/scaling.md#one-large-document): each window's job
+ * stores its answer here once, and the extraction's job merges them.
+ */
+export interface WindowResult {
+  extractionId: string;
+  windowIndex: number;
+  firstPage: number;
+  lastPage: number;
+  output: unknown;
+  annotations: WindowAnnotations;
+  truncated: string[];
+  grounding: GroundingPage[] | null;
+  pageImages: Record<string, string> | null;
+  tokens: number;
+  usage: ModelUsage;
+  calls: number;
+}
+
+/**
+ * Stores a window's answer, once: a second run of the same window (a retry after a lost answer,
+ * a stalled lock handed on) finds the first's row and writes nothing, so its tokens count once.
+ * Only while the extraction is `processing`; false when nothing was written (already stored,
+ * the extraction deleted or finished).
+ */
+export async function recordWindow(db: Db, result: WindowResult): Promise<boolean> {
+  try {
+    const rows = await db
+      .insert(extractionWindows)
+      .select(
+        db
+          .select({
+            extractionId: sql`${result.extractionId}::uuid`.as('extraction_id'),
+            windowIndex: sql`${result.windowIndex}::integer`.as('window_index'),
+            firstPage: sql`${result.firstPage}::integer`.as('first_page'),
+            lastPage: sql`${result.lastPage}::integer`.as('last_page'),
+            output: sql`${JSON.stringify(result.output ?? null)}::json`.as('output'),
+            annotations: sql`${JSON.stringify(result.annotations)}::jsonb`.as('annotations'),
+            truncated: sql`${JSON.stringify(result.truncated)}::jsonb`.as('truncated'),
+            grounding: sql`${result.grounding ? JSON.stringify(result.grounding) : null}::jsonb`.as(
+              'grounding',
+            ),
+            pageImages:
+              sql`${result.pageImages ? JSON.stringify(result.pageImages) : null}::jsonb`.as(
+                'page_images',
+              ),
+            tokens: sql`${result.tokens}::integer`.as('tokens'),
+            usage: sql`${JSON.stringify(result.usage)}::jsonb`.as('usage'),
+            calls: sql`${result.calls}::integer`.as('calls'),
+            createdAt: sql`now()`.as('created_at'),
+          })
+          .from(extractions)
+          .where(
+            and(eq(extractions.id, result.extractionId), eq(extractions.status, 'processing')),
+          ),
+      )
+      .onConflictDoNothing()
+      .returning({ windowIndex: extractionWindows.windowIndex });
+    return rows.length > 0;
+  } catch (err) {
+    // Deleted between the look and the insert: nothing is kept for it.
+    if (isForeignKeyViolation(err, 'extraction_windows_extraction_id_extractions_id_fk'))
+      return false;
+    throw err;
+  }
+}
+
+/** The stored windows of an extraction, in page order. */
+export function listWindows(db: Db, extractionId: string): Promise<ExtractionWindowRow[]> {
+  return db
+    .select()
+    .from(extractionWindows)
+    .where(eq(extractionWindows.extractionId, extractionId))
+    .orderBy(asc(extractionWindows.windowIndex));
+}
+
+/** Which windows are stored, and the pages they hold: the progress of a windowed extraction. */
+export async function storedWindows(
+  db: Db,
+  extractionId: string,
+): Promise<{ indexes: number[]; pages: number; tokens: number; usage: ModelUsage }> {
+  const rows = await db
+    .select({
+      windowIndex: extractionWindows.windowIndex,
+      firstPage: extractionWindows.firstPage,
+      lastPage: extractionWindows.lastPage,
+      tokens: extractionWindows.tokens,
+      usage: extractionWindows.usage,
+    })
+    .from(extractionWindows)
+    .where(eq(extractionWindows.extractionId, extractionId));
+  const usage: ModelUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+  for (const r of rows) {
+    usage.inputTokens += r.usage.inputTokens;
+    usage.outputTokens += r.usage.outputTokens;
+    usage.cachedInputTokens += r.usage.cachedInputTokens;
+  }
+  return {
+    indexes: rows.map((r) => r.windowIndex).sort((a, b) => a - b),
+    pages: rows.reduce((n, r) => n + r.lastPage - r.firstPage + 1, 0),
+    tokens: rows.reduce((n, r) => n + r.tokens, 0),
+    usage,
+  };
+}
+
+/** The row of an extraction while it is `processing`, else what became of it. */
+export async function processingRow(
+  db: Db,
+  id: string,
+): Promise<
+  | { kind: 'processing'; row: typeof extractions.$inferSelect }
+  | { kind: 'gone' }
+  | { kind: 'final' }
+> {
+  const [row] = await db.select().from(extractions).where(eq(extractions.id, id));
+  if (!row) return { kind: 'gone' };
+  return row.status === 'processing' ? { kind: 'processing', row } : { kind: 'final' };
+}

@@ -1,0 +1,345 @@
+/**
+ * A long PDF worked as page windows across worker processes (docs/scaling.md#one-large-document):
+ * each window is its own job any worker takes, the extraction's job merges them in page order
+ * and charges once for the sum of their tokens. Two worker processes, each taking one job at a
+ * time and making one model call at a time, so two requests held by the stand-in at once come
+ * from both processes. Faults: a window that fails once is retried alone; a delete while
+ * windows are held stops them before their next model call; a worker killed with `kill -9`
+ * while it holds a window has that window taken again, the others kept.
+ */
+import pg from 'pg';
+import { Queue } from 'bullmq';
+import { describe, expect } from 'vitest';
+import type { Citation } from '@xt/contract';
+import { EXTRACTION_QUEUE } from '@xt/queue';
+import { longStatementPdf, type StatementRow } from '@xt/testkit/fixtures';
+import { testRedisUrl, waitFor, type AppProcess, type RecordedRequest } from '@xt/testkit';
+import { startTestWorker, type TestApi } from '@xt/api/testing';
+import { stackTest } from '../support/stack.ts';
+
+const PAGES = 100;
+const SPLIT = 25;
+const WINDOWS = PAGES / SPLIT;
+const ROWS_PER_PAGE = 8;
+
+const STATEMENT = {
+  type: 'object',
+  properties: {
+    rows: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          date: { type: 'string' },
+          description: { type: 'string' },
+          quantity: { type: 'number' },
+          unit_price: { type: 'number' },
+          amount: { type: 'number' },
+        },
+      },
+    },
+  },
+};
+
+const WORKER = {
+  SPLIT_PAGES: String(SPLIT),
+  WORKER_CONCURRENCY: '1',
+  MODEL_CHUNK_CONCURRENCY: '1',
+  // A window of 25 pages takes a few model calls: a delete can land between two of them.
+  MODEL_MAX_INPUT_TOKENS: '1000',
+  MAX_MODEL_CALLS_PER_EXTRACTION: '400',
+  // A killed worker's window is handed on once its lock lapses.
+  LOCK_DURATION_MS: '3000',
+  STALLED_INTERVAL_MS: '1000',
+  PREP_THREADS: '1',
+};
+
+const test = stackTest({ model: { defaultBehaviour: { oracle: true } }, worker: false });
+const workers: AppProcess[] = [];
+const { pdf, rows } = await longStatementPdf({ pages: PAGES, rowsPerPage: ROWS_PER_PAGE });
+
+test.afterAll(async () => {
+  for (const w of workers) await w.stop();
+});
+
+/** Starts the file's two workers the first time a test needs them. */
+async function twoWorkers(api: TestApi, modelUrl: string): Promise<AppProcess[]> {
+  while (workers.length < 2)
+    workers.push(
+      await startTestWorker(api, modelUrl, { ...WORKER, WORKER_NAME: `w${workers.length}` }),
+    );
+  return workers;
+}
+
+/** The document's pages a request carried (its page markers). */
+const pagesOf = (request: RecordedRequest) =>
+  [...request.text.matchAll(/--- Page (\d+) ---/g)].map((m) => Number(m[1]));
+/** The window (0-based) a request belongs to, by the first page it carried. */
+const windowOf = (request: RecordedRequest) => {
+  const first = pagesOf(request)[0];
+  return first === undefined ? undefined : Math.floor((first - 1) / SPLIT);
+};
+
+/** Requests that carried pages of the statement (every request of this file does). */
+const statementRequests = (requests: RecordedRequest[]) =>
+  requests.filter((r) => pagesOf(r).length > 0);
+
+/** A gate that holds every request until `n` are held at once, then lets all through. */
+function heldUntil(n: number) {
+  let held = 0;
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  let isOpen = false;
+  return {
+    opened,
+    gate: () => {
+      if (isOpen) return undefined;
+      held += 1;
+      if (held >= n) {
+        isOpen = true;
+        open();
+      }
+      return opened;
+    },
+  };
+}
+
+/** A gate the test opens itself; `held` counts the requests waiting at it. */
+function manualGate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const state = { held: 0, open: () => open() };
+  return {
+    state,
+    gate: () => {
+      state.held += 1;
+      return opened;
+    },
+  };
+}
+
+async function submit(api: TestApi, citations: boolean): Promise<string> {
+  const schema = await api.request('POST', '/v1/schemas', {
+    json: { name: 'Statement', structure: STATEMENT },
+  });
+  const form = new FormData();
+  form.append('schema_id', schema.body.data.id);
+  form.append('type', 'pdf');
+  if (citations) form.append('citations', 'true');
+  form.append('source', new Blob([new Uint8Array(pdf)]), 'statement.pdf');
+  const created = await api.request('POST', '/v1/extractions', {
+    body: form,
+    headers: { Prefer: 'respond-async' },
+  });
+  expect([200, 202], created.text).toContain(created.status);
+  return created.body.data.id as string;
+}
+
+async function finished(api: TestApi, id: string) {
+  return waitFor(
+    async () => {
+      const res = await api.request('GET', `/v1/extractions/${id}`);
+      return ['completed', 'failed'].includes(res.body.data.status) ? res.body.data : undefined;
+    },
+    600_000,
+    500,
+  );
+}
+
+async function query<T>(api: TestApi, sql: string, params: unknown[]): Promise<T[]> {
+  const db = new pg.Client({ connectionString: api.database.url });
+  await db.connect();
+  try {
+    return (await db.query(sql, params)).rows as T[];
+  } finally {
+    await db.end();
+  }
+}
+
+/** The windows stored for an extraction, and the tokens its row was charged. */
+async function accounting(api: TestApi, id: string) {
+  const windows = await query<{ tokens: number }>(
+    api,
+    'select tokens from extraction_windows where extraction_id = $1 order by window_index',
+    [id],
+  );
+  const [row] = await query<{ total_tokens: string; charged: boolean }>(
+    api,
+    'select total_tokens, charged from extractions where id = $1',
+    [id],
+  );
+  return {
+    windows: windows.length,
+    windowTokens: windows.reduce((n, w) => n + w.tokens, 0),
+    totalTokens: Number(row?.total_tokens),
+    charged: row?.charged,
+  };
+}
+
+describe('a long PDF as page windows', () => {
+  test('completes with every row once and in order, cited on its own pages, charged once for the sum, worked by both processes', async ({
+    api,
+    model,
+  }) => {
+    const [first, second] = await twoWorkers(api, model.url);
+    const both = heldUntil(2);
+    model.setDefaultBehaviour({ oracle: true, gate: both.gate });
+    const before = model.requests.length;
+    const id = await submit(api, true);
+
+    // Progress sums over the windows while they run.
+    const progress = await waitFor(async () => {
+      const res = await api.request('GET', `/v1/extractions/${id}`);
+      return res.body.data.progress?.pagesTotal === PAGES ? res.body.data.progress : undefined;
+    }, 300_000);
+    expect(progress.pagesDone).toBeLessThan(PAGES);
+
+    // Two requests held at once: one process takes one job and makes one call at a time.
+    await both.opened;
+    const done = await finished(api, id);
+    expect(done.status, JSON.stringify(done.error)).toBe('completed');
+    expect(done.progress).toBeUndefined();
+    expect((done.result as { rows: StatementRow[] }).rows).toEqual(rows);
+
+    const citations = done.citations as Record<string, Citation>;
+    const last = rows.length - 1;
+    expect(citations['/rows/0/description']?.page).toBe(1);
+    expect(citations[`/rows/${last}/description`]).toMatchObject({ grounded: true, page: PAGES });
+    // The first row of the second window: page 26, as the document numbers it.
+    expect(citations[`/rows/${SPLIT * ROWS_PER_PAGE}/description`]).toMatchObject({
+      grounded: true,
+      page: SPLIT + 1,
+    });
+
+    const sent = statementRequests(model.requests.slice(before));
+    // A window takes several calls (what the delete below stops between).
+    expect(sent.length).toBeGreaterThan(WINDOWS);
+    // Every window sent its own pages, each page in one window's requests only.
+    const byWindow = new Map<number, number[]>();
+    for (const r of sent) {
+      const w = windowOf(r)!;
+      byWindow.set(w, [...(byWindow.get(w) ?? []), ...pagesOf(r)]);
+    }
+    expect([...byWindow.keys()].sort()).toEqual([0, 1, 2, 3]);
+    for (const [w, pages] of byWindow) {
+      expect(new Set(pages).size, `window ${w}`).toBe(pages.length);
+      expect(Math.min(...pages)).toBe(w * SPLIT + 1);
+      expect(Math.max(...pages)).toBe((w + 1) * SPLIT);
+    }
+
+    const money = await accounting(api, id);
+    expect(money.windows).toBe(WINDOWS);
+    expect(money.charged).toBe(true);
+    expect(money.totalTokens).toBe(money.windowTokens);
+    expect(done.totalTokens).toBe(money.windowTokens);
+    // Both processes stored windows of this extraction (their logs are written asynchronously).
+    const stored = new RegExp(`"extractionId":"${id}"[^\\n]*"window stored"`);
+    for (const w of [first!, second!]) await waitFor(() => stored.test(w.output()), 60_000);
+  }, 900_000);
+
+  test('a window that fails once is retried alone', async ({ api, model }) => {
+    await twoWorkers(api, model.url);
+    model.setDefaultBehaviour({ oracle: true });
+    const before = model.requests.length;
+    // The first call of the run fails as an unavailable provider would (retryable).
+    model.behave({ status: 503 });
+    const id = await submit(api, false);
+    const done = await finished(api, id);
+    expect(done.status, JSON.stringify(done.error)).toBe('completed');
+    expect((done.result as { rows: StatementRow[] }).rows).toEqual(rows);
+
+    const sent = statementRequests(model.requests.slice(before));
+    const failedWindow = windowOf(sent[0]!)!;
+    // Each page went out once, but the failed call's pages twice: nothing else was redone.
+    const pageSends = new Map<number, number>();
+    for (const r of sent) for (const p of pagesOf(r)) pageSends.set(p, (pageSends.get(p) ?? 0) + 1);
+    const failedPages = new Set(pagesOf(sent[0]!));
+    for (let p = 1; p <= PAGES; p++) {
+      const expected = failedPages.has(p) ? 2 : 1;
+      expect(pageSends.get(p), `page ${p} (window ${failedWindow} failed)`).toBe(expected);
+    }
+    const money = await accounting(api, id);
+    expect(money.windows).toBe(WINDOWS);
+    expect(money.totalTokens).toBe(money.windowTokens);
+  }, 900_000);
+
+  test('a delete while windows are held stops them: nothing reaches the model afterwards', async ({
+    api,
+    model,
+  }) => {
+    const [first, second] = await twoWorkers(api, model.url);
+    const hold = manualGate();
+    model.setDefaultBehaviour({ oracle: true, gate: hold.gate });
+    const before = model.requests.length;
+    const id = await submit(api, false);
+    // Both processes are in a window's model call.
+    await waitFor(() => hold.state.held >= 2, 300_000);
+
+    const deleted = await api.request('DELETE', `/v1/extractions/${id}`);
+    expect(deleted.status).toBe(200);
+    const atDelete = model.requests.length;
+    hold.state.open();
+
+    // The held windows notice the delete before their next call; the waiting ones are gone.
+    const queue = new Queue(EXTRACTION_QUEUE, {
+      connection: { url: testRedisUrl() },
+      prefix: api.prefix,
+    });
+    try {
+      await waitFor(async () => {
+        const states = await Promise.all(
+          [id, ...Array.from({ length: WINDOWS }, (_, i) => `${id}-w${i}`)].map((j) =>
+            queue.getJobState(j),
+          ),
+        );
+        return states.every((s) => s === 'completed' || s === 'unknown' || s === 'failed');
+      }, 300_000);
+    } finally {
+      await queue.close();
+    }
+    // A held window said why it stopped (logs are written asynchronously).
+    const stopped = new RegExp(`"extractionId":"${id}"[^\\n]*deleted`);
+    await waitFor(() => stopped.test(first!.output() + second!.output()), 60_000);
+    expect(model.requests.length).toBe(atDelete);
+    expect(statementRequests(model.requests.slice(before)).length).toBeGreaterThanOrEqual(2);
+    expect(
+      await query(api, 'select 1 from extraction_windows where extraction_id = $1', [id]),
+    ).toEqual([]);
+  }, 900_000);
+
+  test('a worker killed with kill -9 while it holds a window: the window is taken again, the rest kept, charged once', async ({
+    api,
+    model,
+  }) => {
+    const [doomed] = await twoWorkers(api, model.url);
+    const hold = manualGate();
+    model.setDefaultBehaviour({ oracle: true, gate: hold.gate });
+    const before = model.requests.length;
+    const id = await submit(api, false);
+    await waitFor(() => hold.state.held >= 2, 300_000);
+
+    await doomed!.stop('SIGKILL');
+    workers.splice(0, 1);
+    workers.push(await startTestWorker(api, model.url, { ...WORKER, WORKER_NAME: 'replacement' }));
+    hold.state.open();
+    model.setDefaultBehaviour({ oracle: true });
+
+    const done = await finished(api, id);
+    expect(done.status, JSON.stringify(done.error)).toBe('completed');
+    expect((done.result as { rows: StatementRow[] }).rows).toEqual(rows);
+    const money = await accounting(api, id);
+    expect(money.windows).toBe(WINDOWS);
+    expect(money.charged).toBe(true);
+    expect(money.totalTokens).toBe(money.windowTokens);
+
+    // Pages sent twice belong to one window: the killed worker's, taken again.
+    const sent = statementRequests(model.requests.slice(before));
+    const pageSends = new Map<number, number>();
+    for (const r of sent) for (const p of pagesOf(r)) pageSends.set(p, (pageSends.get(p) ?? 0) + 1);
+    const redone = new Set(
+      [...pageSends].filter(([, n]) => n > 1).map(([p]) => Math.floor((p - 1) / SPLIT)),
+    );
+    expect(redone.size).toBe(1);
+    for (let p = 1; p <= PAGES; p++) expect(pageSends.get(p), `page ${p}`).toBeGreaterThan(0);
+  }, 900_000);
+});
