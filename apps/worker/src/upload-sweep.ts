@@ -2,6 +2,7 @@ import { inArray, sql } from 'drizzle-orm';
 import type { BlobStore } from '@xt/blob-store';
 import { extractions, isDatabaseUnavailable, type Db } from '@xt/db';
 import { startPeriodic, type Logger, type Periodic } from '@xt/runtime';
+import { removeExpiredWindows, windowPreviewRefs } from '@xt/extractions';
 import { removeExpiredPreparations } from './job/preparations.ts';
 
 /** The blob references of a `page_images` value (page → ref). */
@@ -31,6 +32,8 @@ export interface UploadSweepResult {
   orphans: number;
   /** Preparations of sources past retention (docs/reuse.md#preparations). */
   preparations: number;
+  /** Page windows of long documents past retention (docs/scaling.md#one-large-document). */
+  windows: number;
 }
 
 /**
@@ -111,7 +114,13 @@ export async function removeOrphanUploads(
     const previews = await db.execute<{ ref: string }>(sql`
       select p.value as ref from ${extractions}, json_each_text(${extractions.pageImages}) p
       where ${extractions.pageImages} is not null and ${inArray(sql`p.value`, refs)}`);
-    const kept = new Set([...referenced.map((r) => r.ref), ...previews.rows.map((r) => r.ref)]);
+    // And from a long document's page windows until it completes (docs/scaling.md).
+    const windowPreviews = await windowPreviewRefs(db, refs);
+    const kept = new Set([
+      ...referenced.map((r) => r.ref),
+      ...previews.rows.map((r) => r.ref),
+      ...windowPreviews,
+    ]);
     const orphans = refs.filter((ref) => !kept.has(ref));
     // Bytes listed here cannot gain a row later: in PostgreSQL they become visible only with
     // the row that references them, and a store writing outside the transaction is covered by
@@ -128,10 +137,12 @@ export async function sweepUploads(
   options: UploadSweepOptions,
 ): Promise<UploadSweepResult> {
   const expired = await removeExpiredUploads(db, store, options.retentionMs);
+  // Before the orphans: previews only an expired window referenced go in the same sweep.
+  const windows = await removeExpiredWindows(db, options.retentionMs);
   const orphans = await removeOrphanUploads(db, store, options.orphanGraceMs);
   // What was read from sources is a copy of them, kept no longer than their bytes.
   const preparations = await removeExpiredPreparations(db, options.retentionMs);
-  return { expired, orphans, preparations };
+  return { expired, orphans, preparations, windows };
 }
 
 /**
@@ -147,7 +158,7 @@ export function startUploadSweep(
   return startPeriodic(
     async () => {
       const result = await sweepUploads(deps.db, deps.store, options);
-      if (result.expired > 0 || result.orphans > 0 || result.preparations > 0)
+      if (result.expired > 0 || result.orphans > 0 || result.preparations > 0 || result.windows > 0)
         deps.logger.info(result, 'uploaded files removed');
     },
     {

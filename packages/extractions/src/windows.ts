@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { GroundingPage, ModelUsage } from '@xt/contract';
 import {
   extractions,
@@ -126,4 +126,27 @@ export async function processingRow(
   const [row] = await db.select().from(extractions).where(eq(extractions.id, id));
   if (!row) return { kind: 'gone' };
   return row.status === 'processing' ? { kind: 'processing', row } : { kind: 'final' };
+}
+
+/**
+ * Removes the windows of extractions final for longer than `retentionMs`: what they hold (the
+ * pages as read, the answers) is a copy of the source, kept no longer than its bytes
+ * (UPLOAD_RETENTION_HOURS). The previews only they referenced are then left to the orphan sweep.
+ */
+export async function removeExpiredWindows(db: Db, retentionMs: number): Promise<number> {
+  const gone = await db.execute<{ extraction_id: string }>(sql`
+    delete from ${extractionWindows} w using ${extractions} e
+    where w.extraction_id = e.id and e.status in ('completed', 'failed')
+      and e.finished_at < now() - ${`${retentionMs} milliseconds`}::interval
+    returning w.extraction_id`);
+  return gone.rows.length;
+}
+
+/** Of `refs`, those a stored window's previews reference (kept by the orphan sweep). */
+export async function windowPreviewRefs(db: Db, refs: string[]): Promise<string[]> {
+  if (refs.length === 0) return [];
+  const rows = await db.execute<{ ref: string }>(sql`
+    select p.value as ref from ${extractionWindows}, jsonb_each_text(${extractionWindows.pageImages}) p
+    where ${extractionWindows.pageImages} is not null and ${inArray(sql`p.value`, refs)}`);
+  return rows.rows.map((r) => r.ref);
 }
