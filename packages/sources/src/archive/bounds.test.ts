@@ -25,6 +25,20 @@ describe('checkArchive', () => {
     expect(report.kept.get('META-INF/manifest.xml')).toBe('<manifest/>');
   });
 
+  it('reads an archive with bytes past its end record, or a comment it leaves out, as Office does', async () => {
+    const zip = zipArchive([{ name: 'ppt/presentation.xml', data: Buffer.from('<p/>') }]);
+    // A stray newline after the end record, as a real presentation has.
+    const trailing = Buffer.concat([zip, Buffer.from('\n')]);
+    expect(await checkArchive(trailing, 'document', LIMITS)).toMatchObject({ entries: 1 });
+    // The last two bytes are the comment's length: declare 3 bytes that are not there.
+    const short = Buffer.from(zip);
+    short.writeUInt16LE(3, short.length - 2);
+    expect(await checkArchive(short, 'document', LIMITS)).toMatchObject({ entries: 1 });
+    // A comment that is there is read as it is.
+    const commented = Buffer.concat([short, Buffer.from('abc')]);
+    expect(await checkArchive(commented, 'document', LIMITS)).toMatchObject({ entries: 1 });
+  });
+
   it('refuses an entry that expands a thousandfold (a 20 KB file of 20 MB)', async () => {
     const bomb = zipArchive([
       { name: 'xl/worksheets/sheet1.xml', deflated: deflatedZeros(20 * MiB) },

@@ -49,10 +49,30 @@ const tooLarge = (message: string) => new ExtractionFailure('SOURCE_TOO_LARGE', 
 const unreadable = (what: string, detail: string) =>
   new ExtractionFailure('SOURCE_UNREADABLE', `The ${what} is not a readable archive: ${detail}.`);
 
+/** The end-of-central-directory record: its signature, its size before the comment. */
+const EOCD = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
+const EOCD_BYTES = 22;
+
+/**
+ * The archive ending where its end record says: some files carry bytes after it that its
+ * comment length does not cover (a real PowerPoint file of the corpus ends in a stray newline),
+ * and some declare a comment they leave out. PowerPoint, Word and LibreOffice open both, yauzl
+ * refuses both; the comment means nothing, so the extra bytes are left off (no copy) and missing
+ * ones supplied as zeros. Any other archive is returned as it is.
+ */
+function endingAsDeclared(bytes: Buffer): Buffer {
+  // The last record that fits, as yauzl finds it: a comment is at most 65,535 bytes.
+  const at = bytes.lastIndexOf(EOCD, bytes.length - EOCD_BYTES);
+  if (at === -1 || at < bytes.length - EOCD_BYTES - 0xffff) return bytes;
+  const end = at + EOCD_BYTES + bytes.readUInt16LE(at + 20);
+  if (end < bytes.length) return bytes.subarray(0, end);
+  return end > bytes.length ? Buffer.concat([bytes, Buffer.alloc(end - bytes.length)]) : bytes;
+}
+
 function open(bytes: Buffer): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
     yauzl.fromBuffer(
-      bytes,
+      endingAsDeclared(bytes),
       { lazyEntries: true, validateEntrySizes: true, strictFileNames: false, decodeStrings: true },
       (err, zip) => (err ? reject(err) : resolve(zip)),
     );
