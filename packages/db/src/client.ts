@@ -45,6 +45,10 @@ export function createDb(url: string, options: DbOptions = {}): DbHandle {
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'extraction-service',
     connectionTimeoutMillis: options.connectTimeoutMs ?? 2_000,
+    busyWaitMillis: statementTimeout,
+    // Long enough for a new connection on a loaded host while the pool's others store large
+    // files (over 2 s was seen); a hung database is given up on after it (docs/operations.md).
+    silenceMillis: 5_000,
     idleTimeoutMillis: 30_000,
     statement_timeout: statementTimeout,
     // A transaction left open by a stuck caller would hold its row locks forever.
