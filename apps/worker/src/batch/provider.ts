@@ -55,11 +55,23 @@ export function batchProvider(openai: OpenAI) {
       return file.id;
     },
 
-    /** The batch an earlier create made for this round, when its answer never came back. */
-    async find(roundId: string): Promise<string | undefined> {
-      // The newest hundred: the create that lost its answer was moments before.
-      const page = await openai.batches.list({ limit: 100 }).catch(unsupported);
-      return page.data.find((batch) => batch.metadata?.round === roundId)?.id;
+    /**
+     * The batch an earlier create made for this round (opened at `since`), when its answer never
+     * came back. The list is newest first: pages are read back to the round's opening (a minute
+     * before it, for clocks apart), since a busy organisation may have created many batches
+     * since; none made before the round can be its own.
+     */
+    async find(roundId: string, since: Date): Promise<string | undefined> {
+      const floor = since.getTime() / 1000 - 60;
+      let page = await openai.batches.list({ limit: 100 }).catch(unsupported);
+      for (;;) {
+        for (const batch of page.data) {
+          if (batch.metadata?.round === roundId) return batch.id;
+          if (batch.created_at < floor) return undefined;
+        }
+        if (!page.hasNextPage()) return undefined;
+        page = await page.getNextPage();
+      }
     },
 
     async create(fileId: string, roundId: string): Promise<string> {

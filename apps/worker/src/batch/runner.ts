@@ -84,7 +84,8 @@ export function createBatchRunner(deps: {
       fileId = await provider.upload(round.id, round.requests);
       await rounds.uploaded(round.id, fileId);
     }
-    const batchId = (await provider.find(round.id)) ?? (await provider.create(fileId, round.id));
+    const batchId =
+      (await provider.find(round.id, round.createdAt)) ?? (await provider.create(fileId, round.id));
     await rounds.submitted(round.id, batchId);
   }
 

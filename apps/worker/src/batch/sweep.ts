@@ -40,7 +40,7 @@ export async function sweepBatches(deps: SweepDeps): Promise<void> {
     if (round.batchId) return round.batchId;
     if (!round.fileId) return undefined;
     try {
-      return await deps.provider.find(round.id);
+      return await deps.provider.find(round.id, round.createdAt);
     } catch (err) {
       if (err instanceof BatchUnsupported) return undefined;
       deps.logger.info({ roundId: round.id, error: errorSummary(err) }, 'batch not looked up');

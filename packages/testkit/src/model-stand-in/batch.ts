@@ -62,6 +62,7 @@ export interface BatchInterface {
     path: string,
     headers: IncomingHttpHeaders,
     raw: Buffer,
+    query?: URLSearchParams,
   ): Promise<{ status: number; body: unknown; raw?: Buffer } | undefined>;
   reset(): void;
 }
@@ -154,6 +155,7 @@ export function createBatchInterface(answer: AnswerChat, options: BatchOptions):
     path: string,
     headers: IncomingHttpHeaders,
     raw: Buffer,
+    query: URLSearchParams = new URLSearchParams(),
   ): Promise<{ status: number; body: unknown; raw?: Buffer } | undefined> {
     if (!path.startsWith('/v1/files') && !path.startsWith('/v1/batches')) return undefined;
     if (options.enabled === false)
@@ -235,11 +237,24 @@ export function createBatchInterface(answer: AnswerChat, options: BatchOptions):
       created.set(batch.id, Date.now());
       return { status: 200, body: batch };
     }
-    if (method === 'GET' && !id)
+    if (method === 'GET' && !id) {
+      // Newest first, `limit` a page (20 by default, as OpenAI's), `after` the last id seen.
+      const newest = [...batches.values()].reverse();
+      const after = query.get('after');
+      const from = after ? newest.findIndex((b) => b.id === after) + 1 : 0;
+      const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 20) || 20));
+      const data = newest.slice(from, from + limit);
       return {
         status: 200,
-        body: { object: 'list', data: [...batches.values()].reverse(), has_more: false },
+        body: {
+          object: 'list',
+          data,
+          first_id: data[0]?.id ?? null,
+          last_id: data.at(-1)?.id ?? null,
+          has_more: from + limit < newest.length,
+        },
       };
+    }
     const batch = id ? batches.get(id) : undefined;
     if (!batch) return missing;
     if (method === 'POST' && action === 'cancel') {

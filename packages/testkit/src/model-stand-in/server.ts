@@ -61,7 +61,8 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    const path = url.pathname;
     const rawBytes = await readBody(req);
     const rawBody = rawBytes.toString('utf8');
     if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
@@ -81,7 +82,13 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
       });
       return;
     }
-    const batchAnswer = await batch.handle(req.method ?? 'GET', path, req.headers, rawBytes);
+    const batchAnswer = await batch.handle(
+      req.method ?? 'GET',
+      path,
+      req.headers,
+      rawBytes,
+      url.searchParams,
+    );
     if (batchAnswer) {
       if (batchAnswer.raw) {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
