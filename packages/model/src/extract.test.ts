@@ -10,6 +10,7 @@ import {
 import { failureOf } from '@xt/testkit';
 import { createModelClient, type ModelCallRecord, type ModelClientOptions } from './client.ts';
 import { extract } from './extract.ts';
+import { markReplayed } from './model-call.ts';
 
 const invoice: Structure = {
   type: 'object',
@@ -322,6 +323,29 @@ describe('extract against the stand-in', () => {
       { model: 'gpt-4.1-2025-04-14', outcome: 'invalid', promptTokens: 100, completionTokens: 20 },
       { model: 'gpt-4.1-2025-04-14', outcome: 'unavailable', promptTokens: 0, completionTokens: 0 },
     ]);
+  });
+
+  it('does not tell onCall of an answer a transport replays, but uses and counts its tokens', async () => {
+    const calls: ModelCallRecord[] = [];
+    const direct = client({ onCall: (call) => calls.push(call) });
+    standIn.behave({ content: JSON.stringify({ number: 'INV-7', lines: [] }), ...fixedUsage });
+    const run = (replayed: boolean) =>
+      extract({
+        client: direct,
+        model: 'gpt-4.1',
+        structure: invoice,
+        source: textSource,
+        transport: async (body) => {
+          const got = await direct.openai.chat.completions.create(body);
+          return replayed ? markReplayed(got) : got;
+        },
+      });
+    const replayed = await run(true);
+    expect(replayed.totalTokens).toBe(usageOf(1));
+    expect(calls).toEqual([]);
+    standIn.behave({ content: JSON.stringify({ number: 'INV-7', lines: [] }), ...fixedUsage });
+    await run(false);
+    expect(calls).toHaveLength(1);
   });
 
   it('lets the SDK retry as often as configured', async () => {

@@ -19,7 +19,7 @@ export {
   type ModelClientOptions,
 } from './client.ts';
 export { extract, type ExtractInput, type ExtractResult } from './extract.ts';
-export type { CallResult, ChatTransport } from './model-call.ts';
+export { markReplayed, type CallResult, type ChatTransport } from './model-call.ts';
 export { mergeAnswers } from './merge-answers.ts';
 export { estimateTextTokens, estimateImageTokens, estimatePartTokens } from './tokens.ts';
 export { chunkParts, type PartEstimator } from './chunking.ts';

@@ -54,6 +54,18 @@ export type ChatTransport = (
   signal: AbortSignal | undefined,
 ) => Promise<ChatCompletion>;
 
+const REPLAYED = Symbol('replayed');
+
+/**
+ * Marks a transport's answer as one an earlier run of the extraction already received and
+ * counted (a batch round's answer taken again, docs/batch.md): the model layer uses it as any
+ * answer, but does not report it to `onCall` (the model-call metrics) a second time.
+ */
+export function markReplayed(completion: ChatCompletion): ChatCompletion {
+  Object.defineProperty(completion, REPLAYED, { value: true });
+  return completion;
+}
+
 export interface CallResult {
   output: unknown;
   /** quotes and probabilities by pointer into `output` (empty without citations) */
@@ -132,13 +144,15 @@ async function answer(
     const completion = await send(input, messages, schema);
     const choice = completion.choices[0];
     const message = choice?.message;
-    const record = (outcome: ModelCallOutcome) =>
+    const record = (outcome: ModelCallOutcome) => {
+      if (REPLAYED in completion) return;
       client.onCall({
         model: input.providerModel,
         outcome,
         promptTokens: completion.usage?.prompt_tokens ?? 0,
         completionTokens: completion.usage?.completion_tokens ?? 0,
       });
+    };
     if (message?.refusal || choice?.finish_reason === 'content_filter') {
       record('refused');
       throw new ExtractionFailure(

@@ -109,6 +109,27 @@ describe('replay', () => {
     });
   });
 
+  it('marks answers an earlier run already took, so metrics count each call once', async () => {
+    const replayed = (c: unknown) =>
+      Object.getOwnPropertySymbols(c).some((symbol) => symbol.description === 'replayed');
+    const got: unknown[] = [];
+    await replay(
+      async (transport, signal) => {
+        got.push(await transport(answered as never, signal));
+        got.push(await transport(failedLine as never, signal));
+        return result;
+      },
+      answers,
+      standard,
+      false,
+      new AbortController().signal,
+      new Set<string>(),
+    );
+    // the round's answer was counted by the run that took it first; the failed line's standard
+    // call is counted now, by the model layer, as any call
+    expect(got.map(replayed)).toEqual([true, false]);
+  });
+
   it('puts the batch part on a failure, so its tokens are priced as they were sent', async () => {
     const failure = new ExtractionFailure('OUTPUT_INVALID', 'bad');
     const error = await replay(

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { ExtractionFailure, NO_USAGE, type ModelUsage } from '@xt/contract';
-import { addUsage, type ChatTransport, type ExtractResult } from '@xt/model';
+import { addUsage, markReplayed, type ChatTransport, type ExtractResult } from '@xt/model';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 
 /** A request's custom_id: its body's hash, so the same request is the same line in any round. */
@@ -52,6 +52,11 @@ export async function replay(
   standard: ChatTransport,
   standardNow: boolean,
   signal: AbortSignal,
+  /**
+   * the custom_ids the newest round answered: the first run to take them counts them as model
+   * calls (metrics); earlier rounds' answers were counted by the runs that took them first
+   */
+  fresh: ReadonlySet<string> = new Set(Object.keys(answers)),
 ): Promise<ReplayOutcome> {
   const held: Record<string, unknown> = {};
   let heldCount = 0;
@@ -66,9 +71,11 @@ export async function replay(
     const known = answers[id];
     if (isAnswer(known)) {
       addUsage(batchUsage, known.usage);
-      return structuredClone(known);
+      const answer = structuredClone(known);
+      return fresh.has(id) ? answer : markReplayed(answer);
     }
-    if (isStandardAnswer(known)) return structuredClone(known.standard);
+    // Counted as a call by the run that made it.
+    if (isStandardAnswer(known)) return markReplayed(structuredClone(known.standard));
     if (known !== undefined || standardNow) {
       direct += 1;
       try {

@@ -143,7 +143,9 @@ export function createBatchRunner(deps: {
   ): Promise<ExtractResult & { batchUsage: ModelUsage }> {
     const done = await rounds.list(row.id);
     const answers: Record<string, unknown> = {};
-    for (const r of done) if (r.status === 'done') Object.assign(answers, r.answers ?? {});
+    const answered = done.filter((r) => r.status === 'done');
+    for (const r of answered) Object.assign(answers, r.answers ?? {});
+    const fresh = new Set(Object.keys(answered.at(-1)?.answers ?? {}));
     const standardNow = unsupported || Date.now() >= fallbackAt(row.createdAt, settings.windowMs);
     const outcome = await replay(
       (transport, inner) =>
@@ -163,6 +165,7 @@ export function createBatchRunner(deps: {
       standard,
       standardNow,
       signal,
+      fresh,
     );
     if (outcome.kind === 'done') return { ...outcome.result, batchUsage: outcome.batchUsage };
     const round = await rounds.open(row.id, outcome.requests, outcome.answered);
