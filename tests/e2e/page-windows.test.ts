@@ -12,7 +12,12 @@ import { Queue } from 'bullmq';
 import { describe, expect } from 'vitest';
 import type { Citation } from '@xt/contract';
 import { EXTRACTION_QUEUE } from '@xt/queue';
-import { longStatementPdf, type StatementRow } from '@xt/testkit/fixtures';
+import {
+  flatTextDocument,
+  longStatementPdf,
+  officeFile,
+  type StatementRow,
+} from '@xt/testkit/fixtures';
 import { testRedisUrl, waitFor, type AppProcess, type RecordedRequest } from '@xt/testkit';
 import { startTestWorker, type TestApi } from '@xt/api/testing';
 import { stackTest } from '../support/stack.ts';
@@ -341,5 +346,76 @@ describe('a long PDF as page windows', () => {
     );
     expect(redone.size).toBe(1);
     for (let p = 1; p <= PAGES; p++) expect(pageSends.get(p), `page ${p}`).toBeGreaterThan(0);
+  }, 900_000);
+
+  test('a long document is converted once and its windows read their pages from the stored PDF', async ({
+    api,
+    model,
+  }) => {
+    await twoWorkers(api, model.url);
+    // Three windows of exactly SPLIT pages, so a page's window is (page - 1) / SPLIT.
+    const DOC_PAGES = 3 * SPLIT;
+    const docx = await officeFile(
+      flatTextDocument({
+        paragraphs: Array.from({ length: DOC_PAGES }, (_, i) => ({
+          text: `Clause DOC-${i + 1} of the agreement.`,
+          newPage: i > 0,
+        })),
+      }),
+      'docx',
+    );
+    model.setDefaultBehaviour({
+      respond: (request) => ({
+        items: [...request.text.matchAll(/DOC-\d+/g)].map((m) => m[0]),
+      }),
+    });
+    const before = model.requests.length;
+    const schema = await api.request('POST', '/v1/schemas', {
+      json: {
+        name: 'Clauses',
+        structure: {
+          type: 'object',
+          properties: { items: { type: 'array', items: { type: 'string' } } },
+        },
+      },
+    });
+    const form = new FormData();
+    form.append('schema_id', schema.body.data.id);
+    form.append('type', 'document');
+    form.append('citations', 'true');
+    form.append('source', new Blob([new Uint8Array(docx)]), 'agreement.docx');
+    const created = await api.request('POST', '/v1/extractions', {
+      body: form,
+      headers: { Prefer: 'respond-async' },
+    });
+    expect([200, 202], created.text).toContain(created.status);
+    const id = created.body.data.id as string;
+    const done = await finished(api, id);
+    model.setDefaultBehaviour({ oracle: true });
+    expect(done.status, JSON.stringify(done.error)).toBe('completed');
+    expect(done.result.items).toEqual(Array.from({ length: DOC_PAGES }, (_, i) => `DOC-${i + 1}`));
+    const citations = done.citations as Record<string, Citation>;
+    expect(citations[`/items/${DOC_PAGES - 1}`]).toMatchObject({ grounded: true, page: DOC_PAGES });
+
+    // Each window's requests carried only its pages of the converted PDF.
+    const windows = Math.ceil(DOC_PAGES / SPLIT);
+    const sent = statementRequests(model.requests.slice(before));
+    expect(new Set(sent.map(windowOf))).toEqual(
+      new Set(Array.from({ length: windows }, (_, i) => i)),
+    );
+    for (const r of sent) {
+      const pages = pagesOf(r);
+      expect(new Set(pages.map((p) => Math.floor((p - 1) / SPLIT))).size).toBe(1);
+    }
+    const money = await accounting(api, id);
+    expect(money.windows).toBe(windows);
+    expect(money.totalTokens).toBe(money.windowTokens);
+    // The PDF it was converted to, once, kept for the windows.
+    const kept = await query<{ ref: string }>(
+      api,
+      'select ref from extraction_window_sources where extraction_id = $1',
+      [id],
+    );
+    expect(kept).toHaveLength(1);
   }, 900_000);
 });

@@ -251,16 +251,31 @@ export function createProcessor(deps: ProcessorDeps) {
     // A batch still at the provider is looked at before anything is prepared.
     const batch = claimed.priority === 'batch' ? deps.batch : undefined;
     if (batch) await batch.advance(claimed);
-    if (deps.windows && !batch) {
-      const split = await withTimeout(
-        splitStep(deps.sources, claimed, deps.windows.splitPages, signal),
-        signal,
-      );
-      if (split) return windowed(split);
-    }
+    const windows = batch ? undefined : deps.windows;
+    const preparations = deps.preparations?.(claimed);
+    const split = windows
+      ? await withTimeout(
+          splitStep(
+            deps.sources,
+            (id, pdf, notesPages) => windows.store.keepSource(id, pdf, notesPages),
+            claimed,
+            windows.splitPages,
+            { signal, preparations },
+          ),
+          signal,
+        )
+      : undefined;
+    if (split?.next === 'windows') return windowed(split.split);
     const preparing = performance.now();
     const source = await withTimeout(
-      prepareStep(deps.sources, claimed, signal, deps.preparations?.(claimed)),
+      split?.next === 'whole'
+        ? deps.sources.prepareConverted(split.converted, {
+            model: claimed.model,
+            signal,
+            citations: claimed.citationsRequested,
+            preparations,
+          })
+        : prepareStep(deps.sources, claimed, signal, preparations),
       signal,
     );
     if (await deletedWhilePreparing(lifecycle, claimed.id, performance.now() - preparing)) {

@@ -2,7 +2,7 @@ import { inArray, sql } from 'drizzle-orm';
 import type { BlobStore } from '@xt/blob-store';
 import { extractions, isDatabaseUnavailable, type Db } from '@xt/db';
 import { startPeriodic, type Logger, type Periodic } from '@xt/runtime';
-import { removeExpiredWindows, windowPreviewRefs } from '@xt/extractions';
+import { removeExpiredWindows, windowRefs } from '@xt/extractions';
 import { removeExpiredPreparations } from './job/preparations.ts';
 
 /** The blob references of a `page_images` value (page → ref). */
@@ -114,8 +114,8 @@ export async function removeOrphanUploads(
     const previews = await db.execute<{ ref: string }>(sql`
       select p.value as ref from ${extractions}, json_each_text(${extractions.pageImages}) p
       where ${extractions.pageImages} is not null and ${inArray(sql`p.value`, refs)}`);
-    // And from a long document's page windows until it completes (docs/scaling.md).
-    const windowPreviews = await windowPreviewRefs(db, refs);
+    // And from a long document's page windows (docs/scaling.md).
+    const windowPreviews = await windowRefs(db, refs);
     const kept = new Set([
       ...referenced.map((r) => r.ref),
       ...previews.rows.map((r) => r.ref),
@@ -138,7 +138,10 @@ export async function sweepUploads(
 ): Promise<UploadSweepResult> {
   const expired = await removeExpiredUploads(db, store, options.retentionMs);
   // Before the orphans: previews only an expired window referenced go in the same sweep.
-  const windows = await removeExpiredWindows(db, options.retentionMs);
+  const expiredWindows = await removeExpiredWindows(db, options.retentionMs);
+  // The PDF a long document was converted to for its windows goes with them.
+  if (expiredWindows.refs.length > 0) await store.delete(db, expiredWindows.refs);
+  const windows = expiredWindows.windows;
   const orphans = await removeOrphanUploads(db, store, options.orphanGraceMs);
   // What was read from sources is a copy of them, kept no longer than their bytes.
   const preparations = await removeExpiredPreparations(db, options.retentionMs);

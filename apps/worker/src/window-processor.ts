@@ -127,7 +127,10 @@ export function createWindowProcessor(deps: WindowProcessorDeps) {
     window: WindowJobPayload,
     signal: AbortSignal,
   ): Promise<boolean> {
-    const source = await withTimeout(prepareWindow(deps.sources, row, window, signal), signal);
+    const source = await withTimeout(
+      prepareWindow(deps.sources, (id) => windows.source(id), row, window, signal),
+      signal,
+    );
     const pages = window.lastPage - window.firstPage + 1;
     const client = windowClient(
       deps.model,

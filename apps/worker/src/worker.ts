@@ -161,7 +161,7 @@ export async function startWorker(
     logger,
   });
   // Windows are retried like extractions: the same attempts and backoff.
-  const windows = windowStore(db.db, queue, {
+  const windows = windowStore(db.db, queue, store, {
     attempts: config.JOB_ATTEMPTS,
     backoffMs: config.JOB_BACKOFF_MS,
   });

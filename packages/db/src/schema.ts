@@ -647,3 +647,20 @@ export interface WindowAnnotations {
 }
 
 export type ExtractionWindowRow = typeof extractionWindows.$inferSelect;
+
+/**
+ * The PDF a long `document` was converted to, stored once by the extraction's job so that its
+ * page windows read their pages from it instead of each converting the document again
+ * (docs/scaling.md#one-large-document). Removed with the extraction (delete.ts removes the
+ * bytes too) and by the upload sweep with the windows.
+ */
+export const extractionWindowSources = pgTable('extraction_window_sources', {
+  extractionId: uuid('extraction_id')
+    .primaryKey()
+    .references(() => extractions.id, { onDelete: 'cascade' }),
+  // The converted PDF in the blob store.
+  ref: text('ref').notNull(),
+  // A presentation's export: its second half are the slides' notes pages.
+  notesPages: boolean('notes_pages').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});

@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { BlobStore } from '@xt/blob-store';
-import { extractions, type Db } from '@xt/db';
+import { extractions, extractionWindowSources, type Db } from '@xt/db';
 import { errorSummary } from '@xt/runtime';
 import { ExtractionNotFound } from './errors.ts';
 
@@ -19,6 +19,17 @@ export async function deleteExtraction(
 ): Promise<void> {
   const { db, store } = deps;
   const deleted = await db.transaction(async (tx) => {
+    // The PDF a long document was converted to for its windows (docs/scaling.md); the row
+    // itself would go with the extraction, its bytes would not.
+    const converted = await tx
+      .delete(extractionWindowSources)
+      .where(
+        and(
+          eq(extractionWindowSources.extractionId, id),
+          sql`exists (select 1 from ${extractions} where ${extractions.id} = ${id} and ${extractions.accountId} = ${accountId})`,
+        ),
+      )
+      .returning({ ref: extractionWindowSources.ref });
     const rows = await tx
       .delete(extractions)
       .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)))
@@ -27,19 +38,20 @@ export async function deleteExtraction(
         fileRef: extractions.fileRef,
         pageImages: extractions.pageImages,
       });
-    if (store.transactional) await store.delete(tx, storedRefs(rows));
-    return rows;
+    const refs = [...storedRefs(rows), ...converted.map((c) => c.ref)];
+    if (store.transactional) await store.delete(tx, refs);
+    return { rows, refs };
   });
   // A store outside the transaction loses the bytes only once the row is gone; should that
   // fail, the orphan sweep removes them.
-  const refs = storedRefs(deleted);
+  const { refs } = deleted;
   if (!store.transactional && refs.length > 0)
     await store
       .delete(db, refs)
       .catch((err: unknown) =>
         log.warn({ error: errorSummary(err), extractionId: id }, 'stored upload left to the sweep'),
       );
-  if (deleted.length === 0) throw new ExtractionNotFound();
+  if (deleted.rows.length === 0) throw new ExtractionNotFound();
   try {
     const job = await deps.queue.getJob(id);
     // A long document's page windows not yet taken go now; those being worked find no row

@@ -9,9 +9,11 @@ import { createTestDatabase, type TestDatabase } from '@xt/testkit';
 import {
   listWindows,
   recordWindow,
+  recordWindowSource,
+  windowSource,
   removeExpiredWindows,
   storedWindows,
-  windowPreviewRefs,
+  windowRefs,
   type WindowResult,
 } from './windows.ts';
 
@@ -110,10 +112,36 @@ describe('page windows', () => {
       [old],
     );
     const refs = [`preview-${old}-0`, `preview-${running}-0`, 'preview-nobody'];
-    expect((await windowPreviewRefs(handle.db, refs)).sort()).toEqual(refs.slice(0, 2).sort());
-    expect(await removeExpiredWindows(handle.db, 3_600_000)).toBe(1);
+    expect((await windowRefs(handle.db, refs)).sort()).toEqual(refs.slice(0, 2).sort());
+    expect(await removeExpiredWindows(handle.db, 3_600_000)).toEqual({ windows: 1, refs: [] });
     expect(await listWindows(handle.db, old)).toEqual([]);
     expect(await listWindows(handle.db, running)).toHaveLength(1);
-    expect(await windowPreviewRefs(handle.db, refs)).toEqual([`preview-${running}-0`]);
+    expect(await windowRefs(handle.db, refs)).toEqual([`preview-${running}-0`]);
+  });
+
+  it("keep a document's converted PDF once, referenced until removed past retention", async () => {
+    const id = await extraction('processing');
+    expect(await recordWindowSource(handle.db, id, { ref: `pdf-${id}`, notesPages: true })).toBe(
+      true,
+    );
+    expect(await recordWindowSource(handle.db, id, { ref: `again-${id}`, notesPages: false })).toBe(
+      false,
+    );
+    expect(await windowSource(handle.db, id)).toEqual({ ref: `pdf-${id}`, notesPages: true });
+    expect(await windowRefs(handle.db, [`pdf-${id}`, `again-${id}`])).toEqual([`pdf-${id}`]);
+    const pending = await extraction('pending');
+    expect(await recordWindowSource(handle.db, pending, { ref: 'x', notesPages: false })).toBe(
+      false,
+    );
+
+    await handle.pool.query(
+      "update extractions set status = 'failed', finished_at = now() - interval '2 hours' where id = $1",
+      [id],
+    );
+    expect(await removeExpiredWindows(handle.db, 3_600_000)).toEqual({
+      windows: 0,
+      refs: [`pdf-${id}`],
+    });
+    expect(await windowSource(handle.db, id)).toBeUndefined();
   });
 });

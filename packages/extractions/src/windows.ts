@@ -3,6 +3,7 @@ import type { GroundingPage, ModelUsage } from '@xt/contract';
 import {
   extractions,
   extractionWindows,
+  extractionWindowSources,
   isForeignKeyViolation,
   type Db,
   type ExtractionWindowRow,
@@ -133,20 +134,79 @@ export async function processingRow(
  * pages as read, the answers) is a copy of the source, kept no longer than its bytes
  * (UPLOAD_RETENTION_HOURS). The previews only they referenced are then left to the orphan sweep.
  */
-export async function removeExpiredWindows(db: Db, retentionMs: number): Promise<number> {
+export async function removeExpiredWindows(
+  db: Db,
+  retentionMs: number,
+): Promise<{ windows: number; refs: string[] }> {
+  const expired = sql`e.status in ('completed', 'failed')
+      and e.finished_at < now() - ${`${retentionMs} milliseconds`}::interval`;
   const gone = await db.execute<{ extraction_id: string }>(sql`
     delete from ${extractionWindows} w using ${extractions} e
-    where w.extraction_id = e.id and e.status in ('completed', 'failed')
-      and e.finished_at < now() - ${`${retentionMs} milliseconds`}::interval
+    where w.extraction_id = e.id and ${expired}
     returning w.extraction_id`);
-  return gone.rows.length;
+  const sources = await db.execute<{ ref: string }>(sql`
+    delete from ${extractionWindowSources} s using ${extractions} e
+    where s.extraction_id = e.id and ${expired}
+    returning s.ref`);
+  return { windows: gone.rows.length, refs: sources.rows.map((r) => r.ref) };
 }
 
-/** Of `refs`, those a stored window's previews reference (kept by the orphan sweep). */
-export async function windowPreviewRefs(db: Db, refs: string[]): Promise<string[]> {
+/**
+ * Keeps the PDF a long document was converted to, for its windows to read (once: a second
+ * conversion's is not kept, and false says so). Only while the extraction is `processing`.
+ */
+export async function recordWindowSource(
+  db: Db,
+  extractionId: string,
+  source: { ref: string; notesPages: boolean },
+): Promise<boolean> {
+  try {
+    const rows = await db
+      .insert(extractionWindowSources)
+      .select(
+        db
+          .select({
+            extractionId: extractions.id,
+            ref: sql`${source.ref}`.as('ref'),
+            notesPages: sql`${source.notesPages}::boolean`.as('notes_pages'),
+            createdAt: sql`now()`.as('created_at'),
+          })
+          .from(extractions)
+          .where(and(eq(extractions.id, extractionId), eq(extractions.status, 'processing'))),
+      )
+      .onConflictDoNothing()
+      .returning({ ref: extractionWindowSources.ref });
+    return rows.length > 0;
+  } catch (err) {
+    if (isForeignKeyViolation(err, 'extraction_window_sources_extraction_id_extractions_id_fk'))
+      return false;
+    throw err;
+  }
+}
+
+/** The converted PDF a long document's windows read, when it was converted for them. */
+export async function windowSource(
+  db: Db,
+  extractionId: string,
+): Promise<{ ref: string; notesPages: boolean } | undefined> {
+  const [row] = await db
+    .select({ ref: extractionWindowSources.ref, notesPages: extractionWindowSources.notesPages })
+    .from(extractionWindowSources)
+    .where(eq(extractionWindowSources.extractionId, extractionId));
+  return row;
+}
+
+/**
+ * Of `refs`, those a long document's windows reference: their previews, and the PDF a
+ * document was converted to for them (kept by the orphan sweep).
+ */
+export async function windowRefs(db: Db, refs: string[]): Promise<string[]> {
   if (refs.length === 0) return [];
   const rows = await db.execute<{ ref: string }>(sql`
     select p.value as ref from ${extractionWindows}, jsonb_each_text(${extractionWindows.pageImages}) p
-    where ${extractionWindows.pageImages} is not null and ${inArray(sql`p.value`, refs)}`);
+    where ${extractionWindows.pageImages} is not null and ${inArray(sql`p.value`, refs)}
+    union
+    select ${extractionWindowSources.ref} as ref from ${extractionWindowSources}
+    where ${inArray(extractionWindowSources.ref, refs)}`);
   return rows.rows.map((r) => r.ref);
 }

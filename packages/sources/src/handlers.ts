@@ -24,6 +24,8 @@ import {
 } from './preparer.ts';
 import { keepSourceBytes, type PageBytes } from './previews/source-bytes.ts';
 import { withSentText } from './sent-text.ts';
+import { readUpload } from './upload.ts';
+import { withPreparations } from './preparations.ts';
 import { createSpreadsheetReader } from './spreadsheet/reader.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
 import { prepareTextBytes } from './text.ts';
@@ -149,8 +151,8 @@ export function createSourcePreparer(
 
   async function preparePdfBytes(
     bytes: Buffer,
-    { model, citations, pages }: PrepareOptions,
-    converted?: { notesPages: boolean },
+    { model, citations, pages, converted: asConverted }: PrepareOptions,
+    converted = asConverted,
   ) {
     const kept = keepFor(citations, bytes);
     const pdf = await pool.runPrep({
@@ -354,8 +356,41 @@ export function createSourcePreparer(
     return fetchSource(url, type, fetchOptions(maxBytes, signal));
   };
 
+  // A page count reads no page: a range that ends before it starts (prepare-pdf.ts).
+  const countPdfPages = async (pdf: Buffer, opts: PrepareOptions, notesPages: boolean) => {
+    // A copy: the prep thread takes (detaches) the bytes it is given, and the PDF is read again.
+    const counted = await preparePdfBytes(
+      Buffer.from(pdf),
+      { ...opts, citations: false, pages: { first: 1, last: 0 } },
+      { notesPages },
+    );
+    return counted.pageCount;
+  };
+
   return {
     ...dispatch(handlers, { fetch: fetchFile, uploads: options.uploads }, time),
+    async convertUpload(type, file, opts) {
+      const { uploads } = options;
+      if (type !== 'document' || !uploads) return undefined;
+      const content = { type, sha256: file.sha256, contentType: file.contentType };
+      // Read before (docs/reuse.md#preparations): the one job takes that, nothing is converted.
+      if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
+        return undefined;
+      const bytes = await time('fetch', type, () =>
+        readUpload(uploads.store, file, uploads.maxBytes),
+      );
+      const format = await formatOf(bytes, file.contentType);
+      if (!format) throw new ExtractionFailure('SOURCE_UNSUPPORTED', 'The file is not a document.');
+      const { pdf, notesPages } = await documents.convertDocumentBytes(bytes, format, opts.signal);
+      const pageCount = await countPdfPages(pdf, opts, notesPages);
+      return { pdf, notesPages, pageCount, content };
+    },
+    prepareConverted: (converted, opts) =>
+      withPreparations(opts.preparations, converted.content, () =>
+        time('rasterise', 'document', () =>
+          preparePdfBytes(converted.pdf, opts, { notesPages: converted.notesPages }),
+        ),
+      ),
     renderPreviews: (task) => time('rasterise', task.type, () => pool.runPrep(task)),
     // The pool's own stats accessor, so a change of pool implementation changes only this line.
     stats: () => ({

@@ -9,6 +9,7 @@ export {
   type SourcePreparer,
   type SourceStats,
   type UploadedSource,
+  type ConvertedDocument,
 } from './preparer.ts';
 export { createSourcePreparer, type SourcesConfig } from './handlers.ts';
 export { createPrepPool, type PrepPool } from './prep-pool/index.ts';

@@ -12,7 +12,7 @@ import type { BlobStore } from '@xt/blob-store';
 import type { PagePreview, PreviewTask } from './previews/render.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
 import { readUpload, type UploadedSource } from './upload.ts';
-import { withPreparations, type PreparationStore } from './preparations.ts';
+import { withPreparations, type ContentId, type PreparationStore } from './preparations.ts';
 
 export type { UploadedSource } from './upload.ts';
 
@@ -34,6 +34,22 @@ export interface PrepareOptions {
    * the document's own page numbers. Not taken from or kept in `preparations`.
    */
   pages?: { first: number; last: number } | undefined;
+  /**
+   * The `pdf` is a document LibreOffice converted (docs/sources.md#documents), read with its
+   * comments and, for a presentation (`notesPages`), its speaker notes: a long document's
+   * converted PDF, stored for its page windows.
+   */
+  converted?: { notesPages: boolean } | undefined;
+}
+
+/** A `document` converted to PDF once, for its page windows (docs/scaling.md). */
+export interface ConvertedDocument {
+  pdf: Buffer;
+  notesPages: boolean;
+  /** Its pages (a presentation's slides: its notes pages are not counted). */
+  pageCount: number;
+  /** The uploaded document's content, by which its preparation is kept. */
+  content: ContentId;
 }
 
 /**
@@ -57,6 +73,17 @@ export interface SourcePreparer {
     file: UploadedSource,
     opts: PrepareOptions,
   ): Promise<number | undefined>;
+  /**
+   * An uploaded `document` converted to PDF, with its pages counted (none read); undefined for
+   * any other kind. Refuses what `prepareUpload` would refuse before converting.
+   */
+  convertUpload(
+    type: SourceType,
+    file: UploadedSource,
+    opts: PrepareOptions,
+  ): Promise<ConvertedDocument | undefined>;
+  /** A converted document read whole, as `prepareUpload` reads the document. */
+  prepareConverted(converted: ConvertedDocument, opts: PrepareOptions): Promise<PreparedSource>;
   /** Draws page previews for the review view on a prep thread (docs/citations.md#review-view). */
   renderPreviews(task: PreviewTask): Promise<PagePreview[]>;
   /** The state of the prep threads and the browser, read when metrics are scraped. */

@@ -18,6 +18,15 @@ export interface DocumentReader {
     format: FormatName,
     opts: PrepareOptions,
   ): Promise<PreparedSource>;
+  /**
+   * The same refusals and conversion, without reading the PDF: for a long document worked as
+   * page windows, converted once and read a window at a time (docs/scaling.md).
+   */
+  convertDocumentBytes(
+    bytes: Uint8Array,
+    format: FormatName,
+    signal: AbortSignal,
+  ): Promise<{ pdf: Buffer; notesPages: boolean }>;
 }
 
 export interface DocumentReaderDeps {
@@ -45,31 +54,40 @@ const nameOf = (format: FormatName) =>
 
 export function createDocumentReader(deps: DocumentReaderDeps): DocumentReader {
   const time = deps.time ?? untimed;
+  const convertDocumentBytes: DocumentReader['convertDocumentBytes'] = async (
+    bytes,
+    format,
+    signal,
+  ) => {
+    if (isPasswordProtected(bytes, format))
+      throw new ExtractionFailure(
+        'SOURCE_UNREADABLE',
+        `The ${nameOf(format)} file is password-protected: its content is encrypted and cannot be read. Remove the password and send it again.`,
+      );
+    if (!isDocumentFormat(format))
+      throw new ExtractionFailure(
+        'SOURCE_UNSUPPORTED',
+        `A ${nameOf(format)} file is not a document or presentation.`,
+      );
+    const pdf = await time('convert', 'document', async () => {
+      // An expansion bomb or a damaged archive fails here, from the archive's directory and one
+      // streamed inflation that keeps nothing, before LibreOffice would inflate it whole (or
+      // try to repair it).
+      if (FORMATS[format].detectedBy === 'zip')
+        await checkArchive(
+          Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+          'document',
+          deps.archive,
+        );
+      return deps.converter.convertToPdf(bytes, format, { signal });
+    });
+    return { pdf, notesPages: DOCUMENT_APPS[format] === 'impress' };
+  };
   return {
+    convertDocumentBytes,
     async prepareDocumentBytes(bytes, format, opts) {
-      if (isPasswordProtected(bytes, format))
-        throw new ExtractionFailure(
-          'SOURCE_UNREADABLE',
-          `The ${nameOf(format)} file is password-protected: its content is encrypted and cannot be read. Remove the password and send it again.`,
-        );
-      if (!isDocumentFormat(format))
-        throw new ExtractionFailure(
-          'SOURCE_UNSUPPORTED',
-          `A ${nameOf(format)} file is not a document or presentation.`,
-        );
-      const pdf = await time('convert', 'document', async () => {
-        // An expansion bomb or a damaged archive fails here, from the archive's directory and one
-        // streamed inflation that keeps nothing, before LibreOffice would inflate it whole (or
-        // try to repair it).
-        if (FORMATS[format].detectedBy === 'zip')
-          await checkArchive(
-            Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-            'document',
-            deps.archive,
-          );
-        return deps.converter.convertToPdf(bytes, format, { signal: opts.signal });
-      });
-      return deps.readPdf(pdf, opts, { notesPages: DOCUMENT_APPS[format] === 'impress' });
+      const { pdf, notesPages } = await convertDocumentBytes(bytes, format, opts.signal);
+      return deps.readPdf(pdf, opts, { notesPages });
     },
   };
 }

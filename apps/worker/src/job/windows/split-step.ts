@@ -1,4 +1,4 @@
-import type { SourcePreparer } from '@xt/sources';
+import type { ConvertedDocument, PreparationStore, SourcePreparer } from '@xt/sources';
 import type { ExtractionRow } from '../lifecycle.ts';
 import { planWindows } from './plan.ts';
 
@@ -8,27 +8,50 @@ export interface WindowSplit {
   splitPages: number;
 }
 
-type SplitRow = Pick<ExtractionRow, 'sourceType' | 'file' | 'fileRef' | 'model' | 'priority'>;
+type SplitRow = Pick<
+  ExtractionRow,
+  'id' | 'sourceType' | 'file' | 'fileRef' | 'model' | 'priority' | 'citationsRequested'
+>;
+
+export type SplitOutcome =
+  /** Worked as page windows. */
+  | { next: 'windows'; split: WindowSplit }
+  /** A document converted to see its length and short enough for one job: read it from this. */
+  | { next: 'whole'; converted: ConvertedDocument }
+  /** The one-job path, from the start. */
+  | { next: 'one-job' };
 
 /**
  * Whether the extraction is worked as page windows (docs/scaling.md#one-large-document): an
- * uploaded `pdf` with more than `splitPages` pages. Its pages are counted without reading any.
- * Anything else (another kind, a URL source, batch priority, whose calls go to the provider's
- * batch interface in rounds) takes the one-job path: undefined.
+ * uploaded `pdf` or `document` with more than `splitPages` pages. A PDF's pages are counted
+ * without reading any. A document is converted to PDF here, once: when it is long, the PDF is
+ * kept for the windows (`keepSource`), which read their pages from it; when it is not, the one
+ * job reads the PDF it was converted to. Anything else (another kind, a URL source, batch
+ * priority, whose calls go to the provider's batch interface in rounds) takes the one-job path.
  */
 export async function splitStep(
-  sources: Pick<SourcePreparer, 'uploadPageCount'>,
+  sources: Pick<SourcePreparer, 'uploadPageCount' | 'convertUpload'>,
+  keepSource: (id: string, pdf: Buffer, notesPages: boolean) => Promise<boolean>,
   row: SplitRow,
   splitPages: number,
-  signal: AbortSignal,
-): Promise<WindowSplit | undefined> {
-  if (!row.file || row.priority === 'batch' || row.sourceType !== 'pdf') return undefined;
-  const pagesTotal = await sources.uploadPageCount(
-    row.sourceType,
-    { ref: row.fileRef, contentType: row.file.contentType, sha256: row.file.sha256 },
-    { model: row.model, signal },
-  );
+  { signal, preparations }: { signal: AbortSignal; preparations?: PreparationStore | undefined },
+): Promise<SplitOutcome> {
+  if (!row.file || row.priority === 'batch') return { next: 'one-job' };
+  const file = { ref: row.fileRef, contentType: row.file.contentType, sha256: row.file.sha256 };
+  // A document read before is not converted again (docs/reuse.md#preparations).
+  const opts = { model: row.model, signal, citations: row.citationsRequested, preparations };
+  if (row.sourceType === 'document') {
+    const converted = await sources.convertUpload(row.sourceType, file, opts);
+    if (!converted) return { next: 'one-job' };
+    if (planWindows(converted.pageCount, splitPages).length === 0)
+      return { next: 'whole', converted };
+    // A second run of the job (a crash after converting) keeps the first PDF: the same pages.
+    await keepSource(row.id, converted.pdf, converted.notesPages);
+    return { next: 'windows', split: { pagesTotal: converted.pageCount, splitPages } };
+  }
+  if (row.sourceType !== 'pdf') return { next: 'one-job' };
+  const pagesTotal = await sources.uploadPageCount(row.sourceType, file, opts);
   if (pagesTotal === undefined || planWindows(pagesTotal, splitPages).length === 0)
-    return undefined;
-  return { pagesTotal, splitPages };
+    return { next: 'one-job' };
+  return { next: 'windows', split: { pagesTotal, splitPages } };
 }

@@ -43,6 +43,7 @@ export function windowClient(
 
 type WindowRow = Pick<
   ExtractionRow,
+  | 'id'
   | 'sourceType'
   | 'file'
   | 'fileRef'
@@ -52,23 +53,39 @@ type WindowRow = Pick<
   | 'instruction'
 >;
 
-/** The window's pages only, read from the stored upload, with the document's page numbers. */
-export function prepareWindow(
+/**
+ * The window's pages only, with the document's page numbers: read from the stored upload (a
+ * `pdf`) or from the PDF a `document` was converted to once for its windows.
+ */
+export async function prepareWindow(
   sources: Pick<SourcePreparer, 'prepareUpload'>,
+  convertedSource: (id: string) => Promise<{ ref: string; notesPages: boolean } | undefined>,
   row: WindowRow,
   window: WindowJobPayload,
   signal: AbortSignal,
 ): Promise<PreparedSource> {
   if (!row.file) throw new ExtractionFailure('INTERNAL', 'A page window needs a stored upload.');
+  const opts = {
+    model: row.model,
+    signal,
+    citations: row.citationsRequested,
+    pages: { first: window.firstPage, last: window.lastPage },
+  };
+  if (row.sourceType !== 'document')
+    return sources.prepareUpload(
+      row.sourceType,
+      { ref: row.fileRef, contentType: row.file.contentType, sha256: row.file.sha256 },
+      opts,
+    );
+  const converted = await convertedSource(row.id);
+  if (!converted)
+    throw new ExtractionFailure('INTERNAL', 'The converted document is not stored.', {
+      retryable: true,
+    });
   return sources.prepareUpload(
-    row.sourceType,
-    { ref: row.fileRef, contentType: row.file.contentType, sha256: row.file.sha256 },
-    {
-      model: row.model,
-      signal,
-      citations: row.citationsRequested,
-      pages: { first: window.firstPage, last: window.lastPage },
-    },
+    'pdf',
+    { ref: converted.ref, contentType: 'application/pdf', sha256: row.file.sha256 },
+    { ...opts, converted: { notesPages: converted.notesPages } },
   );
 }
 

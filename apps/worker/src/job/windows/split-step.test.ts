@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { ExtractionRow } from '../lifecycle.ts';
+import { splitStep } from './split-step.ts';
+
+const file = { name: 'f', size: 1, contentType: 'application/pdf', sha256: 'ab' };
+const row = (over: Partial<ExtractionRow> = {}) =>
+  ({
+    id: 'x',
+    sourceType: 'pdf',
+    file,
+    fileRef: 'ref',
+    model: 'gpt-4.1',
+    priority: 'standard',
+    citationsRequested: false,
+    ...over,
+  }) as ExtractionRow;
+
+function fakes(pages: number) {
+  const kept: { id: string; notesPages: boolean }[] = [];
+  let converted = 0;
+  const sources = {
+    uploadPageCount: () => Promise.resolve(pages),
+    convertUpload: () => {
+      converted++;
+      return Promise.resolve({
+        pdf: Buffer.from('%PDF-'),
+        notesPages: false,
+        pageCount: pages,
+        content: { type: 'document' as const, sha256: 'ab', contentType: null },
+      });
+    },
+  };
+  const keep = (id: string, _pdf: Buffer, notesPages: boolean) => {
+    kept.push({ id, notesPages });
+    return Promise.resolve(true);
+  };
+  return { sources, keep, kept, converted: () => converted };
+}
+
+const signal = new AbortController().signal;
+
+describe('splitStep', () => {
+  it('splits an uploaded pdf longer than SPLIT_PAGES', async () => {
+    const f = fakes(100);
+    expect(await splitStep(f.sources, f.keep, row(), 40, { signal })).toEqual({
+      next: 'windows',
+      split: { pagesTotal: 100, splitPages: 40 },
+    });
+    expect(f.kept).toEqual([]);
+  });
+
+  it('leaves a pdf of SPLIT_PAGES or fewer, a URL source and batch priority to one job', async () => {
+    const f = fakes(40);
+    expect(await splitStep(f.sources, f.keep, row(), 40, { signal })).toEqual({ next: 'one-job' });
+    const long = fakes(400);
+    expect(await splitStep(long.sources, long.keep, row({ file: null }), 40, { signal })).toEqual({
+      next: 'one-job',
+    });
+    expect(
+      await splitStep(long.sources, long.keep, row({ priority: 'batch' }), 40, { signal }),
+    ).toEqual({ next: 'one-job' });
+    expect(
+      await splitStep(long.sources, long.keep, row({ sourceType: 'image' }), 40, { signal }),
+    ).toEqual({ next: 'one-job' });
+  });
+
+  it('converts a document once: kept for the windows when long, read whole when short', async () => {
+    const long = fakes(90);
+    const split = await splitStep(long.sources, long.keep, row({ sourceType: 'document' }), 40, {
+      signal,
+    });
+    expect(split).toEqual({ next: 'windows', split: { pagesTotal: 90, splitPages: 40 } });
+    expect(long.kept).toEqual([{ id: 'x', notesPages: false }]);
+    expect(long.converted()).toBe(1);
+
+    const short = fakes(12);
+    const whole = await splitStep(short.sources, short.keep, row({ sourceType: 'document' }), 40, {
+      signal,
+    });
+    expect(whole.next).toBe('whole');
+    expect(short.kept).toEqual([]);
+    expect(short.converted()).toBe(1);
+  });
+});
