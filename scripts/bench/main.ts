@@ -24,13 +24,14 @@ import { measurePgBouncer } from './sections/pgbouncer.ts';
 import { measureBlobStores } from './sections/blob-stores.ts';
 import { measureOffice } from './sections/office-rows.ts';
 import { measureReuse } from './sections/reuse-rows.ts';
+import { measureWindows } from './sections/windows-rows.ts';
 
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     servers: { type: 'string', default: 'own' },
     out: { type: 'string' },
-    sections: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14' },
+    sections: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15' },
     reps: { type: 'string' },
     note: { type: 'string', multiple: true, default: [] },
     profile: { type: 'string' },
@@ -59,7 +60,7 @@ const stack = new BenchStack({
   log,
 });
 let failed = false;
-// Sections 6, 7, 10, 13 and 14 start what they need themselves.
+// Sections 6, 7, 10, 13, 14 and 15 start what they need themselves.
 const needsStack = [1, 2, 3, 4, 5, 9, 11, 12].some((s) => sections.has(s));
 try {
   if (needsStack) await stack.start();
@@ -75,6 +76,7 @@ try {
   );
   if (sections.has(13)) await measureOffice(plan, results, log);
   if (sections.has(14)) await measureReuse(plan.quick, results, log);
+  if (sections.has(15)) await measureWindows(plan.quick, results, log);
 } catch (error) {
   failed = true;
   stack.workdir.markFailed();

@@ -132,6 +132,14 @@ ${CONVERSION}
   25-row XLSX price list attached, uploaded as an \`email\` with a synchronous create (waiting,
   then reading the record, until it is final); wall time and every token of every model call,
   against the same three files uploaded one after another.
+- **§15 One long document across workers** (scripts/bench/sections/windows.ts): one API and one
+  or two worker processes (\`PREP_THREADS=1\` each, so a process is one core's preparation), the
+  model stand-in in oracle mode answering each call after a fixed delay (a model's latency).
+  One long text PDF (a statement written by pdf-lib) is extracted at a time, with page windows
+  (\`SPLIT_PAGES=40\`, docs/scaling.md#one-large-document) and as one job (a split longer than
+  the document), each with one and with two worker processes: the wall time from the create to
+  the completed record, the worker processes' CPU time per page and their largest peak RSS.
+  \`MODEL_MAX_INPUT_TOKENS=20000\`, so the one job's chunks are several calls too.
 
 ## Reproduce
 

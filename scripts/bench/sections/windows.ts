@@ -1,0 +1,164 @@
+/**
+ * 15. One long document across worker processes (run as a child): PostgreSQL, Redis, one API
+ * and one or two worker processes as `npm start` runs them, and the model stand-in in this
+ * process in oracle mode, answering each call after a fixed delay (a model's latency). The same
+ * long text PDF (a statement, pdf-lib) is extracted, one at a time, with:
+ * - `SPLIT_PAGES` 40 (page windows, docs/scaling.md#one-large-document) and with a split larger
+ *   than the document (today's one-job path), each with 1 and with 2 worker processes.
+ * Each worker has one prep thread (`PREP_THREADS=1`), so a process is one core's worth of
+ * preparation. Measures the wall time from the create to the completed record, the worker
+ * processes' CPU time per page, and their peak RSS. Prints `RESULT`.
+ */
+import { parseArgs } from 'node:util';
+import { createKey } from '@xt/accounts';
+import { createDb } from '@xt/db';
+import { longStatementPdf } from '@xt/testkit/fixtures';
+import { startModelStandIn } from '@xt/testkit/model-stand-in';
+import { emitResult, progress } from '../lib/child.ts';
+import { cpuMs, peakRssMiB, processTree } from '../lib/proc.ts';
+import { startApi, startServers, startWorker, Workdir, type Proc } from '../lib/stack.ts';
+
+const { values } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '1000' },
+    rows: { type: 'string', default: '5' },
+    'model-ms': { type: 'string', default: '1000' },
+  },
+});
+const PAGES = Number(values.pages);
+const ROWS = Number(values.rows);
+const MODEL_MS = Number(values['model-ms']);
+
+export interface WindowRun {
+  workers: number;
+  windowed: boolean;
+  seconds: number;
+  /** CPU ms of the worker processes over the run, per page */
+  cpuMsPerPage: number;
+  /** the largest peak RSS of a worker process (MiB) */
+  peakRssMiB: number;
+  calls: number;
+  rowsOk: boolean;
+}
+
+export interface WindowsResult {
+  pages: number;
+  rows: number;
+  modelMs: number;
+  runs: WindowRun[];
+}
+
+const STRUCTURE = {
+  type: 'object',
+  properties: {
+    rows: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          date: { type: 'string' },
+          description: { type: 'string' },
+          quantity: { type: 'number' },
+          unit_price: { type: 'number' },
+          amount: { type: 'number' },
+        },
+      },
+    },
+  },
+};
+
+const standIn = await startModelStandIn({
+  port: 0,
+  defaultBehaviour: { oracle: true, delayMs: MODEL_MS },
+});
+const workdir = new Workdir();
+const servers = await startServers('own');
+const procs: Proc[] = [];
+try {
+  const db = await servers.createDatabase('windows');
+  const env = {
+    databaseUrl: db.url,
+    redisUrl: servers.redisUrl,
+    queuePrefix: 'benchwindows',
+    modelUrl: standIn.url,
+  };
+  const api = await startApi(workdir, 'api', env);
+  procs.push(api);
+  const handle = createDb(db.url, { max: 1 });
+  const { key } = await createKey(handle.db, { accountName: 'bench-windows', scope: 'write' });
+  const auth = { authorization: `Bearer ${key}` };
+  const schema = await fetch(`${api.url}/v1/schemas`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Statement', structure: STRUCTURE }),
+  });
+  const schemaId = ((await schema.json()) as { data: { id: string } }).data.id;
+  const { pdf, rows } = await longStatementPdf({ pages: PAGES, rowsPerPage: ROWS });
+  progress(`§15 a ${PAGES}-page statement, ${rows.length} rows, ${pdf.length} bytes`);
+
+  const run = async (workers: number, windowed: boolean): Promise<WindowRun> => {
+    const started: Proc[] = [];
+    for (let i = 0; i < workers; i++)
+      started.push(
+        await startWorker(workdir, `worker-${windowed ? 'w' : 'o'}${workers}-${i}`, env, {
+          SPLIT_PAGES: windowed ? '40' : String(PAGES + 1),
+          PREP_THREADS: '1',
+          MODEL_MAX_INPUT_TOKENS: '20000',
+          MAX_MODEL_CALLS_PER_EXTRACTION: '1000',
+        }),
+      );
+    try {
+      // Up and warm: the first job of a process loads pdf.js on its prep thread.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      const tree = () => processTree(started.map((p) => p.pid));
+      const cpu0 = cpuMs(tree());
+      const calls0 = standIn.requests.length;
+      const form = new FormData();
+      form.set('schema_id', schemaId);
+      form.set('type', 'pdf');
+      // The same document each run: reuse (docs/reuse.md) would answer all but the first.
+      form.set('cache', 'false');
+      form.set('source', new Blob([new Uint8Array(pdf)]), 'statement.pdf');
+      const t0 = performance.now();
+      const res = await fetch(`${api.url}/v1/extractions`, {
+        method: 'POST',
+        headers: { ...auth, prefer: 'respond-async' },
+        body: form,
+      });
+      let rec = ((await res.json()) as { data: { id: string; status: string; result?: unknown } })
+        .data;
+      while (['pending', 'processing'].includes(rec.status)) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const again = await fetch(`${api.url}/v1/extractions/${rec.id}`, { headers: auth });
+        rec = ((await again.json()) as { data: typeof rec }).data;
+      }
+      const seconds = (performance.now() - t0) / 1000;
+      const cpu = cpuMs(tree()) - cpu0;
+      const out = (rec.result as { rows?: unknown[] } | undefined)?.rows;
+      const result: WindowRun = {
+        workers,
+        windowed,
+        seconds,
+        cpuMsPerPage: cpu / PAGES,
+        peakRssMiB: Math.max(...tree().map(peakRssMiB)),
+        calls: standIn.requests.length - calls0,
+        rowsOk: rec.status === 'completed' && JSON.stringify(out) === JSON.stringify(rows),
+      };
+      progress(`§15 ${JSON.stringify(result)}`);
+      return result;
+    } finally {
+      for (const p of started) await p.stop();
+    }
+  };
+
+  const runs: WindowRun[] = [];
+  for (const windowed of [true, false])
+    for (const workers of [1, 2]) runs.push(await run(workers, windowed));
+  await handle.close();
+  emitResult({ pages: PAGES, rows: ROWS, modelMs: MODEL_MS, runs } satisfies WindowsResult);
+} finally {
+  for (const p of procs) await p.stop().catch(() => undefined);
+  await servers.stop();
+  await standIn.close();
+  workdir.cleanup();
+}
