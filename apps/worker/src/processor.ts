@@ -269,12 +269,7 @@ export function createProcessor(deps: ProcessorDeps) {
     const preparing = performance.now();
     const source = await withTimeout(
       split?.next === 'whole'
-        ? deps.sources.prepareConverted(split.converted, {
-            model: claimed.model,
-            signal,
-            citations: claimed.citationsRequested,
-            preparations,
-          })
+        ? split.prepare()
         : prepareStep(deps.sources, claimed, signal, preparations),
       signal,
     );

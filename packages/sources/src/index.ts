@@ -10,6 +10,7 @@ export {
   type SourceStats,
   type UploadedSource,
   type ConvertedDocument,
+  type CountedUpload,
 } from './preparer.ts';
 export { createSourcePreparer, type SourcesConfig } from './handlers.ts';
 export { createPrepPool, type PrepPool } from './prep-pool/index.ts';

@@ -42,6 +42,12 @@ export interface PrepareOptions {
   converted?: { notesPages: boolean } | undefined;
 }
 
+/** An uploaded file whose pages were counted: its page count, and its whole preparation. */
+export interface CountedUpload {
+  pageCount: number;
+  prepare: () => Promise<PreparedSource>;
+}
+
 /** A `document` converted to PDF once, for its page windows (docs/scaling.md). */
 export interface ConvertedDocument {
   pdf: Buffer;
@@ -66,13 +72,16 @@ export interface SourcePreparer {
   ): Promise<PreparedSource>;
   /**
    * How many pages an uploaded file of `type` has, when it is a kind read as pages that can be
-   * worked in windows (`pdf`); undefined for any other kind. Reads no page.
+   * worked in windows (`pdf`), counted without reading any, with `prepare` reading the whole of
+   * it from the bytes already read (so a short PDF is not read from the store twice).
+   * Undefined for any other kind, and for a file prepared before (docs/reuse.md#preparations):
+   * `prepareUpload` takes that preparation and reads nothing.
    */
-  uploadPageCount(
+  countUploadPages(
     type: SourceType,
     file: UploadedSource,
     opts: PrepareOptions,
-  ): Promise<number | undefined>;
+  ): Promise<CountedUpload | undefined>;
   /**
    * An uploaded `document` converted to PDF, with its pages counted (none read); undefined for
    * any other kind. Refuses what `prepareUpload` would refuse before converting.
@@ -143,7 +152,7 @@ export function dispatch(
     uploads?: { store: BlobStore; maxBytes: number } | undefined;
   },
   time: SourceStageTimer = untimed,
-): Pick<SourcePreparer, 'prepare' | 'prepareUpload' | 'uploadPageCount'> {
+): Pick<SourcePreparer, 'prepare' | 'prepareUpload' | 'countUploadPages'> {
   const bytesHandler = (type: SourceType) => {
     const handler = handlers[type]?.bytes;
     if (!handler) throw notEnabled(type);
@@ -170,23 +179,31 @@ export function dispatch(
         return read(bytes, file.contentType, opts);
       });
     },
-    async uploadPageCount(type, file, opts) {
+    async countUploadPages(type, file, opts) {
       const { uploads } = files;
       if (type !== 'pdf' || !uploads) return undefined;
+      const content = { type, sha256: file.sha256, contentType: file.contentType };
+      if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
+        return undefined;
+      const read = bytesHandler(type);
       const bytes = await time('fetch', type, () =>
         readUpload(uploads.store, file, uploads.maxBytes),
       );
-      // A range that ends before it starts reads the count and no page.
-      const counted = await bytesHandler(type)(bytes, file.contentType, {
+      // A range that ends before it starts reads the count and no page. On a copy: the prep
+      // thread takes (detaches) the bytes it is given, and `prepare` reads them again.
+      const counted = await read(Buffer.from(bytes), file.contentType, {
         ...opts,
         citations: false,
         preparations: undefined,
         pages: { first: 1, last: 0 },
       });
       // The PDF reader's result says how many pages the document has (PreparedPdf).
-      return 'pageCount' in counted && typeof counted.pageCount === 'number'
-        ? counted.pageCount
-        : undefined;
+      if (!('pageCount' in counted) || typeof counted.pageCount !== 'number') return undefined;
+      return {
+        pageCount: counted.pageCount,
+        prepare: () =>
+          withPreparations(opts.preparations, content, () => read(bytes, file.contentType, opts)),
+      };
     },
     async prepare(type, source, opts) {
       if (SOURCE_KINDS[type].inputs.inline)

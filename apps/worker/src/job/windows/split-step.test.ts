@@ -15,11 +15,14 @@ const row = (over: Partial<ExtractionRow> = {}) =>
     ...over,
   }) as ExtractionRow;
 
+const read = (what: string) => Promise.resolve({ parts: [{ kind: 'text' as const, text: what }] });
+
 function fakes(pages: number) {
   const kept: { id: string; notesPages: boolean }[] = [];
   let converted = 0;
   const sources = {
-    uploadPageCount: () => Promise.resolve(pages),
+    countUploadPages: () => Promise.resolve({ pageCount: pages, prepare: () => read('pdf') }),
+    prepareConverted: () => read('document'),
     convertUpload: () => {
       converted++;
       return Promise.resolve({
@@ -49,9 +52,14 @@ describe('splitStep', () => {
     expect(f.kept).toEqual([]);
   });
 
-  it('leaves a pdf of SPLIT_PAGES or fewer, a URL source and batch priority to one job', async () => {
+  it('reads a pdf of SPLIT_PAGES or fewer whole from the bytes it counted', async () => {
     const f = fakes(40);
-    expect(await splitStep(f.sources, f.keep, row(), 40, { signal })).toEqual({ next: 'one-job' });
+    const whole = await splitStep(f.sources, f.keep, row(), 40, { signal });
+    if (whole.next !== 'whole') throw new Error(`expected whole, got ${whole.next}`);
+    expect(await whole.prepare()).toEqual({ parts: [{ kind: 'text', text: 'pdf' }] });
+  });
+
+  it('leaves a URL source, batch priority and other kinds to one job', async () => {
     const long = fakes(400);
     expect(await splitStep(long.sources, long.keep, row({ file: null }), 40, { signal })).toEqual({
       next: 'one-job',
@@ -77,7 +85,8 @@ describe('splitStep', () => {
     const whole = await splitStep(short.sources, short.keep, row({ sourceType: 'document' }), 40, {
       signal,
     });
-    expect(whole.next).toBe('whole');
+    if (whole.next !== 'whole') throw new Error(`expected whole, got ${whole.next}`);
+    expect(await whole.prepare()).toEqual({ parts: [{ kind: 'text', text: 'document' }] });
     expect(short.kept).toEqual([]);
     expect(short.converted()).toBe(1);
   });

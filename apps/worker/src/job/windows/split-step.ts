@@ -1,4 +1,5 @@
-import type { ConvertedDocument, PreparationStore, SourcePreparer } from '@xt/sources';
+import type { PreparedSource } from '@xt/contract';
+import type { PreparationStore, SourcePreparer } from '@xt/sources';
 import type { ExtractionRow } from '../lifecycle.ts';
 import { planWindows } from './plan.ts';
 
@@ -16,8 +17,11 @@ type SplitRow = Pick<
 export type SplitOutcome =
   /** Worked as page windows. */
   | { next: 'windows'; split: WindowSplit }
-  /** A document converted to see its length and short enough for one job: read it from this. */
-  | { next: 'whole'; converted: ConvertedDocument }
+  /**
+   * Short enough for one job, and already read to count its pages (a PDF's bytes, a document
+   * converted): `prepare` reads the whole of it from what was read.
+   */
+  | { next: 'whole'; prepare: () => Promise<PreparedSource> }
   /** The one-job path, from the start. */
   | { next: 'one-job' };
 
@@ -30,7 +34,7 @@ export type SplitOutcome =
  * priority, whose calls go to the provider's batch interface in rounds) takes the one-job path.
  */
 export async function splitStep(
-  sources: Pick<SourcePreparer, 'uploadPageCount' | 'convertUpload'>,
+  sources: Pick<SourcePreparer, 'countUploadPages' | 'convertUpload' | 'prepareConverted'>,
   keepSource: (id: string, pdf: Buffer, notesPages: boolean) => Promise<boolean>,
   row: SplitRow,
   splitPages: number,
@@ -44,14 +48,16 @@ export async function splitStep(
     const converted = await sources.convertUpload(row.sourceType, file, opts);
     if (!converted) return { next: 'one-job' };
     if (planWindows(converted.pageCount, splitPages).length === 0)
-      return { next: 'whole', converted };
+      return { next: 'whole', prepare: () => sources.prepareConverted(converted, opts) };
     // A second run of the job (a crash after converting) keeps the first PDF: the same pages.
     await keepSource(row.id, converted.pdf, converted.notesPages);
     return { next: 'windows', split: { pagesTotal: converted.pageCount, splitPages } };
   }
   if (row.sourceType !== 'pdf') return { next: 'one-job' };
-  const pagesTotal = await sources.uploadPageCount(row.sourceType, file, opts);
-  if (pagesTotal === undefined || planWindows(pagesTotal, splitPages).length === 0)
-    return { next: 'one-job' };
+  const counted = await sources.countUploadPages(row.sourceType, file, opts);
+  if (!counted) return { next: 'one-job' };
+  const pagesTotal = counted.pageCount;
+  if (planWindows(pagesTotal, splitPages).length === 0)
+    return { next: 'whole', prepare: counted.prepare };
   return { next: 'windows', split: { pagesTotal, splitPages } };
 }
