@@ -116,6 +116,11 @@ export interface SourceHandler {
   ) => Promise<PreparedSource>;
   /** A URL the kind renders itself (a webpage), rather than fetching it as a file. */
   url?: (url: string, opts: PrepareOptions) => Promise<PreparedSource>;
+  /**
+   * How many pages the file has, reading none: for a kind that can be worked in page windows.
+   * Its own stage, so counting is not taken for preparing in the metrics.
+   */
+  countPages?: (bytes: Buffer, opts: PrepareOptions) => Promise<number | undefined>;
 }
 
 /** The handlers dispatch() routes by type: a kind without one is not enabled on this worker. */
@@ -181,7 +186,8 @@ export function dispatch(
     },
     async countUploadPages(type, file, opts) {
       const { uploads } = files;
-      if (type !== 'pdf' || !uploads) return undefined;
+      const count = handlers[type]?.countPages;
+      if (!count || !uploads) return undefined;
       const content = { type, sha256: file.sha256, contentType: file.contentType };
       if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
         return undefined;
@@ -189,18 +195,12 @@ export function dispatch(
       const bytes = await time('fetch', type, () =>
         readUpload(uploads.store, file, uploads.maxBytes),
       );
-      // A range that ends before it starts reads the count and no page. On a copy: the prep
-      // thread takes (detaches) the bytes it is given, and `prepare` reads them again.
-      const counted = await read(Buffer.from(bytes), file.contentType, {
-        ...opts,
-        citations: false,
-        preparations: undefined,
-        pages: { first: 1, last: 0 },
-      });
-      // The PDF reader's result says how many pages the document has (PreparedPdf).
-      if (!('pageCount' in counted) || typeof counted.pageCount !== 'number') return undefined;
+      // On a copy: the prep thread takes (detaches) the bytes it is given, and `prepare` reads
+      // them again.
+      const pageCount = await count(Buffer.from(bytes), opts);
+      if (pageCount === undefined) return undefined;
       return {
-        pageCount: counted.pageCount,
+        pageCount,
         prepare: () =>
           withPreparations(opts.preparations, content, () => read(bytes, file.contentType, opts)),
       };

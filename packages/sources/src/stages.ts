@@ -7,7 +7,8 @@ import type { SourceType } from '@xt/contract';
  * - `render`: a webpage in Chromium (its own navigation and downloads included);
  * - `convert`: a document laid out as a PDF by LibreOffice, waiting for a converter included;
  * - `rasterise`: PDF and image preparation on the prep threads, queueing for a thread included;
- * - `parse`: a spreadsheet read into its sheets (a LibreOffice rewrite, then a prep thread).
+ * - `parse`: a spreadsheet read into its sheets (a LibreOffice rewrite, then a prep thread), or
+ *   an uploaded PDF's pages counted to decide whether it is split into windows.
  */
 export const SOURCE_STAGES = ['fetch', 'render', 'convert', 'rasterise', 'parse'] as const;
 export type SourceStage = (typeof SOURCE_STAGES)[number];
