@@ -95,6 +95,14 @@ ${CONVERSION}
   with \`Prefer: respond-async\`, 4 at a time, 12 files (4 with \`--quick\`): MB/s from the first
   send to the last answer, and the API's peak RSS (VmHWM, reset first). Baseline: a bare Express
   + multer route holding the file in memory and inserting it as one \`bytea\`.
+- **§5 CPU rows**: CPU time from \`/proc\` (user + system, reaped children included). Text
+  layer: ten passes of the same 20-page document in the bench process, against ten \`pdftotext\`
+  runs whose process time is counted (start-up included). Uploads: the receiving API process
+  alone, and with every PostgreSQL process, from the first send to the last answer, divided by
+  the MB stored; the service's PostgreSQL window also holds the worker's reads of the uploads
+  it picks up, so the API row is the one to compare.
+- **§6 CPU rows**: CPU time of the bench's child process and everything below it (both
+  Chromium instances; the idle one adds next to nothing) over one measurement, per page.
 - **§5 Documents, §6 Webpages, §7 Tokens**: see the notes printed with those rows.
 - **§10 Citations**: a generated corpus where every expected value is written in its source (10
   three-page text PDFs with the values drawn at known places, 10 typed texts with written dates

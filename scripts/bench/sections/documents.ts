@@ -16,6 +16,7 @@ import type { PublicModel } from '@xt/contract';
 import { jpegImage, mixedPdf } from '@xt/testkit/fixtures';
 import { prepareImage, visionSize, preparePdf, renderSize } from '@xt/sources';
 import { emitResult, progress, timed } from '../lib/child.ts';
+import { cpuMs } from '../lib/proc.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,6 +44,16 @@ function denseText(page: number): string {
 const rate = (count: number, ms: number) => count / (ms / 1000);
 const results: Record<string, number[]> = {};
 const push = (key: string, value: number) => (results[key] ??= []).push(value);
+/**
+ * CPU ms per page: this process's own time plus its reaped children's (pdftotext), so the
+ * figure does not depend on how many other processes wait for the cores.
+ */
+const cpu: Record<string, number[]> = {};
+async function cpuPerPage(key: string, pages: number, run: () => Promise<void> | void) {
+  const before = cpuMs([process.pid]);
+  await run();
+  (cpu[key] ??= []).push((cpuMs([process.pid]) - before) / pages);
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-documents-'));
 try {
@@ -78,6 +89,16 @@ try {
         await timed(() => execFileSync('/usr/bin/pdftotext', ['-layout', textFile, '-'])),
       ),
     );
+    // The same work again for CPU time alone: /proc counts in 10 ms ticks, so each figure is
+    // taken over ten documents.
+    await cpuPerPage('pdf-text', 10 * PAGES, async () => {
+      for (let i = 0; i < 10; i++)
+        await preparePdf(textPdf, { model: 'gpt-4.1', mode: 'text', ...LIMITS });
+    });
+    await cpuPerPage('pdftotext', 10 * PAGES, () => {
+      for (let i = 0; i < 10; i++)
+        execFileSync('/usr/bin/pdftotext', ['-layout', textFile, '-'], { stdio: 'ignore' });
+    });
     for (const model of MODELS) {
       progress(`§5 round ${round}: rasterise for ${model}`);
       const size = renderSize({ width: 612, height: 792 }, model);
@@ -134,6 +155,7 @@ try {
     sizes: Object.fromEntries(MODELS.map((m) => [m, renderSize({ width: 612, height: 792 }, m)])),
     imageTarget: visionSize('gpt-4.1', { width: 4000, height: 3000 }),
     rates: results,
+    cpuMsPerPage: cpu,
   });
 } finally {
   rmSync(dir, { recursive: true, force: true });

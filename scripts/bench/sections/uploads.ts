@@ -8,7 +8,7 @@ import { jpegImage } from '@xt/testkit/fixtures';
 import type { BenchStack } from '../lib/bench-stack.ts';
 import { closedLoop, send } from '../lib/client.ts';
 import type { Plan } from '../lib/plan.ts';
-import { peakRssMiB, resetPeak } from '../lib/proc.ts';
+import { cpuMs, peakRssMiB, processTree, resetPeak } from '../lib/proc.ts';
 import type { Results } from '../lib/report.ts';
 
 /** A PDF of about `megabytes` MB: pages each holding one noisy photo. */
@@ -48,11 +48,19 @@ export async function measureUploads(
     bare: [] as number[],
     rss: [] as number[],
     bareRss: [] as number[],
+    // CPU ms per MB, load-independent: the receiving API process alone, and with PostgreSQL.
+    apiCpu: [] as number[],
+    bareApiCpu: [] as number[],
+    withDbCpu: [] as number[],
+    bareWithDbCpu: [] as number[],
   };
   for (let rep = 1; rep <= plan.reps; rep++) {
     for (const which of ['service', 'bare'] as const) {
       const pid = which === 'service' ? stack.apis[0]!.pid : stack.bareProcs[0]!.pid;
       resetPeak(pid);
+      const pgPids = await stack.servers.postgresPids([stack.serviceDbName, stack.bareDbName]);
+      const apiBefore = cpuMs(processTree([pid]));
+      const pgBefore = cpuMs(pgPids);
       log(`§5 rep ${rep}: ${which} uploads, ${count} × ${mb.toFixed(1)} MB`);
       const t0 = performance.now();
       const answers = await closedLoop(
@@ -75,6 +83,12 @@ export async function measureUploads(
       if (bad.length > 0)
         log(`  ${bad.length} uploads answered ${bad[0]!.status}: ${bad[0]!.body.slice(0, 200)}`);
       figures[which].push(((count - bad.length) * mb) / seconds);
+      const apiMs = cpuMs(processTree([pid])) - apiBefore;
+      // Backends that ended meanwhile are reaped by the postmaster, whose count includes them.
+      const pgMs = cpuMs(pgPids) - pgBefore;
+      const stored = (count - bad.length) * mb;
+      figures[which === 'service' ? 'apiCpu' : 'bareApiCpu'].push(apiMs / stored);
+      figures[which === 'service' ? 'withDbCpu' : 'bareWithDbCpu'].push((apiMs + pgMs) / stored);
       figures[which === 'service' ? 'rss' : 'bareRss'].push(peakRssMiB(pid));
     }
   }
@@ -84,6 +98,24 @@ export async function measureUploads(
     unit: 'MB/s',
     service: figures.service,
     baseline: figures.bare,
+    baselineName: '(bare Express + multer → bytea)',
+  });
+  results.add({
+    section: '5',
+    measure: 'Upload ingestion CPU per MB, API process',
+    unit: 'CPU ms',
+    decimals: 1,
+    service: figures.apiCpu,
+    baseline: figures.bareApiCpu,
+    baselineName: '(bare Express + multer → bytea)',
+  });
+  results.add({
+    section: '5',
+    measure: 'Upload ingestion CPU per MB, API + PostgreSQL',
+    unit: 'CPU ms',
+    decimals: 1,
+    service: figures.withDbCpu,
+    baseline: figures.bareWithDbCpu,
     baselineName: '(bare Express + multer → bytea)',
   });
   results.add({

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { CORPUS_PAGES, startCorpusServer } from '../corpus/pages.ts';
 import { bareRender, launchBare } from '../lib/chromium.ts';
 import { emitResult, progress } from '../lib/child.ts';
+import { cpuMs, processTree } from '../lib/proc.ts';
 import { NETWORK_IDLE_MS, workerRenderer } from '../lib/renderer.ts';
 
 const { values } = parseArgs({
@@ -31,6 +32,8 @@ async function pagesPerSecond(concurrency: number, one: (url: string) => Promise
     CORPUS_PAGES.map((p) => `${site.origin}${p.path}`),
   ).flat();
   const total = queue.length;
+  // Both browsers are below this process; the idle one adds next to nothing meanwhile.
+  const cpuBefore = cpuMs(processTree([process.pid]));
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -39,10 +42,15 @@ async function pagesPerSecond(concurrency: number, one: (url: string) => Promise
       }
     }),
   );
-  return total / ((performance.now() - t0) / 1000);
+  const seconds = (performance.now() - t0) / 1000;
+  return {
+    rate: total / seconds,
+    cpuMsPerPage: (cpuMs(processTree([process.pid])) - cpuBefore) / total,
+  };
 }
 
 const rates: Record<string, number[]> = {};
+const cpuMsPerPage: Record<string, number[]> = {};
 try {
   for (const p of CORPUS_PAGES) {
     await renderer.render(`${site.origin}${p.path}`);
@@ -53,14 +61,21 @@ try {
       const order = round % 2 ? ['renderer', 'bare'] : ['bare', 'renderer'];
       for (const which of order) {
         progress(`§6 round ${round}: ${which}, concurrency ${concurrency}`);
-        const rate = await pagesPerSecond(concurrency, (url) =>
+        const run = await pagesPerSecond(concurrency, (url) =>
           which === 'renderer' ? renderer.render(url) : bareRender(bare, url, NETWORK_IDLE_MS),
         );
-        (rates[`${which}:${concurrency}`] ??= []).push(rate);
+        (rates[`${which}:${concurrency}`] ??= []).push(run.rate);
+        (cpuMsPerPage[`${which}:${concurrency}`] ??= []).push(run.cpuMsPerPage);
       }
     }
   }
-  emitResult({ rates, failures, quietMs: NETWORK_IDLE_MS, pages: CORPUS_PAGES.length * PER_ROUND });
+  emitResult({
+    rates,
+    cpuMsPerPage,
+    failures,
+    quietMs: NETWORK_IDLE_MS,
+    pages: CORPUS_PAGES.length * PER_ROUND,
+  });
 } finally {
   await bare.close();
   await renderer.close();

@@ -14,10 +14,13 @@ interface DocumentsResult {
   sizes: Record<string, { width: number; height: number }>;
   imageTarget: { width: number; height: number };
   rates: Record<string, number[]>;
+  cpuMsPerPage: Record<string, number[]>;
 }
 
 interface WebpagesResult {
   rates: Record<string, number[]>;
+  /** CPU ms per page of the bench process and every process below it (Chromium). */
+  cpuMsPerPage: Record<string, number[]>;
   failures: string[];
   quietMs: number;
   pages: number;
@@ -53,6 +56,15 @@ export async function runWorkerCode(
       service: r('pdf-text'),
       baseline: r('pdftotext'),
       baselineName: '(pdftotext)',
+    });
+    results.add({
+      section: '5',
+      measure: `PDF text layer CPU per page, ${d.pages} dense pages`,
+      unit: 'CPU ms',
+      decimals: 2,
+      service: d.cpuMsPerPage['pdf-text'] ?? [],
+      baseline: d.cpuMsPerPage.pdftotext ?? [],
+      baselineName: '(pdftotext, its process included)',
     });
     for (const [model, size] of Object.entries(d.sizes)) {
       results.add({
@@ -107,6 +119,15 @@ export async function runWorkerCode(
         '≤ 1.25× bare',
         (s, b) => s <= 1.25 * b,
       );
+      results.add({
+        section: '6',
+        measure: `Webpage CPU per page at concurrency ${c} (bench process + Chromium)`,
+        unit: 'CPU ms',
+        decimals: 0,
+        service: w.cpuMsPerPage[`renderer:${c}`] ?? [],
+        baseline: w.cpuMsPerPage[`bare:${c}`] ?? [],
+        baselineName: '(bare Playwright)',
+      });
     }
     if (w.failures.length > 0)
       results.note(`§6 failed renders: ${w.failures.slice(0, 5).join('; ')}`);
