@@ -21,13 +21,7 @@ import {
   type PriceTable,
 } from '@xt/model';
 import { forJobFailure, type ExtractJobPayload } from '@xt/queue';
-import {
-  createOutageReporter,
-  errorSummary,
-  parseTraceparent,
-  withLogContext,
-  type LogContext,
-} from '@xt/runtime';
+import { createOutageReporter, errorSummary } from '@xt/runtime';
 import type { PreparationStore, SourcePreparer } from '@xt/sources';
 import { untimed } from './ops/stages.ts';
 import type { WorkerMetrics } from './ops/worker-metrics.ts';
@@ -49,6 +43,7 @@ import { deletedWhilePreparing, prepareStep, recordFound } from './job/prepare-s
 import { progressReporter, type ProgressReporter } from './job/progress-step.ts';
 import { reuseStep, type JobReuse } from './job/reuse-step.ts';
 import { BatchWait, type BatchRunner } from './batch/runner.ts';
+import { databaseRetryAt, stoppedForShutdown, withJobLog } from './job/job-run.ts';
 import { mergeWindowsStep } from './job/windows/merge-step.ts';
 import { splitStep, type WindowSplit } from './job/windows/split-step.ts';
 import type { WindowStore } from './job/windows/store.ts';
@@ -88,12 +83,6 @@ export interface ProcessorDeps {
   windows?: { store: WindowStore; splitPages: number };
 }
 
-/** The reason the worker aborts its running jobs with when its shutdown grace has run out. */
-export const SHUTDOWN_REASON = 'worker shutting down';
-
-/** While PostgreSQL is away a job is put back this long (plus jitter) without using an attempt. */
-const DATABASE_RETRY_MS = 3_000;
-
 /**
  * The extraction job handler, as named steps (job/): claim the row, prepare the source, call
  * the model, finish (ground, preview, complete), or record the failure. Each step is a function
@@ -128,24 +117,15 @@ export function createProcessor(deps: ProcessorDeps) {
       : processOnce(job, payload, token, stop);
   };
 
-  async function processOnce(
+  function processOnce(
     job: Job,
     payload: ExtractJobPayload,
     token?: string,
     stop?: AbortSignal,
   ): Promise<{ status: string }> {
-    const { extractionId, requestId, traceparent } = payload;
-    const traceId = parseTraceparent(traceparent)?.traceId;
-    const fields: LogContext = {
-      extractionId,
-      attempt: job.attemptsMade + 1,
-      ...(requestId ? { requestId } : {}),
-      ...(traceId ? { traceId } : {}),
-      ...(job.id ? { jobId: job.id } : {}),
-    };
-    const log = deps.logger.child(fields);
-    // Lines written by shared code during this job (sources, browser) carry the same fields.
-    return withLogContext(fields, () => handle(job, payload, log, token, stop));
+    return withJobLog(deps.logger, job, payload, {}, (log) =>
+      handle(job, payload, log, token, stop),
+    );
   }
 
   async function handle(
@@ -163,7 +143,7 @@ export function createProcessor(deps: ProcessorDeps) {
       return await run(job, payload, log, token, stop);
     } catch (err) {
       if (err instanceof WaitingChildrenError) throw err;
-      if (stop?.aborted && stop.reason === SHUTDOWN_REASON && token) {
+      if (stoppedForShutdown(stop) && token) {
         await lifecycle.release(extractionId).catch(() => false);
         await job.moveToWait(token);
         metrics?.requeued('shutdown');
@@ -178,7 +158,7 @@ export function createProcessor(deps: ProcessorDeps) {
         throw new DelayedError();
       }
       if (isDatabaseUnavailable(err) && token) {
-        await job.moveToDelayed(Date.now() + DATABASE_RETRY_MS * (1 + Math.random()), token);
+        await job.moveToDelayed(databaseRetryAt(), token);
         metrics?.requeued('database_unavailable');
         // Not a warning per job: the outage itself is warned about once (postgres connection lost).
         log.info({ error: errorSummary(err) }, 'database unavailable; job put back for later');

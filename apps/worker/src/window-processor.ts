@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '@xt/db';
 import { DEFAULT_PRICES, type ModelClient, type PriceTable } from '@xt/model';
 import { forJobFailure, type WindowJobPayload } from '@xt/queue';
-import { errorSummary, parseTraceparent, withLogContext, type LogContext } from '@xt/runtime';
+import { errorSummary } from '@xt/runtime';
 import type { SourcePreparer } from '@xt/sources';
 import type { PagePreviews } from './page-previews/index.ts';
 import { priceSpend } from './job/cost.ts';
@@ -17,7 +17,7 @@ import {
   storeWindow,
   windowClient,
 } from './job/windows/window-step.ts';
-import { SHUTDOWN_REASON } from './processor.ts';
+import { databaseRetryAt, stoppedForShutdown, withJobLog } from './job/job-run.ts';
 
 export interface WindowProcessorDeps {
   lifecycle: JobLifecycle;
@@ -29,9 +29,6 @@ export interface WindowProcessorDeps {
   previews?: PagePreviews | undefined;
   prices?: PriceTable | undefined;
 }
-
-/** While PostgreSQL is away a window is put back this long (plus jitter) without an attempt. */
-const DATABASE_RETRY_MS = 3_000;
 
 /**
  * One page window of a long document (docs/scaling.md#one-large-document), as named steps:
@@ -50,17 +47,9 @@ export function createWindowProcessor(deps: WindowProcessorDeps) {
     token?: string,
     stop?: AbortSignal,
   ): Promise<{ status: string }> {
-    const traceId = parseTraceparent(payload.traceparent)?.traceId;
-    const fields: LogContext = {
-      extractionId: payload.extractionId,
-      window: payload.index,
-      attempt: job.attemptsMade + 1,
-      ...(payload.requestId ? { requestId: payload.requestId } : {}),
-      ...(traceId ? { traceId } : {}),
-      ...(job.id ? { jobId: job.id } : {}),
-    };
-    const log = deps.logger.child(fields);
-    return withLogContext(fields, () => handle(job, payload, log, token, stop));
+    return withJobLog(deps.logger, job, payload, { window: payload.index }, (log) =>
+      handle(job, payload, log, token, stop),
+    );
   };
 
   async function handle(
@@ -73,13 +62,13 @@ export function createWindowProcessor(deps: WindowProcessorDeps) {
     try {
       return await run(job, window, log, stop);
     } catch (err) {
-      if (stop?.aborted && stop.reason === SHUTDOWN_REASON && token) {
+      if (stoppedForShutdown(stop) && token) {
         await job.moveToWait(token);
         log.info('window handed back to the queue at shutdown');
         throw new WaitingError();
       }
       if (isDatabaseUnavailable(err) && token) {
-        await job.moveToDelayed(Date.now() + DATABASE_RETRY_MS * (1 + Math.random()), token);
+        await job.moveToDelayed(databaseRetryAt(), token);
         log.info({ error: errorSummary(err) }, 'database unavailable; window put back for later');
         throw new DelayedError();
       }

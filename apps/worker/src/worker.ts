@@ -15,7 +15,8 @@ import {
 import { processEnvironment, type WorkerConfig } from './config.ts';
 import { createAppLogger, createDependencyOutages, errorSummary, type Logger } from '@xt/runtime';
 import { pagePreviews } from './page-previews/index.ts';
-import { createProcessor, SHUTDOWN_REASON } from './processor.ts';
+import { SHUTDOWN_REASON } from './job/job-run.ts';
+import { createProcessor } from './processor.ts';
 import { createWindowProcessor } from './window-processor.ts';
 import { windowStore } from './job/windows/store.ts';
 import { jobLifecycle } from './job/lifecycle.ts';
