@@ -19,31 +19,13 @@ import {
   statementCells,
   statementPdf,
   statementText,
+  STATEMENT_STRUCTURE as STATEMENT,
 } from '@xt/testkit/fixtures';
 import type { TestApi } from '@xt/api/testing';
 import { officeTablePdf, pageWords, type PlacedWord } from '../support/office-pdf.ts';
 import { stackTest } from '../support/stack.ts';
 
 const test = stackTest({ api: { EXTRACTION_WAIT_SECONDS: '90' } });
-
-const STATEMENT = {
-  type: 'object',
-  properties: {
-    rows: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          date: { type: 'string' },
-          description: { type: 'string' },
-          quantity: { type: 'number' },
-          unit_price: { type: 'number' },
-          amount: { type: 'number' },
-        },
-      },
-    },
-  },
-};
 
 let schemaId: string;
 

@@ -8,29 +8,14 @@
  */
 import { describe, expect } from 'vitest';
 import type { Citation } from '@xt/contract';
-import { longStatementPdf, type StatementRow } from '@xt/testkit/fixtures';
+import {
+  longStatementPdf,
+  type StatementRow,
+  STATEMENT_STRUCTURE as STATEMENT,
+} from '@xt/testkit/fixtures';
 import { waitFor, type RecordedRequest } from '@xt/testkit';
 import type { TestApi } from '@xt/api/testing';
 import { stackTest } from '../support/stack.ts';
-
-const STATEMENT = {
-  type: 'object',
-  properties: {
-    rows: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          date: { type: 'string' },
-          description: { type: 'string' },
-          quantity: { type: 'number' },
-          unit_price: { type: 'number' },
-          amount: { type: 'number' },
-        },
-      },
-    },
-  },
-};
 
 const test = stackTest({
   model: { defaultBehaviour: { oracle: true } },

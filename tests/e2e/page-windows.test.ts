@@ -17,6 +17,7 @@ import {
   longStatementPdf,
   officeFile,
   type StatementRow,
+  STATEMENT_STRUCTURE as STATEMENT,
 } from '@xt/testkit/fixtures';
 import { testRedisUrl, waitFor, type AppProcess, type RecordedRequest } from '@xt/testkit';
 import { startTestWorker, type TestApi } from '@xt/api/testing';
@@ -26,25 +27,6 @@ const PAGES = 100;
 const SPLIT = 25;
 const WINDOWS = PAGES / SPLIT;
 const ROWS_PER_PAGE = 8;
-
-const STATEMENT = {
-  type: 'object',
-  properties: {
-    rows: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          date: { type: 'string' },
-          description: { type: 'string' },
-          quantity: { type: 'number' },
-          unit_price: { type: 'number' },
-          amount: { type: 'number' },
-        },
-      },
-    },
-  },
-};
 
 const WORKER = {
   SPLIT_PAGES: String(SPLIT),

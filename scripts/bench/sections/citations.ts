@@ -18,6 +18,7 @@ import {
   STATEMENT_COLUMNS,
   STATEMENT_ROWS,
   statementPdf,
+  STATEMENT_STRUCTURE,
 } from '@xt/testkit/fixtures';
 import { startModelStandIn, type Behaviour } from '@xt/testkit/model-stand-in';
 import { emitResult, progress } from '../lib/child.ts';
@@ -191,27 +192,14 @@ for (let d = 0; d < 10; d++) {
 // A statement whose rows repeat amounts, descriptions and dates: each value against its own cell.
 {
   progress('§10 repeated values');
-  const statement: Structure = {
-    type: 'object',
-    properties: {
-      rows: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            date: { type: 'string' },
-            description: { type: 'string' },
-            quantity: { type: 'number' },
-            unit_price: { type: 'number' },
-            amount: { type: 'number' },
-          },
-        },
-      },
-    },
-  };
   const { pdf, rects } = await statementPdf();
   const source = await preparePdf(pdf, pdfOptions(true));
-  const { grounded } = await run(source, statement, { output: { rows: STATEMENT_ROWS } }, true);
+  const { grounded } = await run(
+    source,
+    STATEMENT_STRUCTURE,
+    { output: { rows: STATEMENT_ROWS } },
+    true,
+  );
   STATEMENT_ROWS.forEach((_, r) => {
     STATEMENT_COLUMNS.forEach((field, k) => {
       const box = grounded.citations?.[`/rows/${r}/${field}`]?.boxes[0];

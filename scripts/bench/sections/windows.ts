@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { createKey } from '@xt/accounts';
 import { createDb } from '@xt/db';
-import { longStatementPdf } from '@xt/testkit/fixtures';
+import { longStatementPdf, STATEMENT_STRUCTURE as STRUCTURE } from '@xt/testkit/fixtures';
 import { startModelStandIn } from '@xt/testkit/model-stand-in';
 import { emitResult, progress } from '../lib/child.ts';
 import { cpuMs, peakRssMiB, processTree } from '../lib/proc.ts';
@@ -47,25 +47,6 @@ export interface WindowsResult {
   modelMs: number;
   runs: WindowRun[];
 }
-
-const STRUCTURE = {
-  type: 'object',
-  properties: {
-    rows: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          date: { type: 'string' },
-          description: { type: 'string' },
-          quantity: { type: 'number' },
-          unit_price: { type: 'number' },
-          amount: { type: 'number' },
-        },
-      },
-    },
-  },
-};
 
 const standIn = await startModelStandIn({
   port: 0,
