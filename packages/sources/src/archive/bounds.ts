@@ -32,8 +32,8 @@ const KEPT_MAX_BYTES = 1024 * 1024;
 export interface ArchiveInspection {
   /** Entries whose elements named `element` (any namespace prefix) are counted, at most `max`. */
   count?: { entries: RegExp; element: string; max: number; tooMany: () => ExtractionFailure };
-  /** Small entries to return as text (a manifest), by exact name. */
-  keep?: readonly string[];
+  /** Small entries to return as text (a manifest), by exact name or by a pattern of names. */
+  keep?: readonly string[] | RegExp;
 }
 
 export interface ArchiveReport {
@@ -194,7 +194,11 @@ async function inflate(
     );
   const count =
     inspect.count && inspect.count.entries.test(entry.fileName) ? inspect.count : undefined;
-  const keep = inspect.keep?.includes(entry.fileName) && entry.uncompressedSize <= KEPT_MAX_BYTES;
+  const named =
+    inspect.keep instanceof RegExp
+      ? inspect.keep.test(entry.fileName)
+      : (inspect.keep?.includes(entry.fileName) ?? false);
+  const keep = named && entry.uncompressedSize <= KEPT_MAX_BYTES;
   const counter = count ? elementCounter(count.element) : undefined;
   const decoder = counter || keep ? new TextDecoder('utf-8') : undefined;
   let text = '';

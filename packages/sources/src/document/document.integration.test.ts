@@ -80,11 +80,25 @@ const DECK = flatPresentation([
   { title: 'Headcount', lines: ['Headcount 118'], notes: 'New hires start on 2026-04-01.' },
 ]);
 
+const PLAIN_DECK = flatPresentation([
+  { title: 'Plain one', lines: ['No notes P-1'] },
+  { title: 'Plain two', lines: ['No notes P-2'], hidden: true },
+  { title: 'Plain three', lines: ['No notes P-3'] },
+]);
+
 let docx: Buffer;
 let pptx: Buffer;
+let plainPptx: Buffer;
 beforeAll(async () => {
-  [docx, pptx] = await Promise.all([officeFile(REPORT, 'docx'), officeFile(DECK, 'pptx')]);
+  [docx, pptx, plainPptx] = await Promise.all([
+    officeFile(REPORT, 'docx'),
+    officeFile(DECK, 'pptx'),
+    officeFile(PLAIN_DECK, 'pptx'),
+  ]);
 }, 300_000);
+
+/** Page objects in a PDF LibreOffice wrote (it writes no object streams). */
+const pdfPages = (pdf: Buffer) => pdf.toString('latin1').match(/\/Type\s*\/Page\b(?!s)/g)?.length;
 
 describe('a DOCX', () => {
   it('reaches the model as its converted pages, with its comment and footnote on their page', async () => {
@@ -137,5 +151,16 @@ describe('a PPTX', () => {
     expect(whereIs(source, '2026-04-01')).toMatchObject({ page: 6 });
     expect(whereIs(source, 'C-55')).toMatchObject({ page: 1 });
     expect(whereIs(source, 'Grouped box B-42')).toMatchObject({ page: 1 });
+  }, 300_000);
+
+  it('is laid out with notes pages only when it has speaker notes', async () => {
+    const signal = AbortSignal.timeout(300_000);
+    const withNotes = await reader.convertDocumentBytes(pptx, 'pptx', signal);
+    expect(withNotes.notesPages).toBe(true);
+    expect(pdfPages(withNotes.pdf)).toBe(6);
+    // Hidden slides are still exported, so page k stays slide k.
+    const plain = await reader.convertDocumentBytes(plainPptx, 'pptx', signal);
+    expect(plain.notesPages).toBe(false);
+    expect(pdfPages(plain.pdf)).toBe(3);
   }, 300_000);
 });

@@ -5,6 +5,7 @@ import type { PrepareOptions } from '../preparer.ts';
 import { untimed, type SourceStageTimer } from '../stages.ts';
 import type { DocumentConverter } from './converter/converter.ts';
 import { DOCUMENT_APPS, isDocumentFormat } from './export-filter.ts';
+import { NOTES_ENTRIES, hasSpeakerNotes } from './speaker-notes.ts';
 
 export interface DocumentReader {
   /**
@@ -69,19 +70,24 @@ export function createDocumentReader(deps: DocumentReaderDeps): DocumentReader {
         'SOURCE_UNSUPPORTED',
         `A ${nameOf(format)} file is not a document or presentation.`,
       );
+    let notesPages = DOCUMENT_APPS[format] === 'impress';
     const pdf = await time('convert', 'document', async () => {
       // An expansion bomb or a damaged archive fails here, from the archive's directory and one
-      // streamed inflation that keeps nothing, before LibreOffice would inflate it whole (or
-      // try to repair it).
-      if (FORMATS[format].detectedBy === 'zip')
-        await checkArchive(
+      // streamed inflation that keeps nothing but a presentation's notes, before LibreOffice
+      // would inflate it whole (or try to repair it).
+      if (FORMATS[format].detectedBy === 'zip') {
+        const report = await checkArchive(
           Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
           'document',
           deps.archive,
+          notesPages ? { keep: NOTES_ENTRIES } : {},
         );
-      return deps.converter.convertToPdf(bytes, format, { signal });
+        // Notes pages double the conversion's time: a deck seen to have no notes goes without.
+        if (notesPages) notesPages = hasSpeakerNotes(format, report.kept);
+      }
+      return deps.converter.convertToPdf(bytes, format, { signal, notesPages });
     });
-    return { pdf, notesPages: DOCUMENT_APPS[format] === 'impress' };
+    return { pdf, notesPages };
   };
   return {
     convertDocumentBytes,

@@ -39,12 +39,12 @@ export interface DocumentConverter {
    * The document's pages as a PDF, laid out by LibreOffice (export-filter.ts says what the
    * export includes). Fails as the extraction should: SOURCE_UNREADABLE when LibreOffice cannot
    * read the file or dies on it, TIMEOUT past the deadline, SOURCE_UNSUPPORTED when this worker
-   * cannot convert at all.
+   * cannot convert at all. `notesPages: false` leaves a presentation's notes pages out.
    */
   convertToPdf(
     bytes: Uint8Array,
     format: DocumentFormat,
-    opts?: { signal?: AbortSignal | undefined },
+    opts?: { signal?: AbortSignal | undefined; notesPages?: boolean | undefined },
   ): Promise<Buffer>;
   /**
    * A spreadsheet rewritten as XLSX by LibreOffice's Calc (XLS and ODS, which no maintained
@@ -161,12 +161,12 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
   }
 
   return {
-    convertToPdf: (bytes, format, { signal } = {}) =>
+    convertToPdf: (bytes, format, { signal, notesPages } = {}) =>
       limit(() =>
         convert(
           bytes,
           format,
-          { spec: pdfExportTarget(format), ext: 'pdf', magic: '%PDF-' },
+          { spec: pdfExportTarget(format, notesPages ?? true), ext: 'pdf', magic: '%PDF-' },
           signal,
         ),
       ),
