@@ -43,6 +43,8 @@ export interface ArchiveReport {
   counted: number;
   /** The `keep` entries found, as UTF-8 text. */
   kept: Map<string, string>;
+  /** The `keep` entries found but too large to keep (over 1 MiB expanded): present, unread. */
+  notKept: Set<string>;
 }
 
 const tooLarge = (message: string) => new ExtractionFailure('SOURCE_TOO_LARGE', message);
@@ -126,7 +128,13 @@ export async function checkArchive(
   } catch (err) {
     throw unreadable(what, err instanceof Error ? err.message : String(err));
   }
-  const report: ArchiveReport = { entries: 0, expandedBytes: 0, counted: 0, kept: new Map() };
+  const report: ArchiveReport = {
+    entries: 0,
+    expandedBytes: 0,
+    counted: 0,
+    kept: new Map(),
+    notKept: new Set(),
+  };
   try {
     if (zip.entryCount > limits.maxEntries)
       throw tooLarge(
@@ -199,6 +207,7 @@ async function inflate(
       ? inspect.keep.test(entry.fileName)
       : (inspect.keep?.includes(entry.fileName) ?? false);
   const keep = named && entry.uncompressedSize <= KEPT_MAX_BYTES;
+  if (named && !keep) report.notKept.add(entry.fileName);
   const counter = count ? elementCounter(count.element) : undefined;
   const decoder = counter || keep ? new TextDecoder('utf-8') : undefined;
   let text = '';

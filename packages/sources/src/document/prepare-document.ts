@@ -83,7 +83,7 @@ export function createDocumentReader(deps: DocumentReaderDeps): DocumentReader {
           notesPages ? { keep: NOTES_ENTRIES } : {},
         );
         // Notes pages double the conversion's time: a deck seen to have no notes goes without.
-        if (notesPages) notesPages = hasSpeakerNotes(format, report.kept);
+        if (notesPages) notesPages = hasSpeakerNotes(format, report);
       }
       return deps.converter.convertToPdf(bytes, format, { signal, notesPages });
     });

@@ -34,15 +34,18 @@ function odpNotesHaveText(xml: string): boolean {
 /**
  * Whether a presentation has speaker notes worth a notes page, from the entries NOTES_ENTRIES
  * kept while its archive was measured. Anything not known to be without notes (PPT, whose
- * binary records are not read; an ODP whose content was too large to keep) counts as having
- * them, so notes are never lost.
+ * binary records are not read; a notes slide or an ODP's content too large to keep) counts as
+ * having them, so notes are never lost.
  */
 export function hasSpeakerNotes(
   format: DocumentFormat,
-  kept: ReadonlyMap<string, string>,
+  { kept, notKept }: { kept: ReadonlyMap<string, string>; notKept: ReadonlySet<string> },
 ): boolean {
   if (format === 'pptx')
-    return [...kept].some(([name, xml]) => name.startsWith('ppt/') && pptxNotesHaveText(xml));
+    return (
+      [...notKept].some((name) => name.startsWith('ppt/')) ||
+      [...kept].some(([name, xml]) => name.startsWith('ppt/') && pptxNotesHaveText(xml))
+    );
   if (format === 'odp') {
     const content = kept.get('content.xml');
     return content === undefined || odpNotesHaveText(content);
