@@ -274,7 +274,9 @@ export function createProcessor(deps: ProcessorDeps) {
       time('model', type, () =>
         batch
           ? batch.run(row, source, signal)
-          : extractStep(deps.model, row, source, signal, (done) => progress?.pagesDone(done)),
+          : extractStep(deps.model, row, source, signal, {
+              onPagesDone: (done) => progress?.pagesDone(done),
+            }),
       ),
       signal,
     ).finally(() => progress?.stop());

@@ -11,12 +11,8 @@ import { startDeadline, withTimeout } from './job/deadline.ts';
 import { asFailure, failureStep, planFailure } from './job/failure-step.ts';
 import type { ExtractionRow, JobLifecycle } from './job/lifecycle.ts';
 import type { WindowStore } from './job/windows/store.ts';
-import {
-  extractWindow,
-  prepareWindow,
-  storeWindow,
-  windowClient,
-} from './job/windows/window-step.ts';
+import { prepareWindow, storeWindow, windowClient } from './job/windows/window-step.ts';
+import { extractStep } from './job/extract-step.ts';
 import { databaseRetryAt, stoppedForShutdown, withJobLog } from './job/job-run.ts';
 
 export interface WindowProcessorDeps {
@@ -126,7 +122,12 @@ export function createWindowProcessor(deps: WindowProcessorDeps) {
       () => lifecycle.exists(row.id),
       pages / window.pagesTotal,
     );
-    const result = await withTimeout(extractWindow(client, row, source, window, signal), signal);
+    const result = await withTimeout(
+      extractStep(client, row, source, signal, {
+        window: { index: window.index, count: window.count },
+      }),
+      signal,
+    );
     const written = await storeWindow(deps, row.id, row, window, source, result);
     const stored = await windows.stored(row.id);
     await lifecycle

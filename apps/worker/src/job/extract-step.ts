@@ -13,7 +13,14 @@ export function extractStep(
   row: ExtractRow,
   source: PreparedSource,
   signal: AbortSignal,
-  onPagesDone?: (pagesDone: number) => void,
+  {
+    onPagesDone,
+    window,
+  }: {
+    onPagesDone?: (pagesDone: number) => void;
+    /** One page window of a long document (job/windows/): its answer is a piece of the whole. */
+    window?: { index: number; count: number };
+  } = {},
 ): Promise<ExtractResult> {
   return extract({
     client: model,
@@ -24,5 +31,6 @@ export function extractStep(
     signal,
     citations: row.citationsRequested,
     onPagesDone,
+    window,
   });
 }

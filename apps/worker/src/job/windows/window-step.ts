@@ -1,6 +1,6 @@
 import { ExtractionFailure, type PreparedSource } from '@xt/contract';
 import { groundOutput } from '@xt/grounding';
-import { extract, type ExtractResult, type ModelClient } from '@xt/model';
+import type { ExtractResult, ModelClient } from '@xt/model';
 import type { WindowJobPayload } from '@xt/queue';
 import type { SourcePreparer } from '@xt/sources';
 import type { PagePreviews } from '../../page-previews/index.ts';
@@ -87,26 +87,6 @@ export async function prepareWindow(
     { ref: converted.ref, contentType: 'application/pdf', sha256: row.file.sha256 },
     { ...opts, converted: { notesPages: converted.notesPages } },
   );
-}
-
-/** The window's answer, as one piece of the document's (checked once the windows are merged). */
-export function extractWindow(
-  client: ModelClient,
-  row: WindowRow,
-  source: PreparedSource,
-  window: WindowJobPayload,
-  signal: AbortSignal,
-): Promise<ExtractResult> {
-  return extract({
-    client,
-    model: row.model,
-    structure: row.schemaStructure,
-    source,
-    instruction: row.instruction ?? undefined,
-    signal,
-    citations: row.citationsRequested,
-    window: { index: window.index, count: window.count },
-  });
 }
 
 /**
