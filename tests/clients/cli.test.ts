@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
-import { REPO_ROOT } from '@xt/testkit';
+import { REPO_ROOT, TS_NODE_ARGS } from '@xt/testkit';
 import { textPdf } from '@xt/testkit/fixtures';
 import { stackTest } from '../support/stack.ts';
 
@@ -29,8 +29,7 @@ function runXt(
   for (const name of ['XT_BASE_URL', 'XT_API_KEY', 'DATA_DIR']) delete env[name];
   const child = spawn(
     process.execPath,
-    // tsx by its resolved address: the CLI runs in folders outside the repository.
-    ['--import', import.meta.resolve('tsx'), `${REPO_ROOT}/packages/sdk/src/bin/xt.ts`, ...args],
+    [...TS_NODE_ARGS, `${REPO_ROOT}/packages/sdk/src/bin/xt.ts`, ...args],
     { cwd: options.cwd, env: { ...env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';

@@ -13,14 +13,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect } from 'vitest';
 import { XtClient } from '@xt/sdk';
-import { REPO_ROOT, waitFor } from '@xt/testkit';
+import { REPO_ROOT, TS_NODE_ARGS, waitFor } from '@xt/testkit';
 import { textPdf } from '@xt/testkit/fixtures';
 import { stackTest } from '../support/stack.ts';
 
 const MAIN = `${REPO_ROOT}/packages/mcp/src/main.ts`;
-const TSX = import.meta.resolve('tsx');
 // Workspace packages resolve to their sources, as in the tests themselves (no build first).
-const NODE_ARGS = ['--conditions=@xt/source', '--import', TSX, MAIN];
+const NODE_ARGS = [...TS_NODE_ARGS, MAIN];
 
 const test = stackTest({ openApi: false });
 

@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll } from 'vitest';
 import { createDb, type Db, type DbHandle } from '@xt/db';
-import { createTestDatabase, REPO_ROOT, type TestDatabase } from '@xt/testkit';
+import { createTestDatabase, REPO_ROOT, TS_NODE_ARGS, type TestDatabase } from '@xt/testkit';
 
 export interface CliRun {
   code: number;
@@ -44,7 +44,7 @@ export function runCli(
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      ['--import', 'tsx', `apps/launcher/src/cli/${cli}.ts`, ...args],
+      [...TS_NODE_ARGS, `apps/launcher/src/cli/${cli}.ts`, ...args],
       { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } },
       (err, stdout, stderr) =>
         resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),

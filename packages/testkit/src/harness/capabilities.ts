@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from './processes.ts';
+import { REPO_ROOT, TS_NODE_ARGS } from './processes.ts';
 
 const run = promisify(execFile);
 
@@ -41,7 +41,7 @@ export const asUnprivileged = (uid: number, gid: number): string[] => [
 ];
 
 /**
- * Runs `code` (an ES module; TypeScript modules it imports go through tsx) in a child Node
+ * Runs `code` (an ES module; TypeScript modules it imports load as TS_NODE_ARGS says) in a child Node
  * process started through `wrapper` (one of the above; both need this process to be root), and
  * answers what it printed on its last line.
  */
@@ -53,7 +53,7 @@ export async function runModuleAs(
   const [command = '', ...args] = wrapper;
   const { stdout } = await run(
     command,
-    [...args, process.execPath, '--import', 'tsx', '--input-type=module', '--eval', code],
+    [...args, process.execPath, ...TS_NODE_ARGS, '--input-type=module', '--eval', code],
     // HOME is root's: one the child may write to, whoever it runs as.
     { cwd: REPO_ROOT, env: { ...env, HOME: '/tmp' }, timeout: 240_000, maxBuffer: 16 << 20 },
   );
