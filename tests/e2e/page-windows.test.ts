@@ -145,20 +145,32 @@ async function query<T>(api: TestApi, sql: string, params: unknown[]): Promise<T
 
 /** The windows stored for an extraction, and the tokens its row was charged. */
 async function accounting(api: TestApi, id: string) {
-  const windows = await query<{ tokens: number }>(
+  const windows = await query<{
+    tokens: number;
+    usage: { inputTokens: number; outputTokens: number };
+  }>(
     api,
-    'select tokens from extraction_windows where extraction_id = $1 order by window_index',
+    'select tokens, usage from extraction_windows where extraction_id = $1 order by window_index',
     [id],
   );
-  const [row] = await query<{ total_tokens: string; charged: boolean }>(
+  const [row] = await query<{
+    total_tokens: string;
+    input_tokens: string;
+    output_tokens: string;
+    charged: boolean;
+  }>(
     api,
-    'select total_tokens, charged from extractions where id = $1',
+    'select total_tokens, input_tokens, output_tokens, charged from extractions where id = $1',
     [id],
   );
   return {
     windows: windows.length,
     windowTokens: windows.reduce((n, w) => n + w.tokens, 0),
+    windowInputTokens: windows.reduce((n, w) => n + w.usage.inputTokens, 0),
+    windowOutputTokens: windows.reduce((n, w) => n + w.usage.outputTokens, 0),
     totalTokens: Number(row?.total_tokens),
+    inputTokens: Number(row?.input_tokens),
+    outputTokens: Number(row?.output_tokens),
     charged: row?.charged,
   };
 }
@@ -248,6 +260,46 @@ describe('a long PDF as page windows', () => {
     const money = await accounting(api, id);
     expect(money.windows).toBe(WINDOWS);
     expect(money.totalTokens).toBe(money.windowTokens);
+  }, 900_000);
+
+  test('a window attempt that spent tokens and then failed: its tokens count once in the totals', async ({
+    api,
+    model,
+  }) => {
+    await twoWorkers(api, model.url);
+    // The second window's first call answers with a usage of its own, its second call fails as
+    // an unavailable provider would: that attempt spent exactly these tokens, then was retried.
+    const FAILED = { prompt_tokens: 7000, completion_tokens: 1000 };
+    let secondWindowCalls = 0;
+    model.setDefaultBehaviour({
+      oracle: true,
+      pick: (request) => {
+        if (windowOf(request) !== 1) return undefined;
+        secondWindowCalls += 1;
+        if (secondWindowCalls === 1) return { oracle: true, usage: FAILED };
+        if (secondWindowCalls === 2) return { status: 503 };
+        return undefined;
+      },
+    });
+    try {
+      const id = await submit(api, false);
+      const done = await finished(api, id);
+      expect(done.status, JSON.stringify(done.error)).toBe('completed');
+      expect((done.result as { rows: StatementRow[] }).rows).toEqual(rows);
+      expect(secondWindowCalls).toBeGreaterThan(2);
+
+      const money = await accounting(api, id);
+      expect(money.windows).toBe(WINDOWS);
+      expect(money.charged).toBe(true);
+      // The stored windows (the retried attempt's answer among them) and the failed attempt, once.
+      const failedTokens = FAILED.prompt_tokens + FAILED.completion_tokens;
+      expect(money.totalTokens).toBe(money.windowTokens + failedTokens);
+      expect(done.totalTokens).toBe(money.windowTokens + failedTokens);
+      expect(money.inputTokens).toBe(money.windowInputTokens + FAILED.prompt_tokens);
+      expect(money.outputTokens).toBe(money.windowOutputTokens + FAILED.completion_tokens);
+    } finally {
+      model.setDefaultBehaviour({ oracle: true });
+    }
   }, 900_000);
 
   test('a delete while windows are held stops them: nothing reaches the model afterwards', async ({

@@ -138,7 +138,8 @@ export function createWindowProcessor(deps: WindowProcessorDeps) {
 
   /**
    * A failed attempt of the window: retried alone while its attempts last and the failure
-   * allows it; otherwise the extraction fails, uncharged, with what its windows spent.
+   * allows it, its spend added to the extraction's; otherwise the extraction fails, uncharged,
+   * with what its windows and this attempt spent (earlier failed attempts' are on the row).
    */
   async function fail(
     job: Job,
@@ -151,7 +152,17 @@ export function createWindowProcessor(deps: WindowProcessorDeps) {
     const left = (job.opts.attempts ?? 1) - (job.attemptsMade + 1);
     const error = errorSummary(failure.cause ?? failure);
     if (planFailure(failure, left) === 'retry') {
-      log.warn({ code: failure.code, error, attemptsLeft: left }, 'window failed; will retry');
+      // What this attempt's calls spent is billed by the provider, as a one-job attempt's is
+      // (recorded with its return to `pending`): added now, once, since the retry starts afresh.
+      const spent =
+        failure.tokens > 0
+          ? priceSpend(prices, row, { tokens: failure.tokens, usage: failure.usage })
+          : undefined;
+      if (spent) await lifecycle.recordSpent(row.id, spent);
+      log.warn(
+        { code: failure.code, error, attemptsLeft: left, tokens: failure.tokens },
+        'window failed; will retry',
+      );
       throw failure;
     }
     const stored = await windows.stored(row.id);

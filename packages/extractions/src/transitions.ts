@@ -88,16 +88,7 @@ async function leaveProcessing(
   status: 'completed' | 'failed' | 'pending',
   next: ExtractionUpdate,
 ): Promise<boolean> {
-  const set = {
-    ...next,
-    status,
-    totalTokens: sql`${extractions.totalTokens} + ${spent.tokens}`,
-    inputTokens: sql`${extractions.inputTokens} + ${spent.usage.inputTokens}`,
-    outputTokens: sql`${extractions.outputTokens} + ${spent.usage.outputTokens}`,
-    cachedInputTokens: sql`${extractions.cachedInputTokens} + ${spent.usage.cachedInputTokens}`,
-    costUsd: sql`${extractions.costUsd} + ${spent.costUsd}::double precision`,
-    updatedAt: sql`now()`,
-  };
+  const set = { ...next, status, ...added(spent), updatedAt: sql`now()` };
   const stillProcessing = and(eq(extractions.id, id), eq(extractions.status, 'processing'));
   // Most accounts have no webhook subscribed: then there is no event to record with the
   // transition and one statement does it, instead of BEGIN, UPDATE, SELECT and COMMIT
@@ -119,6 +110,32 @@ async function leaveProcessing(
     await recordFinalEvent(tx, row);
     return true;
   });
+}
+
+/** The row's totals with `spent` added: attempts' spend adds up, none replaces another's. */
+function added(spent: Spent): ExtractionUpdate {
+  return {
+    totalTokens: sql`${extractions.totalTokens} + ${spent.tokens}`,
+    inputTokens: sql`${extractions.inputTokens} + ${spent.usage.inputTokens}`,
+    outputTokens: sql`${extractions.outputTokens} + ${spent.usage.outputTokens}`,
+    cachedInputTokens: sql`${extractions.cachedInputTokens} + ${spent.usage.cachedInputTokens}`,
+    costUsd: sql`${extractions.costUsd} + ${spent.costUsd}::double precision`,
+  };
+}
+
+/**
+ * Adds what a failed attempt of one page window spent, while the extraction stays
+ * `processing` (docs/scaling.md#one-large-document): the window is retried alone, so there is
+ * no transition to carry it, as `pending` carries a one-job attempt's. One statement per failed
+ * attempt, so its spend counts once; false when the row is gone or no longer `processing`.
+ */
+export async function recordSpent(db: Db, id: string, spent: Spent): Promise<boolean> {
+  const rows = await db
+    .update(extractions)
+    .set(added(spent))
+    .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
+    .returning({ id: extractions.id });
+  return rows.length > 0;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   exists,
   recordFailure,
   recordProgress,
+  recordSpent,
   pause,
   recordSourceFound,
   release,
@@ -32,6 +33,8 @@ export interface JobLifecycle {
     failure: Parameters<typeof recordFailure>[2],
     next: 'failed' | 'pending',
   ): Promise<boolean>;
+  /** What a page window's failed attempt spent, added while the extraction stays `processing`. */
+  recordSpent(id: string, spent: Parameters<typeof recordSpent>[2]): Promise<boolean>;
   release(id: string): Promise<boolean>;
   /** A batch extraction waiting for the provider: still `processing`, the claim given back. */
   pause(id: string): Promise<boolean>;
@@ -51,6 +54,7 @@ export function jobLifecycle(db: Db, redis: RedisConnection, prefix: string): Jo
     exists: (id) => exists(db, id),
     complete: (id, output, spent, grounded) => complete(db, id, output, spent, grounded),
     recordFailure: (id, failure, next) => recordFailure(db, id, failure, next),
+    recordSpent: (id, spent) => recordSpent(db, id, spent),
     release: (id) => release(db, id),
     pause: (id) => pause(db, id),
     recordSourceFound: (id, found) => recordSourceFound(db, id, found),

@@ -49,10 +49,15 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
   const models = options.models ?? ['gpt-4.1', 'gpt-4.1-mini'];
   let counter = 0;
   const batch = createBatchInterface(
-    (recorded, raw) => answerChat(recorded, raw, queue.shift() ?? defaultBehaviour),
+    (recorded, raw) => answerChat(recorded, raw, next(recorded)),
     options.batch ?? {},
   );
   const promptCache = createPromptCache();
+  /** The behaviour for this request: the next queued one, else the default, as it picks. */
+  function next(recorded: RecordedRequest): Behaviour {
+    const behaviour = queue.shift() ?? defaultBehaviour;
+    return behaviour.pick?.(recorded) ?? behaviour;
+  }
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -102,7 +107,7 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
     }
     const recorded = recordRequest(req.method, path, req.headers, rawBody);
     requests.push(recorded);
-    const behaviour = queue.shift() ?? defaultBehaviour;
+    const behaviour = next(recorded);
 
     if (behaviour.hang) return; // the socket stays open until the client or close() ends it
     if (behaviour.delayMs) await sleep(behaviour.delayMs);

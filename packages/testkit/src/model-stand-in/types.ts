@@ -54,6 +54,11 @@ export interface Usage {
  * the first N, it answers only those. Log-probabilities come when the request asks for them.
  */
 export interface Behaviour {
+  /**
+   * Chooses this request's behaviour from what it carried (undefined: this one's other
+   * fields): a test makes one request of many misbehave when arrival order is not known.
+   */
+  pick?: (request: RecordedRequest) => Behaviour | undefined;
   delayMs?: number;
   /**
    * Waited on before answering (after `delayMs`): a test holds chosen requests until it has
