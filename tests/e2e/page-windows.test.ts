@@ -5,7 +5,9 @@
  * time and making one model call at a time, so two requests held by the stand-in at once come
  * from both processes. Faults: a window that fails once is retried alone; a delete while
  * windows are held stops them before their next model call; a worker killed with `kill -9`
- * while it holds a window has that window taken again, the others kept.
+ * while it holds a window has that window taken again, the others kept. Money: a window's
+ * failed attempt's tokens count once. Fairness: another account's extraction is not queued
+ * behind every window of one long document.
  */
 import pg from 'pg';
 import { Queue } from 'bullmq';
@@ -105,7 +107,7 @@ function manualGate() {
   };
 }
 
-async function submit(api: TestApi, citations: boolean): Promise<string> {
+async function submit(api: TestApi, citations: boolean, file = pdf): Promise<string> {
   const schema = await api.request('POST', '/v1/schemas', {
     json: { name: 'Statement', structure: STATEMENT },
   });
@@ -113,7 +115,7 @@ async function submit(api: TestApi, citations: boolean): Promise<string> {
   form.append('schema_id', schema.body.data.id);
   form.append('type', 'pdf');
   if (citations) form.append('citations', 'true');
-  form.append('source', new Blob([new Uint8Array(pdf)]), 'statement.pdf');
+  form.append('source', new Blob([new Uint8Array(file)]), 'statement.pdf');
   const created = await api.request('POST', '/v1/extractions', {
     body: form,
     headers: { Prefer: 'respond-async' },
@@ -300,6 +302,64 @@ describe('a long PDF as page windows', () => {
     } finally {
       model.setDefaultBehaviour({ oracle: true });
     }
+  }, 900_000);
+
+  test("another account's small extraction, submitted after a long document was split, completes before that document's windows are all done", async ({
+    api,
+    model,
+  }) => {
+    await twoWorkers(api, model.url);
+    // Eight windows: the two processes take two at a time, six wait in the queue.
+    const LONG_WINDOWS = 8;
+    const long = await longStatementPdf({ pages: LONG_WINDOWS * SPLIT, rowsPerPage: 2 });
+    const hold = manualGate();
+    model.setDefaultBehaviour({ oracle: true, gate: hold.gate });
+    const before = model.requests.length;
+    const longId = await submit(api, false, long.pdf);
+    // Both processes are in a window of the long document: every window is queued by now.
+    await waitFor(() => hold.state.held >= 2, 300_000);
+
+    const schema = await api.request('POST', '/v1/schemas', {
+      key: api.keys.other,
+      json: {
+        name: 'Note',
+        structure: { type: 'object', properties: { note: { type: 'string' } } },
+      },
+    });
+    const small = await api.request('POST', '/v1/extractions', {
+      key: api.keys.other,
+      json: { schema_id: schema.body.data.id, type: 'text', source: 'Note: the other account' },
+      headers: { Prefer: 'respond-async' },
+    });
+    expect([200, 202], small.text).toContain(small.status);
+    const smallId = small.body.data.id as string;
+    model.setDefaultBehaviour({ oracle: true });
+    hold.state.open();
+
+    const smallDone = await waitFor(
+      async () => {
+        const res = await api.request('GET', `/v1/extractions/${smallId}`, {
+          key: api.keys.other,
+        });
+        return ['completed', 'failed'].includes(res.body.data.status) ? res.body.data : undefined;
+      },
+      300_000,
+      200,
+    );
+    const windowsAtSmallDone = (await accounting(api, longId)).windows;
+    expect(smallDone.status, JSON.stringify(smallDone.error)).toBe('completed');
+    const longDone = await finished(api, longId);
+    expect(longDone.status, JSON.stringify(longDone.error)).toBe('completed');
+    expect((longDone.result as { rows: StatementRow[] }).rows).toEqual(long.rows);
+
+    // The small extraction came right after the windows being worked when it arrived (and at
+    // most one more), not behind the long document's queued windows.
+    expect(windowsAtSmallDone).toBeLessThan(LONG_WINDOWS);
+    const sent = model.requests.slice(before);
+    const smallAt = sent.findIndex((r) => r.text.includes('the other account'));
+    expect(smallAt).toBeGreaterThanOrEqual(0);
+    const laterWindows = sent.findIndex((r) => (windowOf(r) ?? -1) >= 4);
+    expect(laterWindows).toBeGreaterThan(smallAt);
   }, 900_000);
 
   test('a delete while windows are held stops them: nothing reaches the model afterwards', async ({
