@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ContentPart } from '@xt/contract';
 import * as fx from '@xt/testkit/fixtures';
-import { preparePdf, type PdfOptions } from './prepare-pdf.ts';
+import { imagePagesShare, preparePdf, type PdfOptions } from './prepare-pdf.ts';
 import { failureOf } from '@xt/testkit';
 
 const base: PdfOptions = {
@@ -197,6 +197,46 @@ describe('preparePdf: refusals', () => {
       },
     );
     expect(text.textPages).toBe(3);
+  });
+
+  it('caps the pages a window sends as images at its share of the document, so the cap holds for the document', async () => {
+    const scans = await fx.scannedPdf(['One', 'Two', 'Three', 'Four', 'Five', 'Six']);
+    // A cap of 3 over 6 pages: one job fails at the fourth scanned page.
+    expect((await failureOf(preparePdf(scans, { ...base, maxImagePages: 3 }))).code).toBe(
+      'SOURCE_TOO_LARGE',
+    );
+    // As two windows of 3 pages, each may send 1 or 2 of the 3, not 3 of its own.
+    const first = await failureOf(
+      preparePdf(scans, { ...base, maxImagePages: 3, pages: { first: 1, last: 3 } }),
+    );
+    expect(first.code).toBe('SOURCE_TOO_LARGE');
+    expect(first.message).toContain('Pages 1-3 of the 6-page PDF need more than 1 pages');
+    // Under the cap for the document, each window reads all its scanned pages.
+    for (const pages of [
+      { first: 1, last: 3 },
+      { first: 4, last: 6 },
+    ]) {
+      const read = await preparePdf(scans, { ...base, maxImagePages: 6, pages });
+      expect(read.imagePages).toBe(3);
+    }
+  });
+
+  it('shares the image pages out among windows so that they add up to the cap', () => {
+    const tile = (total: number, size: number, max: number) => {
+      let sum = 0;
+      for (let first = 1; first <= total; first += size)
+        sum += imagePagesShare(max, { first, last: Math.min(total, first + size - 1), of: total });
+      return sum;
+    };
+    for (const [total, size, max] of [
+      [100, 34, 100],
+      [1000, 40, 100],
+      [41, 40, 100],
+      [7, 3, 2],
+      [240, 40, 0],
+    ] as const)
+      expect(tile(total, size, max), `${total}/${size}/${max}`).toBe(max);
+    expect(imagePagesShare(100, { first: 1, last: 0, of: 50 })).toBe(0);
   });
 
   it('reports encrypted, corrupt, empty and blank files as unreadable', async () => {

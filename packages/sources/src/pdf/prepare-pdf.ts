@@ -85,10 +85,16 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
     const read: ReadState = { parts: [], grounding: [], textPages: 0, imagePages: 0 };
     const first = Math.max(1, opts.pages?.first ?? 1);
     const last = Math.min(pages, opts.pages?.last ?? pages);
+    // A window may send its pages' share of the images, so that all of a document's windows
+    // together send no more than the cap, as one job would (docs/scaling.md#one-large-document).
+    const share = opts.pages && { first, last, of: pages };
+    const pageOpts = share
+      ? { ...opts, maxImagePages: imagePagesShare(opts.maxImagePages, share) }
+      : opts;
     for (let n = first; n <= last; n++) {
       const page = await doc.getPage(n);
       try {
-        const lines = await readPage(page, n, opts, read);
+        const lines = await readPage(page, n, pageOpts, read, share || undefined);
         if (opts.converted) {
           const notesPage = notesFrom === undefined ? undefined : notesFrom + n;
           await readExtras(doc, page, n, lines, notesPage, opts, read);
@@ -135,6 +141,7 @@ async function readPage(
   n: number,
   opts: PdfOptions,
   read: ReadState,
+  window?: WindowShare,
 ): Promise<PlacedLine[]> {
   const { parts, grounding } = read;
   const lines = opts.mode === 'images' ? [] : await pageLines(page, opts.grounding === true);
@@ -147,7 +154,7 @@ async function readPage(
     read.textPages++;
     if (treatment === 'text') return lines;
   }
-  if (read.imagePages >= opts.maxImagePages) throw tooManyImagePages(opts.maxImagePages);
+  if (read.imagePages >= opts.maxImagePages) throw tooManyImagePages(opts.maxImagePages, window);
   const rendered = await renderPage(page, opts.model);
   if (rendered.blank) return lines;
   const image = await encodeForModel(rendered.rgb, rendered);
@@ -213,11 +220,31 @@ function groundingLines(lines: PlacedLine[]): GroundingPage['lines'] {
   return lines.flatMap((line) => line.cells ?? []);
 }
 
-function tooManyImagePages(max: number): ExtractionFailure {
+function tooManyImagePages(max: number, window?: WindowShare): ExtractionFailure {
   return new ExtractionFailure(
     'SOURCE_TOO_LARGE',
-    `The PDF needs more than ${max} pages sent as images (scanned or image-only pages); at most ${max} are accepted.`,
+    window
+      ? `Pages ${window.first}-${window.last} of the ${window.of}-page PDF need more than ${max} pages sent as images (scanned or image-only pages), their share of the pages a document may send as images.`
+      : `The PDF needs more than ${max} pages sent as images (scanned or image-only pages); at most ${max} are accepted.`,
   );
+}
+
+/** A page window's pages (1-based, inclusive) of a document of `of` pages. */
+interface WindowShare {
+  first: number;
+  last: number;
+  of: number;
+}
+
+/**
+ * The pages a window may send as images: its pages' share of the document's `max`. The shares
+ * of windows that tile the document add up to `max` exactly, whatever their sizes (each is the
+ * difference of the rounded-down allowances at its two edges).
+ */
+export function imagePagesShare(max: number, window: WindowShare): number {
+  if (window.last < window.first || window.of <= 0) return 0;
+  const upTo = (page: number) => Math.floor((max * page) / window.of);
+  return upTo(window.last) - upTo(window.first - 1);
 }
 
 /** A picture this large next to good text carries content the text layer does not have. */
