@@ -11,6 +11,7 @@ import {
 import { detectFormat } from '@xt/formats';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { PdfMode } from './pdf/prepare-pdf.ts';
+import type { WindowPages } from './pdf/window-pages.ts';
 import { createDocumentConverter, createDocumentReader } from './document/index.ts';
 import { createPrepPool } from './prep-pool/index.ts';
 import type { BlobStore } from '@xt/blob-store';
@@ -147,11 +148,15 @@ export function createSourcePreparer(
     prepared: T,
     kept: Uint8Array | undefined,
     drawAs: PageBytes['drawAs'],
-  ) => (kept ? keepSourceBytes(prepared, { drawAs, bytes: kept }) : prepared);
+    window?: WindowPages,
+  ) =>
+    kept
+      ? keepSourceBytes(prepared, { drawAs, bytes: kept, ...(window ? { window } : {}) })
+      : prepared;
 
   async function preparePdfBytes(
     bytes: Buffer,
-    { model, citations, pages, converted: asConverted }: PrepareOptions,
+    { model, citations, pages, window, converted: asConverted }: PrepareOptions,
     converted = asConverted,
   ) {
     const kept = keepFor(citations, bytes);
@@ -168,13 +173,14 @@ export function createSourcePreparer(
         ...(citations ? { ocr: ocrOptions } : {}),
         ...(converted ? { converted } : {}),
         ...(pages ? { pages } : {}),
+        ...(window ? { window } : {}),
       },
     });
     logger.debug(
       { pages: pdf.pageCount, textPages: pdf.textPages, imagePages: pdf.imagePages },
       'pdf prepared',
     );
-    return withBytes(pdf, kept, 'pdf');
+    return withBytes(pdf, kept, 'pdf', window);
   }
   async function prepareImageBytes(bytes: Buffer, { model, citations }: PrepareOptions) {
     const kept = keepFor(citations, bytes);
@@ -396,6 +402,15 @@ export function createSourcePreparer(
       const pageCount = await countPdfPages(pdf, opts, notesPages);
       return { pdf, notesPages, pageCount, content };
     },
+    // Its own stage: the extraction's job pays it once for all of its windows.
+    cutPdf: (pdf, windows, notesPages) =>
+      time('parse', 'pdf', () =>
+        pool.runPrep({
+          kind: 'pdf-cut',
+          bytes: pdf,
+          opts: { windows, notesPages, maxImagePixels: config.MAX_IMAGE_PIXELS },
+        }),
+      ),
     prepareConverted: (converted, opts) =>
       withPreparations(opts.preparations, converted.content, () =>
         time('rasterise', 'document', () =>

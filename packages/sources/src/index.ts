@@ -19,6 +19,7 @@ export { chromiumExecutable } from './webpage/browser/executable.ts';
 export { ChromiumLauncher, createWebpageRenderer, type BrowserIsolation } from './webpage/index.ts';
 export { prepareImage, visionSize, visionTokens } from './image/index.ts';
 export { preparePdf, renderSize } from './pdf/index.ts';
+export { documentPage, windowPage, type WindowPages } from './pdf/window-pages.ts';
 export { prepareTextBytes } from './text.ts';
 export {
   createDocumentConverter,

@@ -10,6 +10,7 @@ import {
 } from '@xt/contract';
 import type { BlobStore } from '@xt/blob-store';
 import type { PagePreview, PreviewTask } from './previews/render.ts';
+import type { WindowPages } from './pdf/window-pages.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
 import { readUpload, type UploadedSource } from './upload.ts';
 import { withPreparations, type ContentId, type PreparationStore } from './preparations.ts';
@@ -35,6 +36,12 @@ export interface PrepareOptions {
    */
   pages?: { first: number; last: number } | undefined;
   /**
+   * The `pdf` is one page window's own PDF, cut from a longer document by the extraction's job
+   * (`cutPdf`): read whole, with the document's page numbers. Not taken from or kept in
+   * `preparations`.
+   */
+  window?: WindowPages | undefined;
+  /**
    * The `pdf` is a document LibreOffice converted (docs/sources.md#documents), read with its
    * comments and, for a presentation (`notesPages`), its speaker notes: a long document's
    * converted PDF, stored for its page windows.
@@ -46,6 +53,8 @@ export interface PrepareOptions {
 export interface CountedUpload {
   pageCount: number;
   prepare: () => Promise<PreparedSource>;
+  /** The bytes read, to cut into windows (`cutPdf`); `prepare` cannot run once they are cut. */
+  bytes: Buffer;
 }
 
 /** A `document` converted to PDF once, for its page windows (docs/scaling.md). */
@@ -91,6 +100,12 @@ export interface SourcePreparer {
     file: UploadedSource,
     opts: PrepareOptions,
   ): Promise<ConvertedDocument | undefined>;
+  /**
+   * Each page window's pages of a long PDF (with `notesPages`, a presentation's export, its
+   * slides' notes pages too) written into a PDF of its own, on a prep thread, the PDF opened
+   * once (docs/scaling.md#one-large-document). Takes (detaches) `pdf`.
+   */
+  cutPdf(pdf: Uint8Array, windows: WindowPages[], notesPages: boolean): Promise<Uint8Array[]>;
   /** A converted document read whole, as `prepareUpload` reads the document. */
   prepareConverted(converted: ConvertedDocument, opts: PrepareOptions): Promise<PreparedSource>;
   /** Draws page previews for the review view on a prep thread (docs/citations.md#review-view). */
@@ -169,7 +184,7 @@ export function dispatch(
       if (!uploads) throw notEnabled(type);
       const read = bytesHandler(type);
       const content = { type, sha256: file.sha256, contentType: file.contentType };
-      if (opts.pages) {
+      if (opts.pages || opts.window) {
         const bytes = await time('fetch', type, () =>
           readUpload(uploads.store, file, uploads.maxBytes),
         );
@@ -201,6 +216,7 @@ export function dispatch(
       if (pageCount === undefined) return undefined;
       return {
         pageCount,
+        bytes,
         prepare: () =>
           withPreparations(opts.preparations, content, () => read(bytes, file.contentType, opts)),
       };

@@ -5,6 +5,8 @@ import { CELLS_KEY, previewKey, type Citations, type PreparedSource } from '@xt/
 import type { Db } from '@xt/db';
 import { errorSummary } from '@xt/runtime';
 import {
+  documentPage,
+  windowPage,
   partBytesOf,
   sourceBytesOf,
   type PageBytes,
@@ -67,17 +69,21 @@ export async function storePagePreviews(
   for (const { file, part } of drawn) {
     const pages = citedPages(input.citations, part);
     if (pages.length === 0) continue;
+    // A page window's own PDF holds the document's pages under its own numbers.
+    const { window } = file;
+    const at = (page: number) => (window ? windowPage(window, page) : page);
     try {
       const previews = await deps.render({
         kind: 'previews',
         type: file.drawAs,
         bytes: file.bytes,
-        pages,
+        pages: pages.map(at).filter((n) => n !== undefined),
         maxImagePixels: deps.maxImagePixels,
       });
       for (const preview of previews) {
         const stored = await deps.store.put(deps.db, Readable.from([Buffer.from(preview.jpeg)]));
-        images[previewKey(preview.page, part)] = stored.ref;
+        const page = window ? documentPage(window, preview.page) : preview.page;
+        images[previewKey(page, part)] = stored.ref;
       }
     } catch (err) {
       deps.logger.warn({ error: errorSummary(err), pages, part }, 'page previews not stored');

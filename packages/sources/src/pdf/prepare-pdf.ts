@@ -16,6 +16,7 @@ import { pageLines } from './page-text.ts';
 import { renderPage } from './render-page.ts';
 import type { PlacedLine } from './text-layer.ts';
 import { assessText } from './usable-text.ts';
+import { documentPage, type WindowPages } from './window-pages.ts';
 
 export type PdfMode = 'auto' | 'text' | 'images';
 
@@ -50,6 +51,13 @@ export interface PdfOptions {
    * neighbours may have content. A range that ends before it starts reads only the count.
    */
   pages?: { first: number; last: number } | undefined;
+  /**
+   * The bytes are one page window's own PDF, cut from a longer document by the extraction's
+   * job (docs/scaling.md#one-large-document): all of it is read, numbered as the document's
+   * pages (page markers, grounding, units), and `pageCount` is the document's. As with
+   * `pages`, a window with nothing readable is empty rather than a failure.
+   */
+  window?: WindowPages | undefined;
 }
 
 export type PreparedPdf = PreparedSource & {
@@ -83,31 +91,37 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
     if (opts.mode === 'images' && pages > opts.maxImagePages)
       throw tooManyImagePages(opts.maxImagePages);
     const read: ReadState = { parts: [], grounding: [], textPages: 0, imagePages: 0 };
-    const first = Math.max(1, opts.pages?.first ?? 1);
+    const cut = opts.window;
+    const first = cut ? 1 : Math.max(1, opts.pages?.first ?? 1);
     const last = Math.min(pages, opts.pages?.last ?? pages);
     // A window may send its pages' share of the images, so that all of a document's windows
     // together send no more than the cap, as one job would (docs/scaling.md#one-large-document).
-    const share = opts.pages && { first, last, of: pages };
+    const share = cut
+      ? { first: cut.first, last: cut.last, of: cut.total }
+      : opts.pages && { first, last, of: pages };
     const pageOpts = share
       ? { ...opts, maxImagePages: imagePagesShare(opts.maxImagePages, share) }
       : opts;
+    // Pages are opened by their place in these bytes and named by their place in the document.
+    const numbered = (n: number) => (cut ? documentPage(cut, n) : n);
     for (let n = first; n <= last; n++) {
       const page = await doc.getPage(n);
       try {
-        const lines = await readPage(page, n, pageOpts, read, share || undefined);
+        const lines = await readPage(page, numbered(n), pageOpts, read, share || undefined);
         if (opts.converted) {
           const notesPage = notesFrom === undefined ? undefined : notesFrom + n;
-          await readExtras(doc, page, n, lines, notesPage, opts, read);
+          const notes = notesPage && { at: notesPage, number: numbered(notesPage) };
+          await readExtras(doc, page, numbered(n), lines, notes || undefined, opts, read);
         }
       } finally {
         page.cleanup();
       }
     }
     const { parts, grounding, textPages, imagePages } = read;
-    if (parts.length === 0 && !opts.pages) throw nothingReadable(pages, opts.mode);
+    if (parts.length === 0 && !opts.pages && !cut) throw nothingReadable(pages, opts.mode);
     return {
       parts,
-      pageCount: pages,
+      pageCount: cut ? cut.total : pages,
       textPages,
       imagePages,
       ...(opts.grounding ? { grounding: { kind: 'pages', pages: grounding } } : {}),
@@ -185,7 +199,8 @@ async function readExtras(
   page: PDFPageProxy,
   n: number,
   lines: PlacedLine[],
-  notesPage: number | undefined,
+  /** The slide's notes page: where it is in the bytes, and its number in the document. */
+  notesPage: { at: number; number: number } | undefined,
   opts: PdfOptions,
   read: ReadState,
 ): Promise<void> {
@@ -199,17 +214,18 @@ async function readExtras(
     if (opts.grounding) read.grounding.push({ page: n, lines: comments.flatMap((c) => c.lines) });
   }
   if (notesPage === undefined) return;
-  const notes = await doc.getPage(notesPage);
+  const notes = await doc.getPage(notesPage.at);
   try {
     const slide = lines.length > 0 ? lines : await pageLines(page, false);
     const kept = notesLines(await pageLines(notes, opts.grounding === true), slide);
     if (kept.length === 0) return;
     read.parts.push({
       kind: 'text',
-      text: `Speaker notes of page ${n} (drawn on page ${notesPage}):\n${kept.map((l) => l.text).join('\n')}`,
+      text: `Speaker notes of page ${n} (drawn on page ${notesPage.number}):\n${kept.map((l) => l.text).join('\n')}`,
       unit: n,
     });
-    if (opts.grounding) read.grounding.push({ page: notesPage, lines: groundingLines(kept) });
+    if (opts.grounding)
+      read.grounding.push({ page: notesPage.number, lines: groundingLines(kept) });
   } finally {
     notes.cleanup();
   }

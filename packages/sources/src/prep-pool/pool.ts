@@ -9,6 +9,7 @@ import type {
   EmailTask,
   ImageTask,
   PdfTask,
+  CutPdfTask,
   PrepRequest,
   PrepResponse,
   PrepTask,
@@ -61,6 +62,7 @@ export interface PrepPool {
    */
   runPrep(task: ImageTask, opts?: RunOptions): Promise<PreparedSource>;
   runPrep(task: PdfTask, opts?: RunOptions): Promise<PreparedPdf>;
+  runPrep(task: CutPdfTask, opts?: RunOptions): Promise<Uint8Array[]>;
   runPrep(task: TextTask, opts?: RunOptions): Promise<PreparedSource>;
   runPrep(task: EmailTask, opts?: RunOptions): Promise<ReadMessage>;
   runPrep(task: SpreadsheetTask, opts?: RunOptions): Promise<SpreadsheetResult>;
@@ -76,7 +78,8 @@ export interface PrepPool {
   close(): Promise<void>;
 }
 
-type Result = PreparedSource | PreparedPdf | ReadMessage | PagePreview[] | SpreadsheetResult;
+type Result =
+  PreparedSource | PreparedPdf | Uint8Array[] | ReadMessage | PagePreview[] | SpreadsheetResult;
 
 // From sources the thread is thread.ts beside this file; in a bundle (`dist/main.js`) the build
 // emits it as dist/thread.js beside the bundle.

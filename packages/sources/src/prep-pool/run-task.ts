@@ -2,6 +2,7 @@ import { ExtractionFailure, type PreparedSource } from '@xt/contract';
 import { renderPreviews, type PagePreview } from '../previews/render.ts';
 import { prepareImage } from '../image/prepare-image.ts';
 import { preparePdf, type PreparedPdf } from '../pdf/prepare-pdf.ts';
+import { cutPdf } from '../pdf/cut-pdf.ts';
 import { prepareSpreadsheet, type SpreadsheetResult } from '../spreadsheet/prepare-spreadsheet.ts';
 import { prepareTextBytes } from '../text.ts';
 import { readMessage } from '../email/read-message.ts';
@@ -21,13 +22,17 @@ function staticMarkdown(html: string): string {
 
 export async function runTask(
   task: PrepTask,
-): Promise<PreparedSource | PreparedPdf | ReadMessage | PagePreview[] | SpreadsheetResult> {
+): Promise<
+  PreparedSource | PreparedPdf | Uint8Array[] | ReadMessage | PagePreview[] | SpreadsheetResult
+> {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   switch (task.kind) {
     case 'image':
       return prepareImage(bytes, task.opts);
     case 'pdf':
       return preparePdf(bytes, task.opts);
+    case 'pdf-cut':
+      return cutPdf(bytes, task.opts);
     case 'text':
       return prepareTextBytes(bytes, task.contentType, staticMarkdown, task.citations);
     case 'email':

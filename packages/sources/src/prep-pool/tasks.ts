@@ -2,6 +2,7 @@ import type { PreparedSource } from '@xt/contract';
 import type { PagePreview, PreviewTask } from '../previews/render.ts';
 import type { ImageOptions } from '../image/prepare-image.ts';
 import type { PdfOptions, PreparedPdf } from '../pdf/prepare-pdf.ts';
+import type { CutOptions } from '../pdf/cut-pdf.ts';
 import type { ReadMessage } from '../email/message.ts';
 import type {
   SpreadsheetOptions,
@@ -12,6 +13,8 @@ import type {
 /** CPU-heavy preparation work the pool runs off the main event loop. */
 export type ImageTask = { kind: 'image'; bytes: Uint8Array; opts: ImageOptions };
 export type PdfTask = { kind: 'pdf'; bytes: Uint8Array; opts: PdfOptions };
+/** A long PDF's page windows, each written into a PDF of its own. */
+export type CutPdfTask = { kind: 'pdf-cut'; bytes: Uint8Array; opts: CutOptions };
 /**
  * A text source, as UTF-8 bytes (typed in or uploaded): decoded, HTML read as Markdown, cut into
  * paragraphs. `contentType` is the upload's (`text/html` is converted), null for typed text.
@@ -42,19 +45,23 @@ export type SpreadsheetTask = {
   opts: SpreadsheetOptions;
 };
 export type { PreviewTask } from '../previews/render.ts';
-export type PrepTask = ImageTask | PdfTask | TextTask | EmailTask | SpreadsheetTask | PreviewTask;
+export type PrepTask =
+  ImageTask | PdfTask | CutPdfTask | TextTask | EmailTask | SpreadsheetTask | PreviewTask;
 
 export type PrepResult<T extends PrepTask> = T extends PdfTask
   ? PreparedPdf
-  : T extends PreviewTask
-    ? PagePreview[]
-    : T extends EmailTask
-      ? ReadMessage
-      : T extends SpreadsheetTask
-        ? SpreadsheetResult
-        : PreparedSource;
+  : T extends CutPdfTask
+    ? Uint8Array[]
+    : T extends PreviewTask
+      ? PagePreview[]
+      : T extends EmailTask
+        ? ReadMessage
+        : T extends SpreadsheetTask
+          ? SpreadsheetResult
+          : PreparedSource;
 
-type TaskResult = PreparedSource | PreparedPdf | ReadMessage | PagePreview[] | SpreadsheetResult;
+type TaskResult =
+  PreparedSource | PreparedPdf | Uint8Array[] | ReadMessage | PagePreview[] | SpreadsheetResult;
 
 /** main → thread; 'warm' only loads the thread's modules. */
 export interface PrepRequest {

@@ -1,9 +1,12 @@
 import type { PreparedSource } from '@xt/contract';
+import type { WindowPages } from '../pdf/window-pages.ts';
 
 /** A file whose pages can be drawn: the PDF (a document's converted one) or the image itself. */
 export interface PageBytes {
   drawAs: 'pdf' | 'image';
   bytes: Uint8Array;
+  /** A page window's own PDF: its pages are these pages of the document. */
+  window?: WindowPages | undefined;
 }
 
 /*
