@@ -664,3 +664,35 @@ export const extractionWindowSources = pgTable('extraction_window_sources', {
   notesPages: boolean('notes_pages').notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
+
+/**
+ * Each page window's own PDF, its pages cut from the long `pdf` or `document` once by the
+ * extraction's job, so that a window job reads only its pages and no worker holds the whole
+ * document's (docs/scaling.md#one-large-document). A row per window, not a column of
+ * `extraction_windows`: those rows are the windows' answers, written once each by the window
+ * when it finishes (their insert-once is what counts its tokens once), while these are written
+ * by the parent before any window runs. Not `extraction_window_sources` either, which holds one
+ * PDF per extraction (a document converted whole, read by windows split before this table). Removed with the
+ * extraction (delete.ts removes the bytes too) and by the upload sweep with the windows; `ref`
+ * is indexed for the orphan sweep, which asks whether a blob is one of these.
+ */
+export const extractionWindowPdfs = pgTable(
+  'extraction_window_pdfs',
+  {
+    extractionId: uuid('extraction_id')
+      .notNull()
+      .references(() => extractions.id, { onDelete: 'cascade' }),
+    windowIndex: integer('window_index').notNull(),
+    // The window's PDF in the blob store: the document's pages first_page to last_page, both
+    // inclusive, and with notes_pages (a presentation's export) their notes pages after them.
+    ref: text('ref').notNull(),
+    firstPage: integer('first_page').notNull(),
+    lastPage: integer('last_page').notNull(),
+    notesPages: boolean('notes_pages').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.extractionId, t.windowIndex] }),
+    index('extraction_window_pdfs_ref_idx').on(t.ref),
+  ],
+);

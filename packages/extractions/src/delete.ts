@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { BlobStore } from '@xt/blob-store';
-import { extractions, extractionWindowSources, type Db } from '@xt/db';
+import { extractions, extractionWindowPdfs, extractionWindowSources, type Db } from '@xt/db';
 import { errorSummary } from '@xt/runtime';
 import { ExtractionNotFound } from './errors.ts';
 
@@ -30,6 +30,16 @@ export async function deleteExtraction(
         ),
       )
       .returning({ ref: extractionWindowSources.ref });
+    // Each window's own PDF, the same way.
+    const cut = await tx
+      .delete(extractionWindowPdfs)
+      .where(
+        and(
+          eq(extractionWindowPdfs.extractionId, id),
+          sql`exists (select 1 from ${extractions} where ${extractions.id} = ${id} and ${extractions.accountId} = ${accountId})`,
+        ),
+      )
+      .returning({ ref: extractionWindowPdfs.ref });
     const rows = await tx
       .delete(extractions)
       .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)))
@@ -38,7 +48,7 @@ export async function deleteExtraction(
         fileRef: extractions.fileRef,
         pageImages: extractions.pageImages,
       });
-    const refs = [...storedRefs(rows), ...converted.map((c) => c.ref)];
+    const refs = [...storedRefs(rows), ...[...converted, ...cut].map((c) => c.ref)];
     if (store.transactional) await store.delete(tx, refs);
     return { rows, refs };
   });

@@ -9,7 +9,9 @@ import { createTestDatabase, type TestDatabase } from '@xt/testkit';
 import {
   listWindows,
   recordWindow,
+  recordWindowPdfs,
   recordWindowSource,
+  windowPdf,
   windowSource,
   removeExpiredWindows,
   storedWindows,
@@ -143,5 +145,38 @@ describe('page windows', () => {
       refs: [`pdf-${id}`],
     });
     expect(await windowSource(handle.db, id)).toBeUndefined();
+  });
+
+  it("keep each window's own PDF once, referenced until removed past retention", async () => {
+    const id = await extraction('processing');
+    const pdf = (windowIndex: number, ref: string) => ({
+      windowIndex,
+      ref,
+      firstPage: windowIndex * 40 + 1,
+      lastPage: windowIndex * 40 + 40,
+      notesPages: false,
+    });
+    expect(await recordWindowPdfs(handle.db, id, [pdf(0, `w0-${id}`), pdf(1, `w1-${id}`)])).toEqual(
+      [],
+    );
+    // A second run of the extraction's job: its window 1 is not kept again; window 2 is new.
+    expect(
+      await recordWindowPdfs(handle.db, id, [pdf(1, `again-${id}`), pdf(2, `w2-${id}`)]),
+    ).toEqual([`again-${id}`]);
+    expect(await windowPdf(handle.db, id, 1)).toEqual(pdf(1, `w1-${id}`));
+    expect(await windowPdf(handle.db, id, 3)).toBeUndefined();
+    expect((await windowRefs(handle.db, [`w0-${id}`, `again-${id}`, `w2-${id}`])).sort()).toEqual(
+      [`w0-${id}`, `w2-${id}`].sort(),
+    );
+    const pending = await extraction('pending');
+    expect(await recordWindowPdfs(handle.db, pending, [pdf(0, 'x')])).toEqual(['x']);
+
+    await handle.pool.query(
+      "update extractions set status = 'failed', finished_at = now() - interval '2 hours' where id = $1",
+      [id],
+    );
+    const removed = await removeExpiredWindows(handle.db, 3_600_000);
+    expect(removed.refs.sort()).toEqual([`w0-${id}`, `w1-${id}`, `w2-${id}`].sort());
+    expect(await windowPdf(handle.db, id, 0)).toBeUndefined();
   });
 });

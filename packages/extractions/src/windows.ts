@@ -3,6 +3,7 @@ import type { GroundingPage, ModelUsage } from '@xt/contract';
 import {
   extractions,
   extractionWindows,
+  extractionWindowPdfs,
   extractionWindowSources,
   isForeignKeyViolation,
   type Db,
@@ -148,7 +149,14 @@ export async function removeExpiredWindows(
     delete from ${extractionWindowSources} s using ${extractions} e
     where s.extraction_id = e.id and ${expired}
     returning s.ref`);
-  return { windows: gone.rows.length, refs: sources.rows.map((r) => r.ref) };
+  const pdfs = await db.execute<{ ref: string }>(sql`
+    delete from ${extractionWindowPdfs} p using ${extractions} e
+    where p.extraction_id = e.id and ${expired}
+    returning p.ref`);
+  return {
+    windows: gone.rows.length,
+    refs: [...sources.rows, ...pdfs.rows].map((r) => r.ref),
+  };
 }
 
 /**
@@ -184,7 +192,90 @@ export async function recordWindowSource(
   }
 }
 
-/** The converted PDF a long document's windows read, when it was converted for them. */
+/** A page window's own PDF (docs/scaling.md#one-large-document), as the window job reads it. */
+export interface WindowPdf {
+  windowIndex: number;
+  ref: string;
+  firstPage: number;
+  lastPage: number;
+  notesPages: boolean;
+}
+
+/**
+ * Keeps the windows' own PDFs, cut from the document by the extraction's job, each once: a
+ * window kept before (a second run of the job after a crash) keeps its first PDF, the same
+ * pages. Only while the extraction is `processing`. Returns the refs not kept, for the caller
+ * to remove.
+ */
+export async function recordWindowPdfs(
+  db: Db,
+  extractionId: string,
+  pdfs: WindowPdf[],
+): Promise<string[]> {
+  if (pdfs.length === 0) return [];
+  try {
+    const values = sql.join(
+      pdfs.map(
+        (p) =>
+          sql`(${p.windowIndex}::integer, ${p.ref}, ${p.firstPage}::integer, ${p.lastPage}::integer, ${p.notesPages}::boolean)`,
+      ),
+      sql`, `,
+    );
+    const kept = await db.execute<{ ref: string }>(sql`
+      insert into ${extractionWindowPdfs}
+        (extraction_id, window_index, ref, first_page, last_page, notes_pages)
+      select e.id, v.window_index, v.ref, v.first_page, v.last_page, v.notes_pages
+      from ${extractions} e,
+        (values ${values}) as v(window_index, ref, first_page, last_page, notes_pages)
+      where e.id = ${extractionId} and e.status = 'processing'
+      on conflict do nothing
+      returning ref`);
+    const keptRefs = new Set(kept.rows.map((r) => r.ref));
+    return pdfs.map((p) => p.ref).filter((ref) => !keptRefs.has(ref));
+  } catch (err) {
+    if (isForeignKeyViolation(err, 'extraction_window_pdfs_extraction_id_extractions_id_fk'))
+      return pdfs.map((p) => p.ref);
+    throw err;
+  }
+}
+
+/** Which windows' own PDFs are kept, by window index. */
+export async function windowPdfIndexes(db: Db, extractionId: string): Promise<number[]> {
+  const rows = await db
+    .select({ windowIndex: extractionWindowPdfs.windowIndex })
+    .from(extractionWindowPdfs)
+    .where(eq(extractionWindowPdfs.extractionId, extractionId));
+  return rows.map((r) => r.windowIndex);
+}
+
+/** A window's own PDF, when the extraction's job cut one for it. */
+export async function windowPdf(
+  db: Db,
+  extractionId: string,
+  windowIndex: number,
+): Promise<WindowPdf | undefined> {
+  const [row] = await db
+    .select({
+      windowIndex: extractionWindowPdfs.windowIndex,
+      ref: extractionWindowPdfs.ref,
+      firstPage: extractionWindowPdfs.firstPage,
+      lastPage: extractionWindowPdfs.lastPage,
+      notesPages: extractionWindowPdfs.notesPages,
+    })
+    .from(extractionWindowPdfs)
+    .where(
+      and(
+        eq(extractionWindowPdfs.extractionId, extractionId),
+        eq(extractionWindowPdfs.windowIndex, windowIndex),
+      ),
+    );
+  return row;
+}
+
+/**
+ * The converted PDF a long document's windows read, when it was converted for them: only
+ * windows split before each window had a PDF of its own (`windowPdf`) read it.
+ */
 export async function windowSource(
   db: Db,
   extractionId: string,
@@ -197,8 +288,8 @@ export async function windowSource(
 }
 
 /**
- * Of `refs`, those a long document's windows reference: their previews, and the PDF a
- * document was converted to for them (kept by the orphan sweep).
+ * Of `refs`, those a long document's windows reference: their previews, their own PDFs, and
+ * the PDF a document was converted to for them (kept by the orphan sweep).
  */
 export async function windowRefs(db: Db, refs: string[]): Promise<string[]> {
   if (refs.length === 0) return [];
@@ -207,6 +298,9 @@ export async function windowRefs(db: Db, refs: string[]): Promise<string[]> {
     where ${extractionWindows.pageImages} is not null and ${inArray(sql`p.value`, refs)}
     union
     select ${extractionWindowSources.ref} as ref from ${extractionWindowSources}
-    where ${inArray(extractionWindowSources.ref, refs)}`);
+    where ${inArray(extractionWindowSources.ref, refs)}
+    union
+    select ${extractionWindowPdfs.ref} as ref from ${extractionWindowPdfs}
+    where ${inArray(extractionWindowPdfs.ref, refs)}`);
   return rows.rows.map((r) => r.ref);
 }
