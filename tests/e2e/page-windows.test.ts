@@ -18,6 +18,7 @@ import {
   flatTextDocument,
   longStatementPdf,
   officeFile,
+  pdfPageCount,
   type StatementRow,
   STATEMENT_STRUCTURE as STATEMENT,
 } from '@xt/testkit/fixtures';
@@ -145,6 +146,29 @@ async function query<T>(api: TestApi, sql: string, params: unknown[]): Promise<T
   }
 }
 
+/**
+ * The PDF of its own each window read, cut from the document by the extraction's job: its
+ * pages, as the window's row says and as the bytes in the blob store hold.
+ */
+async function windowPdfs(api: TestApi, id: string) {
+  const rows = await query<{ ref: string; first_page: number; last_page: number }>(
+    api,
+    'select ref, first_page, last_page from extraction_window_pdfs where extraction_id = $1 order by window_index',
+    [id],
+  );
+  return Promise.all(
+    rows.map(async (r) => {
+      const chunks = await query<{ data: Buffer }>(
+        api,
+        'select data from blob_chunks where ref = $1 order by seq',
+        [r.ref],
+      );
+      const bytes = Buffer.concat(chunks.map((c) => c.data));
+      return { first: r.first_page, last: r.last_page, pages: await pdfPageCount(bytes) };
+    }),
+  );
+}
+
 /** The windows stored for an extraction, and the tokens its row was charged. */
 async function accounting(api: TestApi, id: string) {
   const windows = await query<{
@@ -227,6 +251,15 @@ describe('a long PDF as page windows', () => {
       expect(Math.min(...pages)).toBe(w * SPLIT + 1);
       expect(Math.max(...pages)).toBe((w + 1) * SPLIT);
     }
+
+    // Each window read a PDF of only its pages, cut once from the document, not the document.
+    expect(await windowPdfs(api, id)).toEqual(
+      Array.from({ length: WINDOWS }, (_, w) => ({
+        first: w * SPLIT + 1,
+        last: (w + 1) * SPLIT,
+        pages: SPLIT,
+      })),
+    );
 
     const money = await accounting(api, id);
     expect(money.windows).toBe(WINDOWS);
@@ -442,7 +475,7 @@ describe('a long PDF as page windows', () => {
     for (let p = 1; p <= PAGES; p++) expect(pageSends.get(p), `page ${p}`).toBeGreaterThan(0);
   }, 900_000);
 
-  test('a long document is converted once and its windows read their pages from the stored PDF', async ({
+  test('a long document is converted once and each window reads a PDF of only its pages', async ({
     api,
     model,
   }) => {
@@ -504,12 +537,20 @@ describe('a long PDF as page windows', () => {
     const money = await accounting(api, id);
     expect(money.windows).toBe(windows);
     expect(money.totalTokens).toBe(money.windowTokens);
-    // The PDF it was converted to, once, kept for the windows.
-    const kept = await query<{ ref: string }>(
+    // The PDF it was converted to, once, cut into a PDF of its own for each window; the
+    // whole converted PDF is not kept.
+    expect(await windowPdfs(api, id)).toEqual(
+      Array.from({ length: windows }, (_, w) => ({
+        first: w * SPLIT + 1,
+        last: (w + 1) * SPLIT,
+        pages: SPLIT,
+      })),
+    );
+    const whole = await query<{ ref: string }>(
       api,
       'select ref from extraction_window_sources where extraction_id = $1',
       [id],
     );
-    expect(kept).toHaveLength(1);
+    expect(whole).toHaveLength(0);
   }, 900_000);
 });

@@ -237,7 +237,7 @@ export function createProcessor(deps: ProcessorDeps) {
       ? await withTimeout(
           splitStep(
             deps.sources,
-            (id, pdf, notesPages) => windows.store.keepSource(id, pdf, notesPages),
+            (id, pdfs, notesPages) => windows.store.keepPdfs(id, pdfs, notesPages),
             claimed,
             windows.splitPages,
             { signal, preparations },

@@ -113,7 +113,7 @@ export function createWindowProcessor(deps: WindowProcessorDeps) {
     signal: AbortSignal,
   ): Promise<boolean> {
     const source = await withTimeout(
-      prepareWindow(deps.sources, (id) => windows.source(id), row, window, signal),
+      prepareWindow(deps.sources, windows, row, window, signal),
       signal,
     );
     const pages = window.lastPage - window.firstPage + 1;

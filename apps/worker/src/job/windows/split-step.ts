@@ -2,6 +2,7 @@ import type { PreparedSource } from '@xt/contract';
 import type { PreparationStore, SourcePreparer } from '@xt/sources';
 import type { ExtractionRow } from '../lifecycle.ts';
 import { planWindows } from './plan.ts';
+import type { WindowStore } from './store.ts';
 
 /** How a long document is split: its pages, and how many a window holds. */
 export interface WindowSplit {
@@ -28,14 +29,19 @@ export type SplitOutcome =
 /**
  * Whether the extraction is worked as page windows (docs/scaling.md#one-large-document): an
  * uploaded `pdf` or `document` with more than `splitPages` pages. A PDF's pages are counted
- * without reading any. A document is converted to PDF here, once: when it is long, the PDF is
- * kept for the windows (`keepSource`), which read their pages from it; when it is not, the one
- * job reads the PDF it was converted to. Anything else (another kind, a URL source, batch
- * priority, whose calls go to the provider's batch interface in rounds) takes the one-job path.
+ * without reading any. A document is converted to PDF here, once. When it is long, each
+ * window's pages are cut into a PDF of its own, once, and kept (`keepPdfs`) for that window to
+ * read: a window reads only its pages, and no window opens the whole document. When it is not,
+ * the one job reads the bytes already read (the PDF, or the one the document was converted
+ * to). Anything else (another kind, a URL source, batch priority, whose calls go to the
+ * provider's batch interface in rounds) takes the one-job path.
  */
 export async function splitStep(
-  sources: Pick<SourcePreparer, 'countUploadPages' | 'convertUpload' | 'prepareConverted'>,
-  keepSource: (id: string, pdf: Buffer, notesPages: boolean) => Promise<boolean>,
+  sources: Pick<
+    SourcePreparer,
+    'countUploadPages' | 'convertUpload' | 'prepareConverted' | 'cutPdf'
+  >,
+  keepPdfs: WindowStore['keepPdfs'],
   row: SplitRow,
   splitPages: number,
   { signal, preparations }: { signal: AbortSignal; preparations?: PreparationStore | undefined },
@@ -44,20 +50,32 @@ export async function splitStep(
   const file = { ref: row.fileRef, contentType: row.file.contentType, sha256: row.file.sha256 };
   // A document read before is not converted again (docs/reuse.md#preparations).
   const opts = { model: row.model, signal, citations: row.citationsRequested, preparations };
+  const cut = async (pdf: Uint8Array, pagesTotal: number, notesPages: boolean) => {
+    const plan = planWindows(pagesTotal, splitPages);
+    const pdfs = await sources.cutPdf(
+      pdf,
+      plan.map((w) => ({ first: w.firstPage, last: w.lastPage, total: pagesTotal })),
+      notesPages,
+    );
+    // A second run of the job (a crash after cutting) keeps the first run's PDFs: the same pages.
+    await keepPdfs(
+      row.id,
+      plan.map((window, i) => ({ window, pdf: pdfs[i]! })),
+      notesPages,
+    );
+    return { next: 'windows' as const, split: { pagesTotal, splitPages } };
+  };
   if (row.sourceType === 'document') {
     const converted = await sources.convertUpload(row.sourceType, file, opts);
     if (!converted) return { next: 'one-job' };
     if (planWindows(converted.pageCount, splitPages).length === 0)
       return { next: 'whole', prepare: () => sources.prepareConverted(converted, opts) };
-    // A second run of the job (a crash after converting) keeps the first PDF: the same pages.
-    await keepSource(row.id, converted.pdf, converted.notesPages);
-    return { next: 'windows', split: { pagesTotal: converted.pageCount, splitPages } };
+    return cut(converted.pdf, converted.pageCount, converted.notesPages);
   }
   if (row.sourceType !== 'pdf') return { next: 'one-job' };
   const counted = await sources.countUploadPages(row.sourceType, file, opts);
   if (!counted) return { next: 'one-job' };
-  const pagesTotal = counted.pageCount;
-  if (planWindows(pagesTotal, splitPages).length === 0)
+  if (planWindows(counted.pageCount, splitPages).length === 0)
     return { next: 'whole', prepare: counted.prepare };
-  return { next: 'windows', split: { pagesTotal, splitPages } };
+  return cut(counted.bytes, counted.pageCount, false);
 }

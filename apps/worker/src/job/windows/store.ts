@@ -6,8 +6,9 @@ import {
   listWindows,
   processingRow,
   recordWindow,
-  recordWindowSource,
+  recordWindowPdfs,
   storedWindows,
+  windowPdf,
   windowSource,
 } from '@xt/extractions';
 import {
@@ -16,6 +17,13 @@ import {
   type ExtractionJobPolicy,
   type WindowJobPayload,
 } from '@xt/queue';
+import type { PageWindow } from './plan.ts';
+
+/** A page window's own PDF, cut from its document by the extraction's job. */
+export interface CutWindow {
+  window: PageWindow;
+  pdf: Uint8Array;
+}
 
 /**
  * The page windows' storage and jobs (docs/scaling.md#one-large-document), bound to this
@@ -29,11 +37,13 @@ export interface WindowStore {
   list(id: string): ReturnType<typeof listWindows>;
   stored(id: string): ReturnType<typeof storedWindows>;
   /**
-   * Keeps the PDF a long document was converted to, once, for its windows to read; false when
-   * it was not kept (kept before, or the extraction is no longer processing).
+   * Keeps each window's own PDF, cut from the document, for its window to read (a window kept
+   * before keeps its first); the number kept now.
    */
-  keepSource(id: string, pdf: Buffer, notesPages: boolean): Promise<boolean>;
-  /** The converted PDF the windows of a document read. */
+  keepPdfs(id: string, pdfs: CutWindow[], notesPages: boolean): Promise<number>;
+  /** A window's own PDF, when the extraction's job cut one for it. */
+  pdf(id: string, windowIndex: number): ReturnType<typeof windowPdf>;
+  /** The converted PDF the windows of a document split before windows had their own read. */
   source(id: string): ReturnType<typeof windowSource>;
   /** Adds the windows' jobs as children of the extraction's job (a window added twice is one). */
   enqueue(parent: Job, windows: WindowJobPayload[]): Promise<void>;
@@ -46,13 +56,19 @@ export function windowStore(
   policy: Omit<ExtractionJobPolicy, 'priority'>,
 ): WindowStore {
   return {
-    async keepSource(id, pdf, notesPages) {
-      const { ref } = await blobs.put(db, Readable.from([pdf]));
-      const kept = await recordWindowSource(db, id, { ref, notesPages });
+    async keepPdfs(id, pdfs, notesPages) {
+      const stored = [];
+      // One at a time: each is dropped once stored.
+      for (const { window, pdf } of pdfs) {
+        const { ref } = await blobs.put(db, Readable.from([Buffer.from(pdf)]));
+        stored.push({ ...window, windowIndex: window.index, ref, notesPages });
+      }
+      const left = await recordWindowPdfs(db, id, stored);
       // Not referenced: removed now (or by the orphan sweep, should this fail).
-      if (!kept) await blobs.delete(db, [ref]).catch(() => undefined);
-      return kept;
+      if (left.length > 0) await blobs.delete(db, left).catch(() => undefined);
+      return stored.length - left.length;
     },
+    pdf: (id, windowIndex) => windowPdf(db, id, windowIndex),
     source: (id) => windowSource(db, id),
     row: (id) => processingRow(db, id),
     record: (result) => recordWindow(db, result),

@@ -54,38 +54,50 @@ type WindowRow = Pick<
 >;
 
 /**
- * The window's pages only, with the document's page numbers: read from the stored upload (a
- * `pdf`) or from the PDF a `document` was converted to once for its windows.
+ * The window's pages only, with the document's page numbers: read from the window's own PDF,
+ * which the extraction's job cut from the document (`splitStep`), so that a window reads only
+ * its pages and never opens the whole document. A window split before windows had PDFs of
+ * their own has none: it reads its pages from the stored upload (a `pdf`) or from the PDF a
+ * `document` was converted to once for its windows, as it was split to.
  */
 export async function prepareWindow(
   sources: Pick<SourcePreparer, 'prepareUpload'>,
-  convertedSource: (id: string) => Promise<{ ref: string; notesPages: boolean } | undefined>,
+  stored: Pick<WindowStore, 'pdf' | 'source'>,
   row: WindowRow,
   window: WindowJobPayload,
   signal: AbortSignal,
 ): Promise<PreparedSource> {
   if (!row.file) throw new ExtractionFailure('INTERNAL', 'A page window needs a stored upload.');
-  const opts = {
-    model: row.model,
-    signal,
-    citations: row.citationsRequested,
-    pages: { first: window.firstPage, last: window.lastPage },
-  };
+  const opts = { model: row.model, signal, citations: row.citationsRequested };
+  const converted = (notesPages: boolean) =>
+    row.sourceType === 'document' ? { converted: { notesPages } } : {};
+  const own = await stored.pdf(row.id, window.index);
+  if (own)
+    return sources.prepareUpload(
+      'pdf',
+      { ref: own.ref, contentType: 'application/pdf', sha256: row.file.sha256 },
+      {
+        ...opts,
+        ...converted(own.notesPages),
+        window: { first: own.firstPage, last: own.lastPage, total: window.pagesTotal },
+      },
+    );
+  const pages = { first: window.firstPage, last: window.lastPage };
   if (row.sourceType !== 'document')
     return sources.prepareUpload(
       row.sourceType,
       { ref: row.fileRef, contentType: row.file.contentType, sha256: row.file.sha256 },
-      opts,
+      { ...opts, pages },
     );
-  const converted = await convertedSource(row.id);
-  if (!converted)
-    throw new ExtractionFailure('INTERNAL', 'The converted document is not stored.', {
+  const whole = await stored.source(row.id);
+  if (!whole)
+    throw new ExtractionFailure('INTERNAL', "The page window's PDF is not stored.", {
       retryable: true,
     });
   return sources.prepareUpload(
     'pdf',
-    { ref: converted.ref, contentType: 'application/pdf', sha256: row.file.sha256 },
-    { ...opts, converted: { notesPages: converted.notesPages } },
+    { ref: whole.ref, contentType: 'application/pdf', sha256: row.file.sha256 },
+    { ...opts, pages, ...converted(whole.notesPages) },
   );
 }
 
