@@ -18,8 +18,8 @@ interface CliRun {
 }
 
 /**
- * Runs the `xt` binary from the SDK's sources (through tsx) as a real process, with only the
- * connection variables given: none of the test runner's XT_* or DATA_DIR leak in.
+ * Runs the `xt` binary from the SDK's sources (Node's type transform) as a real process, with
+ * only the connection variables given: none of the test runner's XT_* or DATA_DIR leak in.
  */
 function runXt(
   args: string[],

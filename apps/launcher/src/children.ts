@@ -8,13 +8,15 @@ export interface Supervised {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-// Built launcher (`dist/*.js`) runs built apps; from sources it runs their TypeScript via tsx.
+// Built launcher (`dist/*.js`) runs built apps; from sources it runs their TypeScript with
+// Node's own type transform (start.ts says why not tsx).
 const BUILT = import.meta.url.endsWith('.js');
+const FROM_SOURCE = ['--experimental-transform-types', '--disable-warning=ExperimentalWarning'];
 
 function commandFor(app: 'api' | 'worker'): string[] {
   return BUILT
     ? [path.join(REPO_ROOT, 'apps', app, 'dist', 'main.js')]
-    : ['--import', 'tsx', path.join(REPO_ROOT, 'apps', app, 'src', 'main.ts')];
+    : [...FROM_SOURCE, path.join(REPO_ROOT, 'apps', app, 'src', 'main.ts')];
 }
 
 /**

@@ -35,7 +35,8 @@ import type { SpreadsheetResult } from '../spreadsheet/prepare-spreadsheet.ts';
  * deadline per task, failures as contract codes, and moving the bytes instead of copying them.
  *
  * The thread entry is TypeScript. Node 24 strips types natively, and a Worker inherits the
- * parent's --import hooks (tsx in production), so the same file loads under `tsx` and vitest.
+ * parent's execArgv (Node's type transform under `npm start` and the test harness), so the same
+ * file loads there and under vitest; built apps run its compiled copy.
  */
 
 export interface PrepPoolOptions {
@@ -69,7 +70,7 @@ export interface PrepPool {
   runPrep(task: PreviewTask, opts?: RunOptions): Promise<PagePreview[]>;
   readonly stats: { threads: number; busy: number; queued: number };
   /**
-   * Starts every thread (each loads its modules, about a second under tsx, so the first jobs
+   * Starts every thread (each loads its modules, about a second from sources, so the first jobs
    * after start-up do not pay for it) and resolves once a thread has taken work; rejects when
    * the threads cannot load. Optional.
    */
