@@ -17,6 +17,7 @@ import { EXTRACTION_QUEUE } from '@xt/queue';
 import {
   flatTextDocument,
   longStatementPdf,
+  mixedPdf,
   officeFile,
   pdfPageCount,
   type StatementRow,
@@ -42,6 +43,8 @@ const WORKER = {
   LOCK_DURATION_MS: '3000',
   STALLED_INTERVAL_MS: '1000',
   PREP_THREADS: '1',
+  // Above one window's scanned pages (3), below the document's (6): the mixed document below.
+  MAX_PDF_IMAGE_PAGES: '4',
 };
 
 const test = stackTest({ model: { defaultBehaviour: { oracle: true } }, worker: false });
@@ -393,6 +396,32 @@ describe('a long PDF as page windows', () => {
     expect(smallAt).toBeGreaterThanOrEqual(0);
     const laterWindows = sent.findIndex((r) => (windowOf(r) ?? -1) >= 4);
     expect(laterWindows).toBeGreaterThan(smallAt);
+  }, 900_000);
+
+  test('MAX_PDF_IMAGE_PAGES holds for the whole document, not per window', async ({
+    api,
+    model,
+  }) => {
+    await twoWorkers(api, model.url);
+    // Two windows of 13 pages, each with 3 scanned pages: under the cap of 4 each, over it
+    // together, so one job would refuse the document and so must its windows.
+    const scans = await mixedPdf(
+      Array.from({ length: SPLIT + 1 }, (_, i) =>
+        i < 3 || i >= SPLIT - 2 ? { scan: `Scan ${i + 1}` } : { text: `Text page ${i + 1}` },
+      ),
+    );
+    model.setDefaultBehaviour({ output: { rows: [] } });
+    try {
+      const before = model.requests.length;
+      const id = await submit(api, false, scans);
+      const done = await finished(api, id);
+      expect(done.status).toBe('failed');
+      expect(done.error?.code, JSON.stringify(done.error)).toBe('SOURCE_TOO_LARGE');
+      const images = model.requests.slice(before).reduce((n, r) => n + r.images.length, 0);
+      expect(images).toBeLessThanOrEqual(4);
+    } finally {
+      model.setDefaultBehaviour({ oracle: true });
+    }
   }, 900_000);
 
   test('a delete while windows are held stops them: nothing reaches the model afterwards', async ({
