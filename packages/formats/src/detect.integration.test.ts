@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormatName } from '@xt/contract';
-import { convertWithLibreOffice, SAMPLES, textPdf } from '@xt/testkit/fixtures';
+import {
+  convertWithLibreOffice,
+  macroEnabledDocument,
+  SAMPLES,
+  textPdf,
+} from '@xt/testkit/fixtures';
 import { detectFormat } from './detect.ts';
 
 const HTML = '<html><body><h1>Invoice 7</h1><p>Total due 12.50 EUR</p></body></html>';
@@ -46,6 +51,11 @@ describe('detectFormat', () => {
       await writeFile(file, bytes);
       expect(await detectFormat({ path: file }), format).toEqual({ format });
     }
+  });
+
+  it('reads a macro-enabled Word document (DOCM) as the DOCX package it is', async () => {
+    const docm = await macroEnabledDocument('http://127.0.0.1:9');
+    expect(await detectFormat({ bytes: docm })).toEqual({ format: 'docx' });
   });
 
   it('recognises PDFs and images by signature and text by its shape', async () => {

@@ -39,6 +39,14 @@ const NAMED: Record<string, string> = {
   epub: 'an EPUB book',
 };
 
+/**
+ * A macro-enabled Word document (DOCM) is a DOCX package with a VBA project beside its parts:
+ * LibreOffice lays it out as one, and its macros never run (docs/sources.md).
+ */
+const MACRO_ENABLED: Record<string, FormatName> = {
+  'application/vnd.ms-word.document.macroenabled.12': 'docx',
+};
+
 async function headOf(input: FileInput): Promise<{ head: Buffer; complete: boolean }> {
   if ('bytes' in input) {
     const bytes = Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
@@ -99,7 +107,7 @@ export async function detectFormat(input: FileInput, opts: DetectOptions = {}): 
     'bytes' in input ? fileTypeFromBuffer(input.bytes) : fileTypeFromFile(input.path)
   ).catch(() => undefined);
   if (typed) {
-    const byMime = formatOfMime(typed.mime);
+    const byMime = formatOfMime(typed.mime) ?? MACRO_ENABLED[typed.mime];
     if (byMime) return { format: byMime };
     if (typed.ext === 'cfb') {
       const whole = await wholeOf(input, opts.maxCompoundBytes ?? DEFAULT_MAX_COMPOUND_BYTES);
