@@ -35,6 +35,8 @@ const { values } = parseArgs({
     reps: { type: 'string' },
     note: { type: 'string', multiple: true, default: [] },
     profile: { type: 'string' },
+    // §15's scanned PDF: 300 pages; fewer where OCR of 1,200 pages would not finish in time.
+    'scanned-pages': { type: 'string', default: '300' },
   },
 });
 if (values.servers !== 'own' && values.servers !== 'environment') {
@@ -76,7 +78,8 @@ try {
   );
   if (sections.has(13)) await measureOffice(plan, results, log);
   if (sections.has(14)) await measureReuse(plan.quick, results, log);
-  if (sections.has(15)) await measureWindows(plan.quick, results, log);
+  if (sections.has(15))
+    await measureWindows(plan.quick, results, log, Number(values['scanned-pages']));
 } catch (error) {
   failed = true;
   stack.workdir.markFailed();

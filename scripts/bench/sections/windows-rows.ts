@@ -7,28 +7,45 @@ export async function measureWindows(
   quick: boolean,
   results: Results,
   log: (line: string) => void,
+  scannedPages: number,
 ): Promise<void> {
   log('§15 one long document across worker processes');
-  const { result: r } = await runChild<WindowsResult>(
+  const text = await runChild<WindowsResult>(
     'scripts/bench/sections/windows.ts',
     quick ? ['--pages', '200', '--rows', '5'] : [],
     log,
   );
+  addRows(text.result, results);
+  const scanned = await runChild<WindowsResult>(
+    'scripts/bench/sections/windows.ts',
+    ['--kind', 'scanned', '--pages', String(quick ? 80 : scannedPages), '--rows', '5'],
+    log,
+  );
+  addRows(scanned.result, results);
+}
+
+const loadOf = (run: WindowRun) => `load ${run.load[0].toFixed(1)}→${run.load[1].toFixed(1)}`;
+
+function addRows(r: WindowsResult, results: Results): void {
   const find = (workers: number, windowed: boolean) =>
     r.runs.find((x) => x.workers === workers && x.windowed === windowed) as WindowRun;
-  const doc = `${r.pages}-page text PDF (${r.pages * r.rows} rows), model ${r.modelMs} ms a call`;
+  const doc =
+    r.kind === 'text'
+      ? `${r.pages}-page text PDF (${r.pages * r.rows} rows), model ${r.modelMs} ms a call`
+      : `${r.pages}-page scanned PDF, citations (OCR), model ${r.modelMs} ms a call`;
+  const wrong = r.kind === 'text' ? ', rows wrong' : ', not completed';
   for (const windowed of [true, false]) {
     const how = windowed ? 'page windows of 40 (SPLIT_PAGES)' : 'one job';
     const one = find(1, windowed);
     const two = find(2, windowed);
     results.add({
       section: '15',
-      measure: `${doc}, ${how}: wall time with 2 worker processes (${two.calls} model calls${two.rowsOk ? '' : ', rows wrong'})`,
+      measure: `${doc}, ${how}: wall time with 2 worker processes (${two.calls} model calls${two.rowsOk ? '' : wrong}; ${loadOf(two)})`,
       unit: 's',
       decimals: 1,
       service: [two.seconds],
       baseline: [one.seconds],
-      baselineName: `(1 worker process${one.rowsOk ? '' : ', rows wrong'})`,
+      baselineName: `(1 worker process${one.rowsOk ? '' : wrong}; ${loadOf(one)})`,
     });
     for (const run of [one, two])
       results.add({
@@ -39,15 +56,17 @@ export async function measureWindows(
         service: [run.cpuMsPerPage],
       });
   }
-  const w2 = find(2, true);
-  const o2 = find(2, false);
-  results.add({
-    section: '15',
-    measure: `${doc}, 2 worker processes: wall time windowed`,
-    unit: 's',
-    decimals: 1,
-    service: [w2.seconds],
-    baseline: [o2.seconds],
-    baselineName: '(one job, as before windows)',
-  });
+  for (const workers of [1, 2]) {
+    const w = find(workers, true);
+    const o = find(workers, false);
+    results.add({
+      section: '15',
+      measure: `${doc}, ${workers} worker process${workers > 1 ? 'es' : ''}: wall time windowed`,
+      unit: 's',
+      decimals: 1,
+      service: [w.seconds],
+      baseline: [o.seconds],
+      baselineName: '(one job, as before windows)',
+    });
+  }
 }

@@ -1,18 +1,31 @@
 /**
  * 15. One long document across worker processes (run as a child): PostgreSQL, Redis, one API
  * and one or two worker processes as `npm start` runs them, and the model stand-in in this
- * process in oracle mode, answering each call after a fixed delay (a model's latency). The same
- * long text PDF (a statement, pdf-lib) is extracted, one at a time, with:
+ * process, answering each call after a fixed delay (a model's latency). The same long PDF is
+ * extracted, one at a time, with:
  * - `SPLIT_PAGES` 40 (page windows, docs/scaling.md#one-large-document) and with a split larger
  *   than the document (today's one-job path), each with 1 and with 2 worker processes.
+ * `--kind text` (default): a text PDF (a statement, pdf-lib), the stand-in in oracle mode, so
+ * the rows are checked. `--kind scanned`: the same statement's pages as 150-dpi images (pdf-lib
+ * embedding PNGs drawn by sharp, as §5's scanned pages), extracted with `citations: true`, so
+ * each page is rasterised for the model and read with tesseract; the stand-in answers every
+ * call with no rows (an oracle would run tesseract on every page image in this process).
  * Each worker has one prep thread (`PREP_THREADS=1`), so a process is one core's worth of
  * preparation. Measures the wall time from the create to the completed record, the worker
- * processes' CPU time per page, and their peak RSS. Prints `RESULT`.
+ * processes' CPU time per page, their peak RSS, and the load average before and after each
+ * run. Prints `RESULT`.
  */
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createKey } from '@xt/accounts';
 import { createDb } from '@xt/db';
-import { longStatementPdf, STATEMENT_STRUCTURE as STRUCTURE } from '@xt/testkit/fixtures';
+import {
+  longStatementPdf,
+  longStatementRow,
+  mixedPdf,
+  statementCells,
+  STATEMENT_STRUCTURE as STRUCTURE,
+} from '@xt/testkit/fixtures';
 import { startModelStandIn } from '@xt/testkit/model-stand-in';
 import { emitResult, progress } from '../lib/child.ts';
 import { cpuMs, peakRssMiB, processTree } from '../lib/proc.ts';
@@ -23,8 +36,11 @@ const { values } = parseArgs({
     pages: { type: 'string', default: '1000' },
     rows: { type: 'string', default: '5' },
     'model-ms': { type: 'string', default: '1000' },
+    kind: { type: 'string', default: 'text' },
   },
 });
+const SCANNED = values.kind === 'scanned';
+if (!SCANNED && values.kind !== 'text') throw new Error('--kind must be "text" or "scanned"');
 const PAGES = Number(values.pages);
 const ROWS = Number(values.rows);
 const MODEL_MS = Number(values['model-ms']);
@@ -38,10 +54,14 @@ export interface WindowRun {
   /** the largest peak RSS of a worker process (MiB) */
   peakRssMiB: number;
   calls: number;
+  /** text: the rows came back whole and in order; scanned: the extraction completed */
   rowsOk: boolean;
+  /** one-minute load average before and after the run */
+  load: [number, number];
 }
 
 export interface WindowsResult {
+  kind: 'text' | 'scanned';
   pages: number;
   rows: number;
   modelMs: number;
@@ -50,8 +70,21 @@ export interface WindowsResult {
 
 const standIn = await startModelStandIn({
   port: 0,
-  defaultBehaviour: { oracle: true, delayMs: MODEL_MS },
+  defaultBehaviour: SCANNED
+    ? { respond: () => ({ rows: [] }), delayMs: MODEL_MS }
+    : { oracle: true, delayMs: MODEL_MS },
 });
+
+/** The statement's pages as scanned images: the same rows, drawn as a 150-dpi page. */
+async function scannedStatement(pages: number, rowsPerPage: number) {
+  const specs = Array.from({ length: pages }, (_, p) => {
+    const rows = Array.from({ length: rowsPerPage }, (_, r) =>
+      statementCells(longStatementRow(p * rowsPerPage + r)).join('  '),
+    );
+    return { scan: [...rows, `Page ${p + 1} of ${pages}`].join(' ') };
+  });
+  return { pdf: await mixedPdf(specs), rows: [] };
+}
 const workdir = new Workdir();
 const servers = await startServers('own');
 const procs: Proc[] = [];
@@ -74,8 +107,10 @@ try {
     body: JSON.stringify({ name: 'Statement', structure: STRUCTURE }),
   });
   const schemaId = ((await schema.json()) as { data: { id: string } }).data.id;
-  const { pdf, rows } = await longStatementPdf({ pages: PAGES, rowsPerPage: ROWS });
-  progress(`§15 a ${PAGES}-page statement, ${rows.length} rows, ${pdf.length} bytes`);
+  const { pdf, rows } = SCANNED
+    ? await scannedStatement(PAGES, ROWS)
+    : await longStatementPdf({ pages: PAGES, rowsPerPage: ROWS });
+  progress(`§15 a ${PAGES}-page ${values.kind} statement, ${pdf.length} bytes`);
 
   const run = async (workers: number, windowed: boolean): Promise<WindowRun> => {
     const started: Proc[] = [];
@@ -86,12 +121,15 @@ try {
           PREP_THREADS: '1',
           MODEL_MAX_INPUT_TOKENS: '20000',
           MAX_MODEL_CALLS_PER_EXTRACTION: '1000',
+          // Every scanned page is sent as an image: one job would stop at the default 100.
+          ...(SCANNED ? { MAX_PDF_IMAGE_PAGES: String(PAGES) } : {}),
         }),
       );
     try {
       // Up and warm: the first job of a process loads pdf.js on its prep thread.
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       const tree = () => processTree(started.map((p) => p.pid));
+      const load0 = loadavg()[0]!;
       const cpu0 = cpuMs(tree());
       const calls0 = standIn.requests.length;
       const form = new FormData();
@@ -99,6 +137,7 @@ try {
       form.set('type', 'pdf');
       // The same document each run: reuse (docs/reuse.md) would answer all but the first.
       form.set('cache', 'false');
+      if (SCANNED) form.set('citations', 'true');
       form.set('source', new Blob([new Uint8Array(pdf)]), 'statement.pdf');
       const t0 = performance.now();
       const res = await fetch(`${api.url}/v1/extractions`, {
@@ -123,7 +162,9 @@ try {
         cpuMsPerPage: cpu / PAGES,
         peakRssMiB: Math.max(...tree().map(peakRssMiB)),
         calls: standIn.requests.length - calls0,
-        rowsOk: rec.status === 'completed' && JSON.stringify(out) === JSON.stringify(rows),
+        rowsOk:
+          rec.status === 'completed' && (SCANNED || JSON.stringify(out) === JSON.stringify(rows)),
+        load: [load0, loadavg()[0]!],
       };
       progress(`§15 ${JSON.stringify(result)}`);
       return result;
@@ -136,7 +177,13 @@ try {
   for (const windowed of [true, false])
     for (const workers of [1, 2]) runs.push(await run(workers, windowed));
   await handle.close();
-  emitResult({ pages: PAGES, rows: ROWS, modelMs: MODEL_MS, runs } satisfies WindowsResult);
+  emitResult({
+    kind: SCANNED ? 'scanned' : 'text',
+    pages: PAGES,
+    rows: ROWS,
+    modelMs: MODEL_MS,
+    runs,
+  } satisfies WindowsResult);
 } finally {
   for (const p of procs) await p.stop().catch(() => undefined);
   await servers.stop();
