@@ -37,6 +37,8 @@ const { values } = parseArgs({
     rows: { type: 'string', default: '5' },
     'model-ms': { type: 'string', default: '1000' },
     kind: { type: 'string', default: 'text' },
+    // A shorter scanned run keeps two windows per document with a smaller split.
+    split: { type: 'string', default: '40' },
   },
 });
 const SCANNED = values.kind === 'scanned';
@@ -117,12 +119,15 @@ try {
     for (let i = 0; i < workers; i++)
       started.push(
         await startWorker(workdir, `worker-${windowed ? 'w' : 'o'}${workers}-${i}`, env, {
-          SPLIT_PAGES: windowed ? '40' : String(PAGES + 1),
+          SPLIT_PAGES: windowed ? values.split : String(PAGES + 1),
           PREP_THREADS: '1',
           MODEL_MAX_INPUT_TOKENS: '20000',
           MAX_MODEL_CALLS_PER_EXTRACTION: '1000',
           // Every scanned page is sent as an image: one job would stop at the default 100.
           ...(SCANNED ? { MAX_PDF_IMAGE_PAGES: String(PAGES) } : {}),
+          // OCR of a scanned page takes seconds on a loaded machine: one job's preparation of
+          // them all, in one prep task, would pass the default deadlines (120 s, 10 minutes).
+          ...(SCANNED ? { PREP_TIMEOUT_MS: '1800000', JOB_TIMEOUT_MS: '3600000' } : {}),
         }),
       );
     try {
