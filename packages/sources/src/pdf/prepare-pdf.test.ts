@@ -221,6 +221,21 @@ describe('preparePdf: refusals', () => {
     }
   });
 
+  it("refuses a window's own PDF in images mode by the document's pages, before any page work", async () => {
+    // Pages 2-3 of 3 with a cap of 2: the window alone fits (its share is 2), the document
+    // does not, so one job would refuse it before reading a page.
+    const err = await failureOf(
+      preparePdf(await fx.textPdf(['b', 'c']), {
+        ...base,
+        mode: 'images',
+        maxImagePages: 2,
+        window: { first: 2, last: 3, total: 3 },
+      }),
+    );
+    expect(err.code).toBe('SOURCE_TOO_LARGE');
+    expect(err.message).toContain('at most 2 are accepted');
+  });
+
   it('shares the image pages out among windows so that they add up to the cap', () => {
     const tile = (total: number, size: number, max: number) => {
       let sum = 0;

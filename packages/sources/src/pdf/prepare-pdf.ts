@@ -88,7 +88,9 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
         `The ${noun(opts)} has ${pages} pages; at most ${opts.maxPages} are accepted.`,
       );
     }
-    if (opts.mode === 'images' && pages > opts.maxImagePages)
+    // Every page of the document is an image in this mode: a window's own PDF is checked by
+    // the document's pages, so every window refuses before any work, as one job does.
+    if (opts.mode === 'images' && (opts.window?.total ?? pages) > opts.maxImagePages)
       throw tooManyImagePages(opts.maxImagePages);
     const read: ReadState = { parts: [], grounding: [], textPages: 0, imagePages: 0 };
     const cut = opts.window;
