@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContentPart, GroundingPage, PreparedSource } from '@xt/contract';
-import { flatPresentation, flatTextDocument, officeFile } from '@xt/testkit/fixtures';
+import { flatPresentation, flatTextDocument, jpegImage, officeFile } from '@xt/testkit/fixtures';
 import { preparePdf } from '../pdf/prepare-pdf.ts';
 import { createDocumentConverter } from './converter/converter.ts';
 import { createDocumentReader } from './prepare-document.ts';
@@ -89,11 +89,14 @@ const PLAIN_DECK = flatPresentation([
 let docx: Buffer;
 let pptx: Buffer;
 let plainPptx: Buffer;
+let picturePptx: Buffer;
 beforeAll(async () => {
-  [docx, pptx, plainPptx] = await Promise.all([
+  const photo = await jpegImage({ width: 2400, height: 1600 });
+  [docx, pptx, plainPptx, picturePptx] = await Promise.all([
     officeFile(REPORT, 'docx'),
     officeFile(DECK, 'pptx'),
     officeFile(PLAIN_DECK, 'pptx'),
+    officeFile(flatPresentation([{ title: 'Site photo', image: photo }]), 'pptx'),
   ]);
 }, 300_000);
 
@@ -162,5 +165,20 @@ describe('a PPTX', () => {
     const plain = await reader.convertDocumentBytes(plainPptx, 'pptx', signal);
     expect(plain.notesPages).toBe(false);
     expect(pdfPages(plain.pdf)).toBe(3);
+  }, 300_000);
+
+  it('keeps a picture as it is instead of resampling it on every page', async () => {
+    // A 2,400-pixel photo in a 6 cm frame: LibreOffice's default export would scale it to
+    // 300 DPI (709 pixels), again on each page that draws it.
+    const { pdf } = await reader.convertDocumentBytes(
+      picturePptx,
+      'pptx',
+      AbortSignal.timeout(300_000),
+    );
+    // Only image objects have a /Width in a PDF LibreOffice writes.
+    const widths = [...pdf.toString('latin1').matchAll(/\/Width\s+(\d+)/g)].map((m) =>
+      Number(m[1]),
+    );
+    expect(widths).toContain(2400);
   }, 300_000);
 });
