@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormatName } from '@xt/contract';
 import {
   convertWithLibreOffice,
+  declaredMacroEnabled,
   macroEnabledDocument,
   SAMPLES,
   textPdf,
@@ -56,6 +57,13 @@ describe('detectFormat', () => {
   it('reads a macro-enabled Word document (DOCM) as the DOCX package it is', async () => {
     const docm = await macroEnabledDocument('http://127.0.0.1:9');
     expect(await detectFormat({ bytes: docm })).toEqual({ format: 'docx' });
+  });
+
+  it('reads macro-enabled workbooks and decks (XLSM, PPTM) as the XLSX and PPTX they are', async () => {
+    for (const format of ['xlsx', 'pptx'] as const) {
+      const bytes = declaredMacroEnabled(made.get(format)!, format);
+      expect(await detectFormat({ bytes }), format).toEqual({ format });
+    }
   });
 
   it('recognises PDFs and images by signature and text by its shape', async () => {

@@ -40,11 +40,14 @@ const NAMED: Record<string, string> = {
 };
 
 /**
- * A macro-enabled Word document (DOCM) is a DOCX package with a VBA project beside its parts:
- * LibreOffice lays it out as one, and its macros never run (docs/sources.md).
+ * A macro-enabled Word, Excel or PowerPoint file (DOCM, XLSM, PPTM) is the DOCX, XLSX or PPTX
+ * package it names, with a VBA project beside its parts: LibreOffice lays it out and the sheet
+ * reader reads it as one, and its macros never run (docs/sources.md).
  */
 const MACRO_ENABLED: Record<string, FormatName> = {
   'application/vnd.ms-word.document.macroenabled.12': 'docx',
+  'application/vnd.ms-excel.sheet.macroenabled.12': 'xlsx',
+  'application/vnd.ms-powerpoint.presentation.macroenabled.12': 'pptx',
 };
 
 async function headOf(input: FileInput): Promise<{ head: Buffer; complete: boolean }> {

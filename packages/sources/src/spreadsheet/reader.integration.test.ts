@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormatName, PreparedSource } from '@xt/contract';
 import { failureOf } from '@xt/testkit';
 import {
+  declaredMacroEnabled,
   openpyxlWorkbook,
   realCorpusDir,
   SAMPLE_WORKBOOK,
@@ -67,6 +68,15 @@ describe('spreadsheets as LibreOffice wrote them', () => {
     },
     180_000,
   );
+
+  it('reads a macro-enabled workbook (XLSM) as the XLSX it is', async () => {
+    const xlsm = declaredMacroEnabled(files.xlsx, 'xlsx');
+    const [asXlsm, asXlsx] = await Promise.all([
+      read(xlsm, 'xlsx', {}),
+      read(files.xlsx, 'xlsx', {}),
+    ]);
+    expect(text(asXlsm)).toBe(text(asXlsx));
+  });
 
   it('reads a CSV file as its one sheet, fields as written', async () => {
     // Calc wrote the CSV as it shows the cells, the euro amount in the German way it names.
