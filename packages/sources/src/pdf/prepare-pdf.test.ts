@@ -240,7 +240,7 @@ describe('preparePdf: refusals', () => {
     const tile = (total: number, size: number, max: number) => {
       let sum = 0;
       for (let first = 1; first <= total; first += size)
-        sum += imagePagesShare(max, { first, last: Math.min(total, first + size - 1), of: total });
+        sum += imagePagesShare(max, { first, last: Math.min(total, first + size - 1), total });
       return sum;
     };
     for (const [total, size, max] of [
@@ -251,7 +251,7 @@ describe('preparePdf: refusals', () => {
       [240, 40, 0],
     ] as const)
       expect(tile(total, size, max), `${total}/${size}/${max}`).toBe(max);
-    expect(imagePagesShare(100, { first: 1, last: 0, of: 50 })).toBe(0);
+    expect(imagePagesShare(100, { first: 1, last: 0, total: 50 })).toBe(0);
   });
 
   it('reports encrypted, corrupt, empty and blank files as unreadable', async () => {

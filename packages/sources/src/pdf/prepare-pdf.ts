@@ -98,9 +98,7 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
     const last = Math.min(pages, opts.pages?.last ?? pages);
     // A window may send its pages' share of the images, so that all of a document's windows
     // together send no more than the cap, as one job would (docs/scaling.md#one-large-document).
-    const share = cut
-      ? { first: cut.first, last: cut.last, of: cut.total }
-      : opts.pages && { first, last, of: pages };
+    const share = cut ?? (opts.pages && { first, last, total: pages });
     const pageOpts = share
       ? { ...opts, maxImagePages: imagePagesShare(opts.maxImagePages, share) }
       : opts;
@@ -157,7 +155,7 @@ async function readPage(
   n: number,
   opts: PdfOptions,
   read: ReadState,
-  window?: WindowShare,
+  window?: WindowPages,
 ): Promise<PlacedLine[]> {
   const { parts, grounding } = read;
   const lines = opts.mode === 'images' ? [] : await pageLines(page, opts.grounding === true);
@@ -238,20 +236,13 @@ function groundingLines(lines: PlacedLine[]): GroundingPage['lines'] {
   return lines.flatMap((line) => line.cells ?? []);
 }
 
-function tooManyImagePages(max: number, window?: WindowShare): ExtractionFailure {
+function tooManyImagePages(max: number, window?: WindowPages): ExtractionFailure {
   return new ExtractionFailure(
     'SOURCE_TOO_LARGE',
     window
-      ? `Pages ${window.first}-${window.last} of the ${window.of}-page PDF need more than ${max} pages sent as images (scanned or image-only pages), their share of the pages a document may send as images.`
+      ? `Pages ${window.first}-${window.last} of the ${window.total}-page PDF need more than ${max} pages sent as images (scanned or image-only pages), their share of the pages a document may send as images.`
       : `The PDF needs more than ${max} pages sent as images (scanned or image-only pages); at most ${max} are accepted.`,
   );
-}
-
-/** A page window's pages (1-based, inclusive) of a document of `of` pages. */
-interface WindowShare {
-  first: number;
-  last: number;
-  of: number;
 }
 
 /**
@@ -259,9 +250,9 @@ interface WindowShare {
  * of windows that tile the document add up to `max` exactly, whatever their sizes (each is the
  * difference of the rounded-down allowances at its two edges).
  */
-export function imagePagesShare(max: number, window: WindowShare): number {
-  if (window.last < window.first || window.of <= 0) return 0;
-  const upTo = (page: number) => Math.floor((max * page) / window.of);
+export function imagePagesShare(max: number, window: WindowPages): number {
+  if (window.last < window.first || window.total <= 0) return 0;
+  const upTo = (page: number) => Math.floor((max * page) / window.total);
   return upTo(window.last) - upTo(window.first - 1);
 }
 
