@@ -388,19 +388,31 @@ export function createSourcePreparer(
     ...dispatch(handlers, { fetch: fetchFile, uploads: options.uploads }, time),
     async convertUpload(type, file, opts) {
       const { uploads } = options;
-      if (type !== 'document' || !uploads) return undefined;
+      const fetched = 'bytes' in file ? file : undefined;
+      if (type !== 'document' || (!fetched && !uploads)) return undefined;
       const content = { type, sha256: file.sha256, contentType: file.contentType };
       // Read before (docs/reuse.md#preparations): the one job takes that, nothing is converted.
       if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
         return undefined;
-      const bytes = await time('fetch', type, () =>
-        readUpload(uploads.store, file, uploads.maxBytes),
-      );
+      // A fetched document's bytes are at hand; an upload's are read from the blob store.
+      const bytes =
+        'bytes' in file
+          ? file.bytes
+          : await time('fetch', type, () => {
+              if (!uploads) throw notEnabled(type);
+              return readUpload(uploads.store, file, uploads.maxBytes);
+            });
       const format = await formatOf(bytes, file.contentType);
       if (!format) throw new ExtractionFailure('SOURCE_UNSUPPORTED', 'The file is not a document.');
       const { pdf, notesPages } = await documents.convertDocumentBytes(bytes, format, opts.signal);
       const pageCount = await countPdfPages(pdf, opts, notesPages);
-      return { pdf, notesPages, pageCount, content };
+      return {
+        pdf,
+        notesPages,
+        pageCount,
+        content,
+        ...(fetched ? { found: { type: fetched.kind, format: fetched.format } } : {}),
+      };
     },
     // Its own stage: the extraction's job pays it once for all of its windows.
     cutPdf: (pdf, windows, notesPages) =>
@@ -411,12 +423,16 @@ export function createSourcePreparer(
           opts: { windows, notesPages, maxImagePixels: config.MAX_IMAGE_PIXELS },
         }),
       ),
-    prepareConverted: (converted, opts) =>
-      withPreparations(opts.preparations, converted.content, () =>
+    async prepareConverted(converted, opts) {
+      const prepared = await withPreparations(opts.preparations, converted.content, () =>
         time('rasterise', 'document', () =>
           preparePdfBytes(converted.pdf, opts, { notesPages: converted.notesPages }),
         ),
-      ),
+      );
+      // A fetched document: what it was found to be, as `prepare` sets it.
+      if (converted.found) prepared.found = converted.found;
+      return prepared;
+    },
     renderPreviews: (task) => time('rasterise', task.type, () => pool.runPrep(task)),
     // The pool's own stats accessor, so a change of pool implementation changes only this line.
     stats: () => ({

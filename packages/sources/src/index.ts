@@ -11,6 +11,7 @@ export {
   type UploadedSource,
   type ConvertedDocument,
   type CountedUpload,
+  type FetchedFile,
 } from './preparer.ts';
 export { createSourcePreparer, type SourcesConfig } from './handlers.ts';
 export { createPrepPool, type PrepPool } from './prep-pool/index.ts';

@@ -49,6 +49,22 @@ export interface PrepareOptions {
   converted?: { notesPages: boolean } | undefined;
 }
 
+/**
+ * A URL source of a kind read from a file, fetched once through the guarded fetcher that
+ * `prepare` uses (docs/security.md), for a job that looks at its bytes before deciding how to
+ * read them (a long document's page windows, docs/scaling.md#one-large-document).
+ */
+export interface FetchedFile {
+  url: string;
+  /** The kind it is read as: the row's, or for `auto` the content's. */
+  kind: SourceType;
+  bytes: Buffer;
+  contentType: string;
+  format: FormatName;
+  /** The bytes' SHA-256: the key of an earlier preparation of the same content. */
+  sha256: string;
+}
+
 /** An uploaded file whose pages were counted: its page count, and its whole preparation. */
 export interface CountedUpload {
   pageCount: number;
@@ -65,6 +81,8 @@ export interface ConvertedDocument {
   pageCount: number;
   /** The uploaded document's content, by which its preparation is kept. */
   content: ContentId;
+  /** A document fetched from a URL: what it was found to be, set on its preparation. */
+  found?: PreparedSource['found'];
 }
 
 /**
@@ -80,24 +98,34 @@ export interface SourcePreparer {
     opts: PrepareOptions,
   ): Promise<PreparedSource>;
   /**
-   * How many pages an uploaded file of `type` has, when it is a kind read as pages that can be
-   * worked in windows (`pdf`), counted without reading any, with `prepare` reading the whole of
-   * it from the bytes already read (so a short PDF is not read from the store twice).
-   * Undefined for any other kind, and for a file prepared before (docs/reuse.md#preparations):
-   * `prepareUpload` takes that preparation and reads nothing.
+   * A URL source of `type` fetched once, as `prepare` fetches it (`auto`: its kind found from
+   * the content), for `countUploadPages`, `convertUpload` or `prepareFetched` to read without
+   * fetching it again. Undefined, with nothing fetched, for a kind `prepare` does not fetch as
+   * a file (typed text, a webpage).
+   */
+  fetchUrl(type: SourceType, url: string, opts: PrepareOptions): Promise<FetchedFile | undefined>;
+  /** A fetched URL read whole, as `prepare` reads it after fetching, with what it was found. */
+  prepareFetched(fetched: FetchedFile, opts: PrepareOptions): Promise<PreparedSource>;
+  /**
+   * How many pages an uploaded (or fetched, `fetchUrl`) file of `type` has, when it is a kind
+   * read as pages that can be worked in windows (`pdf`), counted without reading any, with
+   * `prepare` reading the whole of it from the bytes already read (so a short PDF is not read
+   * from the store, or fetched, twice). Undefined for any other kind, and for a file prepared
+   * before (docs/reuse.md#preparations): `prepareUpload` (`prepareFetched`) takes that
+   * preparation and reads nothing.
    */
   countUploadPages(
     type: SourceType,
-    file: UploadedSource,
+    file: UploadedSource | FetchedFile,
     opts: PrepareOptions,
   ): Promise<CountedUpload | undefined>;
   /**
-   * An uploaded `document` converted to PDF, with its pages counted (none read); undefined for
-   * any other kind. Refuses what `prepareUpload` would refuse before converting.
+   * An uploaded (or fetched) `document` converted to PDF, with its pages counted (none read);
+   * undefined for any other kind. Refuses what `prepareUpload` would refuse before converting.
    */
   convertUpload(
     type: SourceType,
-    file: UploadedSource,
+    file: UploadedSource | FetchedFile,
     opts: PrepareOptions,
   ): Promise<ConvertedDocument | undefined>;
   /**
@@ -172,13 +200,48 @@ export function dispatch(
     uploads?: { store: BlobStore; maxBytes: number } | undefined;
   },
   time: SourceStageTimer = untimed,
-): Pick<SourcePreparer, 'prepare' | 'prepareUpload' | 'countUploadPages'> {
+): Pick<
+  SourcePreparer,
+  'prepare' | 'prepareUpload' | 'countUploadPages' | 'fetchUrl' | 'prepareFetched'
+> {
   const bytesHandler = (type: SourceType) => {
     const handler = handlers[type]?.bytes;
     if (!handler) throw notEnabled(type);
     return handler;
   };
+  async function fetchUrl(
+    type: SourceType,
+    source: string,
+    opts: PrepareOptions,
+  ): Promise<FetchedFile | undefined> {
+    if (SOURCE_KINDS[type].inputs.inline || handlers[type]?.url) return undefined;
+    const fetched = await time('fetch', type, () => files.fetch(source, type, opts.signal));
+    // `auto`: the kind is the content's (a page that serves HTML is rendered as a webpage).
+    const kind = type === 'auto' ? autoKindFor(fetched.format, 'url') : type;
+    if (!kind) throw notEnabled(type);
+    return { url: source, kind, ...fetched, sha256: sha256(fetched.bytes) };
+  }
+  async function prepareFetched(fetched: FetchedFile, opts: PrepareOptions) {
+    const renderFound = handlers[fetched.kind]?.url;
+    const prepared = renderFound
+      ? await renderFound(fetched.url, opts)
+      : await withPreparations(opts.preparations, contentOf(fetched), () =>
+          bytesHandler(fetched.kind)(fetched.bytes, fetched.contentType, opts),
+        );
+    // Set on the prepared object itself: what preparation kept beside it is keyed by it.
+    prepared.found = { type: fetched.kind, format: renderFound ? null : fetched.format };
+    return prepared;
+  }
+  // An upload's bytes from the blob store; a fetched file's as fetched.
+  const bytesOf = (file: UploadedSource | FetchedFile, type: SourceType) => {
+    if ('bytes' in file) return Promise.resolve(file.bytes);
+    const { uploads } = files;
+    if (!uploads) throw notEnabled(type);
+    return time('fetch', type, () => readUpload(uploads.store, file, uploads.maxBytes));
+  };
   return {
+    fetchUrl,
+    prepareFetched,
     async prepareUpload(type, file, opts) {
       const { uploads } = files;
       if (!uploads) throw notEnabled(type);
@@ -200,16 +263,13 @@ export function dispatch(
       });
     },
     async countUploadPages(type, file, opts) {
-      const { uploads } = files;
       const count = handlers[type]?.countPages;
-      if (!count || !uploads) return undefined;
+      if (!count || (!('bytes' in file) && !files.uploads)) return undefined;
       const content = { type, sha256: file.sha256, contentType: file.contentType };
       if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
         return undefined;
       const read = bytesHandler(type);
-      const bytes = await time('fetch', type, () =>
-        readUpload(uploads.store, file, uploads.maxBytes),
-      );
+      const bytes = await bytesOf(file, type);
       // On a copy: the prep thread takes (detaches) the bytes it is given, and `prepare` reads
       // them again.
       const pageCount = await count(Buffer.from(bytes), opts);
@@ -218,7 +278,11 @@ export function dispatch(
         pageCount,
         bytes,
         prepare: () =>
-          withPreparations(opts.preparations, content, () => read(bytes, file.contentType, opts)),
+          'bytes' in file
+            ? prepareFetched(file, opts)
+            : withPreparations(opts.preparations, content, () =>
+                read(bytes, file.contentType, opts),
+              ),
       };
     },
     async prepare(type, source, opts) {
@@ -226,23 +290,18 @@ export function dispatch(
         return bytesHandler(type)(Buffer.from(source, 'utf8'), null, opts);
       const render = handlers[type]?.url;
       if (render) return render(source, opts);
-      const fetched = await time('fetch', type, () => files.fetch(source, type, opts.signal));
-      // `auto`: the kind is the content's (a page that serves HTML is rendered as a webpage).
-      const kind = type === 'auto' ? autoKindFor(fetched.format, 'url') : type;
-      if (!kind) throw notEnabled(type);
-      const renderFound = handlers[kind]?.url;
-      const prepared = renderFound
-        ? await renderFound(source, opts)
-        : await withPreparations(
-            opts.preparations,
-            { type: kind, sha256: sha256(fetched.bytes), contentType: fetched.contentType },
-            () => bytesHandler(kind)(fetched.bytes, fetched.contentType, opts),
-          );
-      // Set on the prepared object itself: what preparation kept beside it is keyed by it.
-      prepared.found = { type: kind, format: renderFound ? null : fetched.format };
-      return prepared;
+      const fetched = await fetchUrl(type, source, opts);
+      if (!fetched) throw notEnabled(type);
+      return prepareFetched(fetched, opts);
     },
   };
 }
+
+/** What a fetched file's preparation is kept by: its kind, bytes and content type. */
+const contentOf = (fetched: FetchedFile): ContentId => ({
+  type: fetched.kind,
+  sha256: fetched.sha256,
+  contentType: fetched.contentType,
+});
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
