@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { PreparedSource } from '@xt/contract';
 import { claimedRow } from '../../test/claimed-row.ts';
-import { reuseStep, type JobReuse } from './reuse-step.ts';
+import { reuseContent, reuseStep, type JobReuse } from './reuse-step.ts';
 
 const page: PreparedSource = {
   parts: [{ kind: 'text', text: 'Invoice INV-7. Total due: 12.50 EUR' }],
@@ -75,5 +75,25 @@ describe('reuseStep', () => {
       expect(await reuseStep(reuse, row, page)).toEqual({ next: 'extract' });
     expect(reuse.find).not.toHaveBeenCalled();
     expect(reuse.recordKey).not.toHaveBeenCalled();
+  });
+
+  it('keys a URL worked as page windows by its fetched bytes: its own key, never the one-job key', async () => {
+    const pdfRow = claimedRow({ sourceType: 'pdf', source: 'https://example.com/long.pdf' });
+    const fetched = {
+      kind: 'fetched' as const,
+      sha256: 'c'.repeat(64),
+      contentType: 'application/pdf',
+    };
+    const windowed = fakeReuse(undefined);
+    expect(await reuseContent(windowed, pdfRow, fetched)).toEqual({ next: 'extract' });
+    const key = windowed.find.mock.calls[0]![0].key;
+    expect(windowed.recordKey).toHaveBeenCalledWith(pdfRow.id, key);
+
+    const again = fakeReuse(undefined);
+    await reuseContent(again, pdfRow, { ...fetched, sha256: 'd'.repeat(64) });
+    expect(again.find.mock.calls[0]![0].key).not.toEqual(key);
+    const prepared = fakeReuse(undefined);
+    await reuseContent(prepared, pdfRow, { kind: 'prepared', sha256: fetched.sha256 });
+    expect(prepared.find.mock.calls[0]![0].key).not.toEqual(key);
   });
 });

@@ -6,6 +6,7 @@ import {
   recordReuseKey,
   reuseKey,
   type ReuseOutcome,
+  type ReuseSource,
 } from '@xt/extractions';
 import type { Db } from '@xt/db';
 import type { ExtractionRow } from './lifecycle.ts';
@@ -62,16 +63,30 @@ export type ReuseStepOutcome =
  * A source known at create (typed text, an upload) was looked up there, with its key; such a
  * row is left as it is. A URL's key is computed again on a retry: the content may have changed.
  */
-export async function reuseStep(
+export function reuseStep(
   reuse: JobReuse,
   row: ReuseRow,
   source: PreparedSource,
+): Promise<ReuseStepOutcome> {
+  return reuseContent(reuse, row, { kind: 'prepared', sha256: preparedSha256(source) });
+}
+
+/**
+ * `reuseStep` by the content as the key knows it: a URL source worked as page windows is never
+ * prepared whole in one place, so it is known by its fetched bytes (`kind: 'fetched'`), looked
+ * up and recorded before its windows are cut. Its answer is reused by the same bytes worked as
+ * windows again (at any address), not by the one-job key of the same URL.
+ */
+export async function reuseContent(
+  reuse: JobReuse,
+  row: ReuseRow,
+  content: ReuseSource,
 ): Promise<ReuseStepOutcome> {
   if (row.file || SOURCE_KINDS[row.sourceType].inputs.inline) return { next: 'extract' };
   const key = reuseKey({
     accountId: row.accountId,
     type: row.sourceType,
-    source: { kind: 'prepared', sha256: preparedSha256(source) },
+    source: content,
     instruction: row.instruction,
     model: row.model,
     citations: row.citationsRequested,

@@ -4,11 +4,14 @@ import type { PreparedSource, PublicModel, SourceType } from '@xt/contract';
 /**
  * The source as the reuse key knows it: the bytes' SHA-256 where the bytes are the source
  * (typed text, an upload, with the content type they were read as), or the SHA-256 of what
- * preparing it produced where the content only exists once fetched (a URL).
+ * preparing it produced where the content only exists once fetched (a URL), or, for a URL
+ * worked as page windows (never prepared whole in one place), the fetched bytes' SHA-256 with
+ * the content type they were read as.
  */
 export type ReuseSource =
   | { kind: 'bytes'; sha256: string; contentType: string | null }
-  | { kind: 'prepared'; sha256: string };
+  | { kind: 'prepared'; sha256: string }
+  | { kind: 'fetched'; sha256: string; contentType: string };
 
 /** Everything but the schema structure that decides an extraction's answer (docs/reuse.md). */
 export interface ReuseKeyParts {
