@@ -41,11 +41,11 @@ import { finishStep } from './job/finish-step.ts';
 import type { ExtractionRow, JobLifecycle } from './job/lifecycle.ts';
 import { deletedWhilePreparing, prepareStep, recordFound } from './job/prepare-step.ts';
 import { progressReporter, type ProgressReporter } from './job/progress-step.ts';
-import { reuseStep, type JobReuse } from './job/reuse-step.ts';
+import { reuseContent, reuseStep, type JobReuse, type ReuseStepOutcome } from './job/reuse-step.ts';
 import { BatchWait, type BatchRunner } from './batch/runner.ts';
 import { databaseRetryAt, stoppedForShutdown, withJobLog } from './job/job-run.ts';
 import { mergeWindowsStep } from './job/windows/merge-step.ts';
-import { splitStep, type WindowSplit } from './job/windows/split-step.ts';
+import { splitStep, type FetchedLong, type WindowSplit } from './job/windows/split-step.ts';
 import type { WindowStore } from './job/windows/store.ts';
 import { waitForWindows } from './job/windows/wait-step.ts';
 import { planWindows } from './job/windows/plan.ts';
@@ -240,11 +240,16 @@ export function createProcessor(deps: ProcessorDeps) {
             (id, pdfs, notesPages) => windows.store.keepPdfs(id, pdfs, notesPages),
             claimed,
             windows.splitPages,
-            { signal, preparations },
+            {
+              signal,
+              preparations,
+              beforeWindows: (found) => beforeWindows(claimed, found, log),
+            },
           ),
           signal,
         )
       : undefined;
+    if (split?.next === 'done') return { status: split.status };
     if (split?.next === 'windows') return windowed(split.split);
     const preparing = performance.now();
     const source = await withTimeout(
@@ -261,13 +266,7 @@ export function createProcessor(deps: ProcessorDeps) {
     const type = row.sourceType;
     if (deps.reuse) {
       const reused = await reuseStep(deps.reuse, row, source);
-      if (reused.next === 'done') {
-        const written = reused.outcome === 'completed';
-        metrics?.finished(written ? 'completed' : 'discarded');
-        log.info({ reusedFrom: reused.originalId, written }, 'extraction completed from reuse');
-        if (written) await notify(row.id, log);
-        return { status: written ? 'completed' : 'discarded' };
-      }
+      if (reused.next === 'done') return completedFromReuse(row.id, reused, log);
     }
     const progress = startProgress(row.id, source, log);
     const result: ExtractResult & { batchUsage?: ModelUsage } = await withTimeout(
@@ -298,6 +297,42 @@ export function createProcessor(deps: ProcessorDeps) {
     metrics?.finished(written ? 'completed' : 'discarded');
     log.info({ tokens: result.totalTokens, calls: result.calls, written }, 'extraction completed');
     if (written) await notify(row.id, log);
+    return { status: written ? 'completed' : 'discarded' };
+  }
+
+  /**
+   * A URL source found long enough for page windows, before they are cut: what one job records
+   * after fetching is recorded now (the kind and format found, the reuse key), since no job
+   * prepares the whole of it; an earlier answer for the same fetched bytes completes it instead
+   * (job/reuse-step.ts), with no window cut.
+   */
+  async function beforeWindows(
+    claimed: ExtractionRow,
+    found: FetchedLong,
+    log: Logger,
+  ): Promise<{ status: string } | undefined> {
+    const row = await recordFound(lifecycle, claimed, {
+      found: { type: found.kind, format: found.format },
+    });
+    if (!deps.reuse) return undefined;
+    const reused = await reuseContent(deps.reuse, row, {
+      kind: 'fetched',
+      sha256: found.sha256,
+      contentType: found.contentType,
+    });
+    return reused.next === 'done' ? completedFromReuse(row.id, reused, log) : undefined;
+  }
+
+  /** Completed from an earlier answer (or found no longer processing meanwhile). */
+  async function completedFromReuse(
+    extractionId: string,
+    reused: Extract<ReuseStepOutcome, { next: 'done' }>,
+    log: Logger,
+  ): Promise<{ status: string }> {
+    const written = reused.outcome === 'completed';
+    metrics?.finished(written ? 'completed' : 'discarded');
+    log.info({ reusedFrom: reused.originalId, written }, 'extraction completed from reuse');
+    if (written) await notify(extractionId, log);
     return { status: written ? 'completed' : 'discarded' };
   }
 

@@ -60,7 +60,7 @@ export async function deletedWhilePreparing(
 export async function recordFound(
   lifecycle: Pick<JobLifecycle, 'recordSourceFound'>,
   row: ExtractionRow,
-  source: PreparedSource,
+  source: Pick<PreparedSource, 'found'>,
 ): Promise<ExtractionRow> {
   const found = source.found;
   if (!found || (found.type === row.sourceType && found.format === row.format)) return row;

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { FormatName, SourceType } from '@xt/contract';
+import type { FetchedFile, UploadedSource } from '@xt/sources';
 import type { ExtractionRow } from '../lifecycle.ts';
 import { splitStep } from './split-step.ts';
 import type { CutWindow } from './store.ts';
@@ -18,15 +20,43 @@ const row = (over: Partial<ExtractionRow> = {}) =>
 
 const read = (what: string) => Promise.resolve({ parts: [{ kind: 'text' as const, text: what }] });
 
-function fakes(pages: number) {
+const URL = 'https://example.com/statement';
+
+function fakes(pages: number, found: { kind: SourceType; format: FormatName } = PDF_FOUND) {
   const kept: { id: string; notesPages: boolean; windows: [number, number, number][] }[] = [];
   const cuts: { bytes: string; windows: { first: number; last: number; total: number }[] }[] = [];
   let converted = 0;
+  const fetches: { type: SourceType; url: string }[] = [];
+  // What each count or conversion read: an upload's ref, or the fetched file's bytes.
+  const readFrom: string[] = [];
+  const from = (file: UploadedSource | FetchedFile) =>
+    'bytes' in file ? `fetched:${file.bytes.toString()}` : `upload:${file.ref}`;
   const sources = {
-    countUploadPages: () =>
-      Promise.resolve({ pageCount: pages, bytes: Buffer.from('pdf'), prepare: () => read('pdf') }),
+    fetchUrl: (type: SourceType, url: string) => {
+      fetches.push({ type, url });
+      // A kind rendered from its address is not fetched as a file.
+      if (type === 'webpage') return Promise.resolve(undefined);
+      return Promise.resolve({
+        url,
+        ...found,
+        bytes: Buffer.from('fetched'),
+        contentType: 'application/pdf',
+        sha256: 'cd',
+      });
+    },
+    prepareFetched: (fetched: FetchedFile) => read(`fetched ${fetched.kind}`),
+    countUploadPages: (_type: SourceType, file: UploadedSource | FetchedFile) => {
+      readFrom.push(from(file));
+      const bytes = 'bytes' in file ? file.bytes : Buffer.from('pdf');
+      return Promise.resolve({
+        pageCount: pages,
+        bytes,
+        prepare: () => read(bytes.toString()),
+      });
+    },
     prepareConverted: () => read('document'),
-    convertUpload: () => {
+    convertUpload: (_type: SourceType, file: UploadedSource | FetchedFile) => {
+      readFrom.push(from(file));
       converted++;
       return Promise.resolve({
         pdf: Buffer.from('converted'),
@@ -53,8 +83,10 @@ function fakes(pages: number) {
     });
     return Promise.resolve(pdfs.length);
   };
-  return { sources, keep, kept, cuts, converted: () => converted };
+  return { sources, keep, kept, cuts, fetches, readFrom, converted: () => converted };
 }
+
+const PDF_FOUND = { kind: 'pdf' as const, format: 'pdf' as const };
 
 const signal = new AbortController().signal;
 
@@ -95,17 +127,107 @@ describe('splitStep', () => {
     expect(await whole.prepare()).toEqual({ parts: [{ kind: 'text', text: 'pdf' }] });
   });
 
-  it('leaves a URL source, batch priority and other kinds to one job', async () => {
+  it('leaves batch priority, other kinds and URL kinds never a long document to one job, fetching nothing', async () => {
     const long = fakes(400);
-    expect(await splitStep(long.sources, long.keep, row({ file: null }), 40, { signal })).toEqual({
-      next: 'one-job',
+    for (const over of [
+      { priority: 'batch' as const },
+      { priority: 'batch' as const, file: null, source: URL },
+      { sourceType: 'image' as const },
+      { sourceType: 'image' as const, file: null, source: URL },
+      { sourceType: 'webpage' as const, file: null, source: URL },
+    ])
+      expect(await splitStep(long.sources, long.keep, row(over), 40, { signal })).toEqual({
+        next: 'one-job',
+      });
+    expect(long.fetches).toEqual([]);
+    expect(long.readFrom).toEqual([]);
+  });
+
+  it('fetches a URL pdf once: longer than SPLIT_PAGES, told what was found, then cut from the fetched bytes', async () => {
+    const f = fakes(100);
+    const found: unknown[] = [];
+    const split = await splitStep(f.sources, f.keep, row({ file: null, source: URL }), 40, {
+      signal,
+      beforeWindows: (what) => {
+        found.push(what);
+        // Nothing cut yet: an earlier answer could still be taken instead.
+        expect(f.cuts).toEqual([]);
+        return Promise.resolve(undefined);
+      },
     });
-    expect(
-      await splitStep(long.sources, long.keep, row({ priority: 'batch' }), 40, { signal }),
-    ).toEqual({ next: 'one-job' });
-    expect(
-      await splitStep(long.sources, long.keep, row({ sourceType: 'image' }), 40, { signal }),
-    ).toEqual({ next: 'one-job' });
+    expect(split).toEqual({ next: 'windows', split: { pagesTotal: 100, splitPages: 40 } });
+    expect(f.fetches).toEqual([{ type: 'pdf', url: URL }]);
+    expect(f.readFrom).toEqual(['fetched:fetched']);
+    expect(found).toEqual([
+      expect.objectContaining({
+        kind: 'pdf',
+        format: 'pdf',
+        sha256: 'cd',
+        contentType: 'application/pdf',
+      }),
+    ]);
+    expect(f.cuts.map((c) => c.bytes)).toEqual(['fetched']);
+    expect(f.kept.map((k) => k.windows)).toEqual([
+      [
+        [0, 1, 34],
+        [1, 35, 67],
+        [2, 68, 100],
+      ],
+    ]);
+  });
+
+  it('reads a short URL pdf whole from the bytes fetched, and a long one reused before cutting is done', async () => {
+    const short = fakes(40);
+    const whole = await splitStep(short.sources, short.keep, row({ file: null, source: URL }), 40, {
+      signal,
+      beforeWindows: () => Promise.reject(new Error('not long')),
+    });
+    if (whole.next !== 'whole') throw new Error(`expected whole, got ${whole.next}`);
+    expect(await whole.prepare()).toEqual({ parts: [{ kind: 'text', text: 'fetched' }] });
+    expect(short.fetches).toHaveLength(1);
+
+    const reused = fakes(100);
+    const done = await splitStep(
+      reused.sources,
+      reused.keep,
+      row({ file: null, source: URL }),
+      40,
+      {
+        signal,
+        beforeWindows: () => Promise.resolve({ status: 'completed' }),
+      },
+    );
+    expect(done).toEqual({ next: 'done', status: 'completed' });
+    expect(reused.cuts).toEqual([]);
+    expect(reused.kept).toEqual([]);
+  });
+
+  it('works an auto URL by the kind fetched: a long document as windows, anything else whole from the fetch', async () => {
+    const doc = fakes(90, { kind: 'document', format: 'docx' });
+    const split = await splitStep(
+      doc.sources,
+      doc.keep,
+      row({ sourceType: 'auto', file: null, source: URL }),
+      40,
+      { signal },
+    );
+    expect(split).toEqual({ next: 'windows', split: { pagesTotal: 90, splitPages: 40 } });
+    expect(doc.fetches).toEqual([{ type: 'auto', url: URL }]);
+    expect(doc.readFrom).toEqual(['fetched:fetched']);
+    expect(doc.converted()).toBe(1);
+
+    const image = fakes(400, { kind: 'image', format: 'png' });
+    const whole = await splitStep(
+      image.sources,
+      image.keep,
+      row({ sourceType: 'auto', file: null, source: URL }),
+      40,
+      { signal },
+    );
+    if (whole.next !== 'whole') throw new Error(`expected whole, got ${whole.next}`);
+    expect(await whole.prepare()).toEqual({ parts: [{ kind: 'text', text: 'fetched image' }] });
+    expect(image.fetches).toHaveLength(1);
+    expect(image.readFrom).toEqual([]);
   });
 
   it('converts a document once: kept for the windows when long, read whole when short', async () => {

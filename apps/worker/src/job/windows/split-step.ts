@@ -1,5 +1,5 @@
-import type { PreparedSource } from '@xt/contract';
-import type { PreparationStore, SourcePreparer } from '@xt/sources';
+import type { PreparedSource, SourceType } from '@xt/contract';
+import type { FetchedFile, PreparationStore, SourcePreparer, UploadedSource } from '@xt/sources';
 import type { ExtractionRow } from '../lifecycle.ts';
 import { planWindows } from './plan.ts';
 import type { WindowStore } from './store.ts';
@@ -12,7 +12,7 @@ export interface WindowSplit {
 
 type SplitRow = Pick<
   ExtractionRow,
-  'id' | 'sourceType' | 'file' | 'fileRef' | 'model' | 'priority' | 'citationsRequested'
+  'id' | 'sourceType' | 'source' | 'file' | 'fileRef' | 'model' | 'priority' | 'citationsRequested'
 >;
 
 export type SplitOutcome =
@@ -20,37 +20,81 @@ export type SplitOutcome =
   | { next: 'windows'; split: WindowSplit }
   /**
    * Short enough for one job, and already read to count its pages (a PDF's bytes, a document
-   * converted): `prepare` reads the whole of it from what was read.
+   * converted) or fetched (a URL source): `prepare` reads the whole of it from what was read.
    */
   | { next: 'whole'; prepare: () => Promise<PreparedSource> }
+  /** Finished without windows by `beforeWindows` (an earlier answer reused), with its status. */
+  | { next: 'done'; status: string }
   /** The one-job path, from the start. */
   | { next: 'one-job' };
 
+/** What a URL source was found to be once fetched, before its windows are cut. */
+export type FetchedLong = Pick<FetchedFile, 'kind' | 'format' | 'sha256' | 'contentType'>;
+
+/** URL kinds that may turn out to be a long document once fetched. */
+const WINDOWED_URL_KINDS: ReadonlySet<SourceType> = new Set(['pdf', 'document', 'auto']);
+
 /**
- * Whether the extraction is worked as page windows (docs/scaling.md#one-large-document): an
- * uploaded `pdf` or `document` with more than `splitPages` pages. A PDF's pages are counted
- * without reading any. A document is converted to PDF here, once. When it is long, each
- * window's pages are cut into a PDF of its own, once, and kept (`keepPdfs`) for that window to
- * read: a window reads only its pages, and no window opens the whole document. When it is not,
- * the one job reads the bytes already read (the PDF, or the one the document was converted
- * to). Anything else (another kind, a URL source, batch priority, whose calls go to the
- * provider's batch interface in rounds) takes the one-job path.
+ * Whether the extraction is worked as page windows (docs/scaling.md#one-large-document): a
+ * `pdf` or `document`, uploaded or given by URL (`auto` too, when the content is one), with
+ * more than `splitPages` pages. A URL source is fetched here, once, through the same fetcher
+ * as one job's. A PDF's pages are counted without reading any. A document is converted to PDF
+ * here, once. When it is long, `beforeWindows` is told what a URL source was found to be (to
+ * record it as one job does, and to reuse an earlier answer instead), then each window's pages
+ * are cut into a PDF of its own, once, and kept (`keepPdfs`) for that window to read: a window
+ * reads only its pages, no window opens the whole document, and none fetches the URL. When it
+ * is not, the one job reads what was already read or fetched (the PDF, the one the document
+ * was converted to, or any other kind an `auto` URL turned out to be): nothing is read or
+ * fetched twice. Anything else (another kind, batch priority, whose calls go to the provider's
+ * batch interface in rounds) takes the one-job path.
  */
 export async function splitStep(
   sources: Pick<
     SourcePreparer,
-    'countUploadPages' | 'convertUpload' | 'prepareConverted' | 'cutPdf'
+    | 'countUploadPages'
+    | 'convertUpload'
+    | 'prepareConverted'
+    | 'cutPdf'
+    | 'fetchUrl'
+    | 'prepareFetched'
   >,
   keepPdfs: WindowStore['keepPdfs'],
   row: SplitRow,
   splitPages: number,
-  { signal, preparations }: { signal: AbortSignal; preparations?: PreparationStore | undefined },
+  {
+    signal,
+    preparations,
+    beforeWindows,
+  }: {
+    signal: AbortSignal;
+    preparations?: PreparationStore | undefined;
+    beforeWindows?: ((found: FetchedLong) => Promise<{ status: string } | undefined>) | undefined;
+  },
 ): Promise<SplitOutcome> {
-  if (!row.file || row.priority === 'batch') return { next: 'one-job' };
-  const file = { ref: row.fileRef, contentType: row.file.contentType, sha256: row.file.sha256 };
+  if (row.priority === 'batch') return { next: 'one-job' };
   // A document read before is not converted again (docs/reuse.md#preparations).
   const opts = { model: row.model, signal, citations: row.citationsRequested, preparations };
+  let file: UploadedSource | FetchedFile;
+  let kind = row.sourceType;
+  let otherwise: SplitOutcome = { next: 'one-job' };
+  let fetched: FetchedFile | undefined;
+  if (row.file) {
+    file = { ref: row.fileRef, contentType: row.file.contentType, sha256: row.file.sha256 };
+  } else {
+    if (!WINDOWED_URL_KINDS.has(row.sourceType)) return { next: 'one-job' };
+    fetched = await sources.fetchUrl(row.sourceType, row.source, opts);
+    if (!fetched) return { next: 'one-job' };
+    const got = fetched;
+    file = got;
+    kind = got.kind;
+    // Fetched: whatever it is, the one job reads these bytes, not the URL again.
+    otherwise = { next: 'whole', prepare: () => sources.prepareFetched(got, opts) };
+  }
   const cut = async (pdf: Uint8Array, pagesTotal: number, notesPages: boolean) => {
+    if (fetched && beforeWindows) {
+      const done = await beforeWindows(fetched);
+      if (done) return { next: 'done' as const, status: done.status };
+    }
     const plan = planWindows(pagesTotal, splitPages);
     const pdfs = await sources.cutPdf(
       pdf,
@@ -65,16 +109,16 @@ export async function splitStep(
     );
     return { next: 'windows' as const, split: { pagesTotal, splitPages } };
   };
-  if (row.sourceType === 'document') {
-    const converted = await sources.convertUpload(row.sourceType, file, opts);
-    if (!converted) return { next: 'one-job' };
+  if (kind === 'document') {
+    const converted = await sources.convertUpload(kind, file, opts);
+    if (!converted) return otherwise;
     if (planWindows(converted.pageCount, splitPages).length === 0)
       return { next: 'whole', prepare: () => sources.prepareConverted(converted, opts) };
     return cut(converted.pdf, converted.pageCount, converted.notesPages);
   }
-  if (row.sourceType !== 'pdf') return { next: 'one-job' };
-  const counted = await sources.countUploadPages(row.sourceType, file, opts);
-  if (!counted) return { next: 'one-job' };
+  if (kind !== 'pdf') return otherwise;
+  const counted = await sources.countUploadPages(kind, file, opts);
+  if (!counted) return otherwise;
   if (planWindows(counted.pageCount, splitPages).length === 0)
     return { next: 'whole', prepare: counted.prepare };
   return cut(counted.bytes, counted.pageCount, false);

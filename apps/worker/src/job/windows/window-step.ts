@@ -56,9 +56,10 @@ type WindowRow = Pick<
 /**
  * The window's pages only, with the document's page numbers: read from the window's own PDF,
  * which the extraction's job cut from the document (`splitStep`), so that a window reads only
- * its pages and never opens the whole document. A window split before windows had PDFs of
- * their own has none: it reads its pages from the stored upload (a `pdf`) or from the PDF a
- * `document` was converted to once for its windows, as it was split to.
+ * its pages and never opens the whole document, nor fetches a URL source again. A window of an
+ * upload split before windows had PDFs of their own has none: it reads its pages from the
+ * stored upload (a `pdf`) or from the PDF a `document` was converted to once for its windows,
+ * as it was split to. (URL sources were split only once windows had PDFs of their own.)
  */
 export async function prepareWindow(
   sources: Pick<SourcePreparer, 'prepareUpload'>,
@@ -67,7 +68,6 @@ export async function prepareWindow(
   window: WindowJobPayload,
   signal: AbortSignal,
 ): Promise<PreparedSource> {
-  if (!row.file) throw new ExtractionFailure('INTERNAL', 'A page window needs a stored upload.');
   const opts = { model: row.model, signal, citations: row.citationsRequested };
   const converted = (notesPages: boolean) =>
     row.sourceType === 'document' ? { converted: { notesPages } } : {};
@@ -75,13 +75,16 @@ export async function prepareWindow(
   if (own)
     return sources.prepareUpload(
       'pdf',
-      { ref: own.ref, contentType: 'application/pdf', sha256: row.file.sha256 },
+      // No preparation's key: a window's pages are neither taken from nor kept in preparations.
+      { ref: own.ref, contentType: 'application/pdf', sha256: '' },
       {
         ...opts,
         ...converted(own.notesPages),
         window: { first: own.firstPage, last: own.lastPage, total: window.pagesTotal },
       },
     );
+  // A URL source's windows were always cut their own PDFs: without one there is nothing to read.
+  if (!row.file) throw new ExtractionFailure('INTERNAL', "The page window's PDF is not stored.");
   const pages = { first: window.firstPage, last: window.lastPage };
   if (row.sourceType !== 'document')
     return sources.prepareUpload(
