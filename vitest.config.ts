@@ -1,5 +1,15 @@
+import { fileURLToPath } from 'node:url';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+
+// Node's compile cache (its TypeScript transform's output and V8's code), shared by the test
+// processes and every API, worker and CLI process the tests start: these inherit this
+// environment, and each loads the same few thousand modules. Starting a worker took about 3.2 s
+// of CPU without it and 1.5 s with it, an API 2.0 s and 1.3 s. Inside node_modules, so a fresh
+// install starts it afresh; Node checks each entry against the file's contents.
+process.env.NODE_COMPILE_CACHE ??= fileURLToPath(
+  new URL('node_modules/.cache/node-compile-cache', import.meta.url),
+);
 
 // Workspace packages that publish built files (packages/sdk) point this condition at their
 // sources, so tests run the code as written without a build step first.
