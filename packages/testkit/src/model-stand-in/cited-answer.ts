@@ -101,16 +101,18 @@ function quoteOf(value: string | number, source: string): string | null {
   return null;
 }
 
+// Made once: `toLocaleString` builds a formatter on every call, and a long table's answer has
+// thousands of numbers (2.6 s of the test process's CPU for 6,000 rows).
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 10 });
+const GROUPED_CENTS = new Intl.NumberFormat('en-US', {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
 /** How a value may be written in a source: numbers as plain, with two decimals, grouped. */
 function spellings(value: string | number): string[] {
   if (typeof value === 'string') return [value];
-  const grouped = value.toLocaleString('en-US', { maximumFractionDigits: 10 });
-  return [
-    String(value),
-    value.toFixed(2),
-    grouped,
-    value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
-  ];
+  return [String(value), value.toFixed(2), GROUPED.format(value), GROUPED_CENTS.format(value)];
 }
 
 /** The quotes in the shape of the output: each scalar replaced by its quote or null. */
