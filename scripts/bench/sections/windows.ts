@@ -39,6 +39,10 @@ const { values } = parseArgs({
     kind: { type: 'string', default: 'text' },
     // A shorter scanned run keeps two windows per document with a smaller split.
     split: { type: 'string', default: '40' },
+    // Which runs, as w (windowed) or o (one job) and the worker processes: a long scan's one
+    // job with two processes is the one job with one (a job runs on one process), and costs
+    // minutes a run.
+    runs: { type: 'string', default: 'w1,w2,o1,o2' },
   },
 });
 const SCANNED = values.kind === 'scanned';
@@ -184,8 +188,11 @@ try {
   };
 
   const runs: WindowRun[] = [];
-  for (const windowed of [true, false])
-    for (const workers of [1, 2]) runs.push(await run(workers, windowed));
+  for (const name of values.runs.split(',').map((r) => r.trim())) {
+    const parsed = /^([wo])([12])$/.exec(name);
+    if (!parsed) throw new Error(`--runs: "${name}" is not w1, w2, o1 or o2`);
+    runs.push(await run(Number(parsed[2]), parsed[1] === 'w'));
+  }
   await handle.close();
   emitResult({
     kind: SCANNED ? 'scanned' : 'text',
