@@ -9,7 +9,6 @@
  * failed attempt's tokens count once. Fairness: another account's extraction is not queued
  * behind every window of one long document.
  */
-import pg from 'pg';
 import { Queue } from 'bullmq';
 import { describe, expect } from 'vitest';
 import type { Citation } from '@xt/contract';
@@ -19,13 +18,13 @@ import {
   longStatementPdf,
   mixedPdf,
   officeFile,
-  pdfPageCount,
   type StatementRow,
   STATEMENT_STRUCTURE as STATEMENT,
 } from '@xt/testkit/fixtures';
 import { testRedisUrl, waitFor, type AppProcess, type RecordedRequest } from '@xt/testkit';
 import { startTestWorker, type TestApi } from '@xt/api/testing';
 import { stackTest } from '../support/stack.ts';
+import { finished, pagesOf, query, windowPdfs } from '../support/windows.ts';
 
 const PAGES = 100;
 const SPLIT = 25;
@@ -64,9 +63,6 @@ async function twoWorkers(api: TestApi, modelUrl: string): Promise<AppProcess[]>
   return workers;
 }
 
-/** The document's pages a request carried (its page markers). */
-const pagesOf = (request: RecordedRequest) =>
-  [...request.text.matchAll(/--- Page (\d+) ---/g)].map((m) => Number(m[1]));
 /** The window (0-based) a request belongs to, by the first page it carried. */
 const windowOf = (request: RecordedRequest) => {
   const first = pagesOf(request)[0];
@@ -128,50 +124,6 @@ async function submit(api: TestApi, citations: boolean, file = pdf): Promise<str
   return created.body.data.id as string;
 }
 
-async function finished(api: TestApi, id: string) {
-  return waitFor(
-    async () => {
-      const res = await api.request('GET', `/v1/extractions/${id}`);
-      return ['completed', 'failed'].includes(res.body.data.status) ? res.body.data : undefined;
-    },
-    600_000,
-    500,
-  );
-}
-
-async function query<T>(api: TestApi, sql: string, params: unknown[]): Promise<T[]> {
-  const db = new pg.Client({ connectionString: api.database.url });
-  await db.connect();
-  try {
-    return (await db.query(sql, params)).rows as T[];
-  } finally {
-    await db.end();
-  }
-}
-
-/**
- * The PDF of its own each window read, cut from the document by the extraction's job: its
- * pages, as the window's row says and as the bytes in the blob store hold.
- */
-async function windowPdfs(api: TestApi, id: string) {
-  const rows = await query<{ ref: string; first_page: number; last_page: number }>(
-    api,
-    'select ref, first_page, last_page from extraction_window_pdfs where extraction_id = $1 order by window_index',
-    [id],
-  );
-  return Promise.all(
-    rows.map(async (r) => {
-      const chunks = await query<{ data: Buffer }>(
-        api,
-        'select data from blob_chunks where ref = $1 order by seq',
-        [r.ref],
-      );
-      const bytes = Buffer.concat(chunks.map((c) => c.data));
-      return { first: r.first_page, last: r.last_page, pages: await pdfPageCount(bytes) };
-    }),
-  );
-}
-
 /** The windows stored for an extraction, and the tokens its row was charged. */
 async function accounting(api: TestApi, id: string) {
   const windows = await query<{
@@ -224,7 +176,7 @@ describe('a long PDF as page windows', () => {
 
     // Two requests held at once: one process takes one job and makes one call at a time.
     await both.opened;
-    const done = await finished(api, id);
+    const done = await finished(api, id, 600_000);
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     expect(done.progress).toBeUndefined();
     expect((done.result as { rows: StatementRow[] }).rows).toEqual(rows);
@@ -281,7 +233,7 @@ describe('a long PDF as page windows', () => {
     // The first call of the run fails as an unavailable provider would (retryable).
     model.behave({ status: 503 });
     const id = await submit(api, false);
-    const done = await finished(api, id);
+    const done = await finished(api, id, 600_000);
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     expect((done.result as { rows: StatementRow[] }).rows).toEqual(rows);
 
@@ -321,7 +273,7 @@ describe('a long PDF as page windows', () => {
     });
     try {
       const id = await submit(api, false);
-      const done = await finished(api, id);
+      const done = await finished(api, id, 600_000);
       expect(done.status, JSON.stringify(done.error)).toBe('completed');
       expect((done.result as { rows: StatementRow[] }).rows).toEqual(rows);
       expect(secondWindowCalls).toBeGreaterThan(2);
@@ -384,7 +336,7 @@ describe('a long PDF as page windows', () => {
     );
     const windowsAtSmallDone = (await accounting(api, longId)).windows;
     expect(smallDone.status, JSON.stringify(smallDone.error)).toBe('completed');
-    const longDone = await finished(api, longId);
+    const longDone = await finished(api, longId, 600_000);
     expect(longDone.status, JSON.stringify(longDone.error)).toBe('completed');
     expect((longDone.result as { rows: StatementRow[] }).rows).toEqual(long.rows);
 
@@ -414,7 +366,7 @@ describe('a long PDF as page windows', () => {
     try {
       const before = model.requests.length;
       const id = await submit(api, false, scans);
-      const done = await finished(api, id);
+      const done = await finished(api, id, 600_000);
       expect(done.status).toBe('failed');
       expect(done.error?.code, JSON.stringify(done.error)).toBe('SOURCE_TOO_LARGE');
       const images = model.requests.slice(before).reduce((n, r) => n + r.images.length, 0);
@@ -485,7 +437,7 @@ describe('a long PDF as page windows', () => {
     hold.state.open();
     model.setDefaultBehaviour({ oracle: true });
 
-    const done = await finished(api, id);
+    const done = await finished(api, id, 600_000);
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     expect((done.result as { rows: StatementRow[] }).rows).toEqual(rows);
     const money = await accounting(api, id);
@@ -546,7 +498,7 @@ describe('a long PDF as page windows', () => {
     });
     expect([200, 202], created.text).toContain(created.status);
     const id = created.body.data.id as string;
-    const done = await finished(api, id);
+    const done = await finished(api, id, 600_000);
     model.setDefaultBehaviour({ oracle: true });
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     expect(done.result.items).toEqual(Array.from({ length: DOC_PAGES }, (_, i) => `DOC-${i + 1}`));

@@ -6,21 +6,20 @@
  * PDF, and the row says what it was found to be. A short one stays one job, fetched once too.
  * The same bytes at another address complete from the earlier answer before anything is cut.
  */
-import pg from 'pg';
 import { describe, expect } from 'vitest';
 import {
   flatTextDocument,
   longStatementPdf,
   officeFile,
-  pdfPageCount,
   startFixtureServer,
   type FixtureRoute,
   type StatementRow,
   STATEMENT_STRUCTURE as STATEMENT,
 } from '@xt/testkit/fixtures';
-import { waitFor, type RecordedRequest } from '@xt/testkit';
+import type { RecordedRequest } from '@xt/testkit';
 import type { TestApi } from '@xt/api/testing';
 import { stackTest } from '../support/stack.ts';
+import { finished, pagesOf, query, windowPdfs } from '../support/windows.ts';
 
 const SPLIT = 10;
 const ROWS_PER_PAGE = 4;
@@ -51,10 +50,6 @@ test.afterAll(async () => {
   await fixtures.close();
 });
 
-/** The document's pages a request carried (its page markers). */
-const pagesOf = (request: RecordedRequest) =>
-  [...request.text.matchAll(/--- Page (\d+) ---/g)].map((m) => Number(m[1]));
-
 /** How often the fixture server was asked for `path`. */
 const fetchesOf = (path: string) => fixtures.requests.filter((r) => r.endsWith(` ${path}`));
 
@@ -73,47 +68,6 @@ async function submit(
   });
   expect([200, 202], created.text).toContain(created.status);
   return created.body.data.id as string;
-}
-
-async function finished(api: TestApi, id: string) {
-  return waitFor(
-    async () => {
-      const res = await api.request('GET', `/v1/extractions/${id}`);
-      return ['completed', 'failed'].includes(res.body.data.status) ? res.body.data : undefined;
-    },
-    300_000,
-    500,
-  );
-}
-
-async function query<T>(api: TestApi, sql: string, params: unknown[]): Promise<T[]> {
-  const db = new pg.Client({ connectionString: api.database.url });
-  await db.connect();
-  try {
-    return (await db.query(sql, params)).rows as T[];
-  } finally {
-    await db.end();
-  }
-}
-
-/** The PDF of its own each window read: its pages, as its row says and as its bytes hold. */
-async function windowPdfs(api: TestApi, id: string) {
-  const rows = await query<{ ref: string; first_page: number; last_page: number }>(
-    api,
-    'select ref, first_page, last_page from extraction_window_pdfs where extraction_id = $1 order by window_index',
-    [id],
-  );
-  return Promise.all(
-    rows.map(async (r) => {
-      const chunks = await query<{ data: Buffer }>(
-        api,
-        'select data from blob_chunks where ref = $1 order by seq',
-        [r.ref],
-      );
-      const bytes = Buffer.concat(chunks.map((c) => c.data));
-      return { first: r.first_page, last: r.last_page, pages: await pdfPageCount(bytes) };
-    }),
-  );
 }
 
 /** The windows' stored answers (first page each) and the tokens the row was charged. */
@@ -159,7 +113,7 @@ describe('a long PDF given by URL', () => {
   }) => {
     const before = model.requests.length;
     const id = await submit(api, 'pdf', '/long.pdf');
-    const done = await finished(api, id);
+    const done = await finished(api, id, 300_000);
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     expect((done.result as { rows: StatementRow[] }).rows).toEqual(long.rows);
     expect(done.source).toMatchObject({ type: 'pdf', format: 'pdf' });
@@ -183,10 +137,10 @@ describe('a long PDF given by URL', () => {
     model,
   }) => {
     const original = await submit(api, 'pdf', '/long.pdf');
-    expect((await finished(api, original)).status).toBe('completed');
+    expect((await finished(api, original, 300_000)).status).toBe('completed');
     const before = model.requests.length;
     const id = await submit(api, 'pdf', '/elsewhere/long-copy.pdf');
-    const done = await finished(api, id);
+    const done = await finished(api, id, 300_000);
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     expect(done.reused).toMatchObject({ extractionId: expect.any(String) });
     expect((done.result as { rows: StatementRow[] }).rows).toEqual(long.rows);
@@ -201,7 +155,7 @@ describe('a long PDF given by URL', () => {
   }) => {
     const before = model.requests.length;
     const id = await submit(api, 'auto', '/auto-long');
-    const done = await finished(api, id);
+    const done = await finished(api, id, 300_000);
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     expect(done.source).toMatchObject({ type: 'pdf', format: 'pdf' });
     expect((done.result as { rows: StatementRow[] }).rows).toEqual(autoLong.rows);
@@ -242,7 +196,7 @@ describe('a long document given by URL', () => {
         type: 'object',
         properties: { items: { type: 'array', items: { type: 'string' } } },
       });
-      const done = await finished(api, id);
+      const done = await finished(api, id, 300_000);
       expect(done.status, JSON.stringify(done.error)).toBe('completed');
       expect(done.result.items).toEqual(Array.from({ length: PAGES }, (_, i) => `DOC-${i + 1}`));
       expect(done.source).toMatchObject({ type: 'document', format: 'docx' });
@@ -263,7 +217,7 @@ describe('a short PDF given by URL', () => {
   test('stays one job and is fetched once', async ({ api, model }) => {
     const before = model.requests.length;
     const id = await submit(api, 'pdf', '/short.pdf');
-    const done = await finished(api, id);
+    const done = await finished(api, id, 300_000);
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     expect((done.result as { rows: StatementRow[] }).rows).toEqual(short.rows);
     expect(fetchesOf('/short.pdf')).toEqual(['GET /short.pdf']);
