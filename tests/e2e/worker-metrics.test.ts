@@ -125,8 +125,9 @@ describe('worker metrics after real jobs', () => {
     // One PDF came as a data: URL (stored with its row and read back), one by URL: both fetched.
     expect(stage('fetch', 'pdf')).toBe(2);
     expect(stage('rasterise', 'pdf')).toBe(2);
-    // The uploaded one's pages were counted first, to see whether it goes as page windows.
-    expect(stage('parse', 'pdf')).toBe(1);
+    // Both PDFs' pages were counted first, to see whether they go as page windows: the one by
+    // URL once fetched, from the fetched bytes.
+    expect(stage('parse', 'pdf')).toBe(2);
     expect(stage('model', 'pdf')).toBe(2);
     expect(stage('store', 'pdf')).toBe(2);
     expect(stage('render', 'webpage')).toBe(2);
