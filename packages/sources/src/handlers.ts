@@ -19,13 +19,13 @@ import {
   dispatch,
   type FileFetcher,
   type PrepareOptions,
+  fileBytes,
   notEnabled,
   type SourceHandlers,
   type SourcePreparer,
 } from './preparer.ts';
 import { keepSourceBytes, type PageBytes } from './previews/source-bytes.ts';
 import { withSentText } from './sent-text.ts';
-import { readUpload } from './upload.ts';
 import { withPreparations } from './preparations.ts';
 import { createSpreadsheetReader } from './spreadsheet/reader.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
@@ -394,14 +394,7 @@ export function createSourcePreparer(
       // Read before (docs/reuse.md#preparations): the one job takes that, nothing is converted.
       if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
         return undefined;
-      // A fetched document's bytes are at hand; an upload's are read from the blob store.
-      const bytes =
-        'bytes' in file
-          ? file.bytes
-          : await time('fetch', type, () => {
-              if (!uploads) throw notEnabled(type);
-              return readUpload(uploads.store, file, uploads.maxBytes);
-            });
+      const bytes = await fileBytes(file, type, uploads, time);
       const format = await formatOf(bytes, file.contentType);
       if (!format) throw new ExtractionFailure('SOURCE_UNSUPPORTED', 'The file is not a document.');
       const { pdf, notesPages } = await documents.convertDocumentBytes(bytes, format, opts.signal);

@@ -188,6 +188,21 @@ export const notEnabled = (type: SourceType) =>
   );
 
 /**
+ * A file's bytes: an upload's read from the blob store (its `fetch` stage), a fetched file's
+ * as they were fetched. An upload where uploads are not enabled is refused.
+ */
+export async function fileBytes(
+  file: UploadedSource | FetchedFile,
+  type: SourceType,
+  uploads: { store: BlobStore; maxBytes: number } | undefined,
+  time: SourceStageTimer,
+): Promise<Buffer> {
+  if ('bytes' in file) return file.bytes;
+  if (!uploads) throw notEnabled(type);
+  return time('fetch', type, () => readUpload(uploads.store, file, uploads.maxBytes));
+}
+
+/**
  * Routes a source to its kind's handler, the way the registry says the kind takes its source
  * (docs/sources.md): typed text as bytes; a URL rendered by the kind itself, or fetched as a file
  * and then read from its bytes; an upload read from the blob store. A kind without a handler for
@@ -232,13 +247,6 @@ export function dispatch(
     prepared.found = { type: fetched.kind, format: renderFound ? null : fetched.format };
     return prepared;
   }
-  // An upload's bytes from the blob store; a fetched file's as fetched.
-  const bytesOf = (file: UploadedSource | FetchedFile, type: SourceType) => {
-    if ('bytes' in file) return Promise.resolve(file.bytes);
-    const { uploads } = files;
-    if (!uploads) throw notEnabled(type);
-    return time('fetch', type, () => readUpload(uploads.store, file, uploads.maxBytes));
-  };
   return {
     fetchUrl,
     prepareFetched,
@@ -248,17 +256,13 @@ export function dispatch(
       const read = bytesHandler(type);
       const content = { type, sha256: file.sha256, contentType: file.contentType };
       if (opts.pages || opts.window) {
-        const bytes = await time('fetch', type, () =>
-          readUpload(uploads.store, file, uploads.maxBytes),
-        );
+        const bytes = await fileBytes(file, type, uploads, time);
         return read(bytes, file.contentType, { ...opts, preparations: undefined });
       }
       // Reading an upload from the blob store is this source's fetch; a preparation of the
       // same content from before needs neither.
       return withPreparations(opts.preparations, content, async () => {
-        const bytes = await time('fetch', type, () =>
-          readUpload(uploads.store, file, uploads.maxBytes),
-        );
+        const bytes = await fileBytes(file, type, uploads, time);
         return read(bytes, file.contentType, opts);
       });
     },
@@ -269,7 +273,7 @@ export function dispatch(
       if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
         return undefined;
       const read = bytesHandler(type);
-      const bytes = await bytesOf(file, type);
+      const bytes = await fileBytes(file, type, files.uploads, time);
       // On a copy: the prep thread takes (detaches) the bytes it is given, and `prepare` reads
       // them again.
       const pageCount = await count(Buffer.from(bytes), opts);
