@@ -1,8 +1,15 @@
-import OpenAI from 'openai';
+import OpenAI, { AzureOpenAI } from 'openai';
 import type { PublicModel } from '@xt/contract';
 
 export interface ModelClientOptions {
+  /** the endpoint's name (MODEL_ENDPOINTS), for messages and metrics; default `default` */
+  endpointName?: string | undefined;
   apiKey: string;
+  /**
+   * Azure OpenAI through the SDK's own Azure client: `baseURL` is then the resource's endpoint
+   * and the provider model name is the deployment, which the SDK puts in the path.
+   */
+  azure?: { apiVersion: string } | undefined;
   /** any OpenAI-compatible server; OpenAI's own when absent */
   baseURL?: string | undefined;
   /** public model name → provider model name; unmapped names are sent as they are */
@@ -71,6 +78,8 @@ export interface ModelCallRecord {
 }
 
 export interface ModelClient {
+  /** the endpoint this client calls (MODEL_ENDPOINTS), named in failures and metrics */
+  readonly endpointName: string;
   readonly openai: OpenAI;
   providerModel(model: PublicModel): string;
   readonly maxInputTokens: number;
@@ -95,15 +104,24 @@ export const DEFAULT_MAX_REPAIRS = 2;
 export const DEFAULT_MAX_CONTINUATIONS = 8;
 
 export function createModelClient(options: ModelClientOptions): ModelClient {
-  const openai = new OpenAI({
-    apiKey: options.apiKey,
-    // explicit, so the SDK never falls back to reading OPENAI_BASE_URL itself
-    baseURL: options.baseURL ?? 'https://api.openai.com/v1',
-    timeout: options.timeoutMs,
-    maxRetries: options.maxRetries,
-  });
+  const openai = options.azure
+    ? new AzureOpenAI({
+        apiKey: options.apiKey,
+        endpoint: options.baseURL,
+        apiVersion: options.azure.apiVersion,
+        timeout: options.timeoutMs,
+        maxRetries: options.maxRetries,
+      })
+    : new OpenAI({
+        apiKey: options.apiKey,
+        // explicit, so the SDK never falls back to reading OPENAI_BASE_URL itself
+        baseURL: options.baseURL ?? 'https://api.openai.com/v1',
+        timeout: options.timeoutMs,
+        maxRetries: options.maxRetries,
+      });
   const key = options.apiKey;
   return {
+    endpointName: options.endpointName ?? 'default',
     openai,
     providerModel: (model) => options.modelMap[model] ?? model,
     maxInputTokens: positive(options.maxInputTokens, DEFAULT_MAX_INPUT_TOKENS),
@@ -117,7 +135,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     ),
     maxOutputTokens: options.maxOutputTokens,
     temperature: options.temperature === undefined ? 0 : options.temperature,
-    promptCacheKey: options.promptCacheKey ?? isOpenAi(options.baseURL),
+    promptCacheKey: options.promptCacheKey ?? (!options.azure && isOpenAi(options.baseURL)),
     schedule: options.schedule ?? ((call) => call()),
     onCall: options.onCall ?? (() => undefined),
     redact: (text) => {

@@ -34,6 +34,7 @@ export {
   costUsd,
   DEFAULT_PRICES,
   priceTable,
+  unknownPricedModels,
   PriceOverridesSchema,
   type ModelPrices,
   type PriceOverrides,
@@ -41,3 +42,42 @@ export {
   type Priority,
   type TokenPrices,
 } from './prices.ts';
+export {
+  STRUCTURED_OUTPUT_MODES,
+  OPENAI_CAPABILITIES,
+  LEAST_CAPABILITIES,
+  type Capabilities,
+  type StructuredOutputMode,
+  type MaxTokensField,
+} from './endpoints/capabilities.ts';
+export {
+  ENDPOINT_KINDS,
+  modelEndpointsSetting,
+  type EndpointEntry,
+  type EndpointKind,
+  type CapabilityOverrides,
+} from './endpoints/config.ts';
+export {
+  modelRegistry,
+  SINGLE_ENDPOINT_NAME,
+  type Endpoint,
+  type ModelRegistry,
+  type ModelRoute,
+} from './endpoints/registry.ts';
+export { modelEndpointsConfig, registryFromSettings } from './endpoints/settings.ts';
+export {
+  redisCapabilityStore,
+  memoryCapabilityStore,
+  type CapabilityRedis,
+  type CapabilityStore,
+  type ProbedCapabilities,
+} from './endpoints/capability-store.ts';
+export {
+  capabilityResolver,
+  effectiveCapabilities,
+  needsProbe,
+  type CapabilityResolver,
+  type ProbeModel,
+  type ResolverOptions,
+} from './endpoints/resolve.ts';
+export { modelClients, type ModelClients, type SharedClientOptions } from './endpoints/clients.ts';

@@ -11,6 +11,7 @@ import { chatRequest } from './chat-request.ts';
 import { carry, keepPresent, noAnnotations, type Annotations } from './annotations.ts';
 import { OUTPUT_KEY, QUOTES_KEY, readQuotes, toCitedJsonSchema } from './cited-schema.ts';
 import type { ModelCallOutcome, ModelClient } from './client.ts';
+import type { Capabilities } from './endpoints/capabilities.ts';
 import { appendContinuation, continuationMessages, type Cut } from './continuation.ts';
 import { toJsonSchema, WRAP_KEY } from './json-schema.ts';
 import { readPartialAnswer } from './partial-answer.ts';
@@ -43,6 +44,8 @@ export interface ModelCallInput {
   citations?: boolean | undefined;
   /** sends each request instead of a direct call (a batch round, docs/batch.md) */
   transport?: ChatTransport | undefined;
+  /** what the model can do (docs/models.md); absent: OpenAI's dialect */
+  capabilities?: Capabilities | undefined;
 }
 
 /**
