@@ -21,6 +21,7 @@ import { relaxStructure } from './relax.ts';
 import { CUT_OFF_REQUEST, repairRequest } from './repair-request.ts';
 import { validateOutput } from './validate-output.ts';
 import { readJsonAnswer } from './endpoints/read-answer.ts';
+import type { Capabilities } from './endpoints/capabilities.ts';
 
 /** Tokens and calls spent by one extraction, shared by all its calls (chunks and repairs). */
 export interface Spend {
@@ -44,6 +45,8 @@ export interface ModelCallInput {
   citations?: boolean | undefined;
   /** sends each request instead of a direct call (a batch round, docs/batch.md) */
   transport?: ChatTransport | undefined;
+  /** what the endpoint takes (endpoints/capabilities.ts); unset: OpenAI's dialect */
+  capabilities?: Capabilities | undefined;
 }
 
 /**
@@ -314,12 +317,11 @@ async function send(
     );
   let completion: ChatCompletion;
   try {
-    const body = chatRequest(client, {
-      providerModel: input.providerModel,
-      messages,
-      schema,
-      citations: input.citations,
-    });
+    const body = chatRequest(
+      client,
+      { providerModel: input.providerModel, messages, schema, citations: input.citations },
+      input.capabilities,
+    );
     const { transport } = input;
     completion = transport
       ? await transport(body, input.signal)
