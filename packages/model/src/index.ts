@@ -41,3 +41,19 @@ export {
   type Priority,
   type TokenPrices,
 } from './prices.ts';
+export {
+  LEAST_CAPABILITIES,
+  OPENAI_CAPABILITIES,
+  STRUCTURED_OUTPUT_MODES,
+  type Capabilities,
+  type MaxTokensField,
+  type StructuredOutputMode,
+} from './endpoints/capabilities.ts';
+export { adaptSchema } from './endpoints/schema-dialect.ts';
+export { readJsonAnswer, type JsonAnswer } from './endpoints/read-answer.ts';
+export {
+  responseFormat,
+  schemaInstruction,
+  withSchemaInstruction,
+  SCHEMA_INSTRUCTION,
+} from './endpoints/dialect.ts';
