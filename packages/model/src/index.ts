@@ -57,3 +57,4 @@ export {
   withSchemaInstruction,
   SCHEMA_INSTRUCTION,
 } from './endpoints/dialect.ts';
+export { downgrade, refusedCapability, type RefusedField } from './endpoints/refusals.ts';
