@@ -81,3 +81,12 @@ export {
   type ResolverOptions,
 } from './endpoints/resolve.ts';
 export { modelClients, type ModelClients, type SharedClientOptions } from './endpoints/clients.ts';
+export { adaptSchema } from './endpoints/schema-dialect.ts';
+export { readJsonAnswer, type JsonAnswer } from './endpoints/read-answer.ts';
+export {
+  responseFormat,
+  schemaInstruction,
+  withSchemaInstruction,
+  SCHEMA_INSTRUCTION,
+} from './endpoints/dialect.ts';
+export { downgrade, refusedCapability, type RefusedField } from './endpoints/refusals.ts';

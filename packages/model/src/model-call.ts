@@ -21,6 +21,7 @@ import { addUsage } from './usage.ts';
 import { relaxStructure } from './relax.ts';
 import { CUT_OFF_REQUEST, repairRequest } from './repair-request.ts';
 import { validateOutput } from './validate-output.ts';
+import { readJsonAnswer } from './endpoints/read-answer.ts';
 
 /** Tokens and calls spent by one extraction, shared by all its calls (chunks and repairs). */
 export interface Spend {
@@ -187,7 +188,7 @@ async function answer(
       // The output itself was complete; only the quotes after it were cut.
       value = partial.value;
     } else {
-      const parsed = parseJson(content);
+      const parsed = readJsonAnswer(content);
       if (!parsed.ok) problems = [`the answer is not valid JSON (${parsed.error})`];
       else value = parsed.value;
     }
@@ -316,12 +317,11 @@ async function send(
     );
   let completion: ChatCompletion;
   try {
-    const body = chatRequest(client, {
-      providerModel: input.providerModel,
-      messages,
-      schema,
-      citations: input.citations,
-    });
+    const body = chatRequest(
+      client,
+      { providerModel: input.providerModel, messages, schema, citations: input.citations },
+      input.capabilities,
+    );
     const { transport } = input;
     completion = transport
       ? await transport(body, input.signal)
@@ -351,31 +351,4 @@ async function send(
 
 function formatError(error: FieldError): string {
   return `${error.field} ${error.message}`;
-}
-
-/**
- * The inside of a Markdown fence around the whole answer: some OpenAI-compatible servers ignore
- * response_format and wrap the JSON in one. Cut by position rather than a pattern, whose
- * `\s*` runs around the lazy body backtrack super-linearly on a hostile answer.
- */
-function fencedBody(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith('```') || !trimmed.endsWith('```') || trimmed.length < 6) return;
-  const firstLine = trimmed.indexOf('\n');
-  const lastLine = trimmed.lastIndexOf('\n');
-  if (firstLine === -1 || lastLine <= firstLine) return;
-  const info = trimmed.slice(3, firstLine).trim().toLowerCase();
-  if (info !== '' && info !== 'json') return;
-  if (trimmed.slice(lastLine + 1).trim() !== '```') return;
-  return trimmed.slice(firstLine + 1, lastLine);
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    const fenced = fencedBody(text);
-    if (fenced !== undefined) return parseJson(fenced);
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
 }

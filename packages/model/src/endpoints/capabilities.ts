@@ -23,7 +23,17 @@ export interface Capabilities {
   /** `json_schema` taken with `strict: true` (OpenAI's strict mode); else sent non-strict */
   strict: boolean;
   /** JSON Schema keywords the server's enforcement honours; the rest are rewritten (schema-dialect.ts) */
-  schemaKeywords: { refs: boolean; pattern: boolean; enum: boolean; anyOf: boolean };
+  schemaKeywords: {
+    refs: boolean;
+    pattern: boolean;
+    enum: boolean;
+    anyOf: boolean;
+    /**
+     * lengths, ranges, `format` and the rarer keywords grammar engines refuse (schema-dialect.ts);
+     * unset: as `pattern`, since an engine without regular expressions seldom has these
+     */
+    constraints?: boolean;
+  };
   /** takes image parts; without, pages and images go as OCR text */
   images: boolean;
   /** answers token log-probabilities when asked */
