@@ -6,6 +6,7 @@ import { chunkParts } from './chunking.ts';
 import type { ModelClient } from './client.ts';
 import type { Capabilities } from './endpoints/capabilities.ts';
 import { contextBudget, type ContextBudget } from './endpoints/context-budget.ts';
+import { PromptCut } from './endpoints/prompt-kept.ts';
 import { toJsonSchema } from './json-schema.ts';
 import { toCitedJsonSchema } from './cited-schema.ts';
 import { mergeAnswers, mergePieces } from './merge-answers.ts';
@@ -30,6 +31,11 @@ export interface ExtractInput {
    * answer; absent, OpenAI's dialect and the configured budget.
    */
   capabilities?: Capabilities | undefined;
+  /**
+   * Told what a call taught about the model: a feature its server refused, or the window its
+   * server really keeps, so every later call (in any process) is shaped by it.
+   */
+  onCapabilitiesLearned?: ((capabilities: Capabilities) => void) | undefined;
   /** overrides the client's chunk concurrency */
   concurrency?: number | undefined;
   /** ask for the model's quote beside each value and for token log-probabilities */
@@ -82,7 +88,7 @@ export async function extract(input: ExtractInput): Promise<ExtractResult> {
       : {}),
   };
   try {
-    const result = await run(input, spend);
+    const result = await runWithinWindow(input, spend);
     return { ...result, totalTokens: spend.tokens, usage: spend.usage, calls: spend.calls };
   } catch (error) {
     const failure =
@@ -95,6 +101,35 @@ export async function extract(input: ExtractInput): Promise<ExtractResult> {
     failure.tokens = spend.tokens;
     failure.usage = { ...spend.usage };
     throw failure;
+  }
+}
+
+/** Times a cut prompt is redone in smaller pieces before the extraction gives up. */
+const MAX_RESIZES = 2;
+
+/**
+ * Never silently short (docs/models.md): a server that kept only part of a prompt (its own
+ * count of prompt tokens far below what was sent) has told the real size of its window; the
+ * whole extraction is done again in pieces of that size, and the window is remembered for
+ * every later call. A cut that persists fails the extraction, saying so.
+ */
+async function runWithinWindow(input: ExtractInput, spend: Spend): Promise<CallResult> {
+  let current = input;
+  for (let resize = 0; ; resize += 1) {
+    try {
+      return await run(current, spend);
+    } catch (error) {
+      if (!(error instanceof PromptCut) || !current.capabilities) throw error;
+      const known = current.capabilities.contextTokens;
+      if (resize >= MAX_RESIZES || (known !== null && error.keptTokens >= known))
+        throw new ExtractionFailure(
+          'MODEL_CONTEXT_TOO_SMALL',
+          `The model's server kept only ${error.keptTokens} of about ${error.sentTokens} prompt tokens, and the prompt could not be made small enough for it: raise its context window (Ollama's num_ctx, llama.cpp's --ctx-size) or set contextTokens for the endpoint (docs/models.md).`,
+        );
+      const capabilities = { ...current.capabilities, contextTokens: error.keptTokens };
+      input.onCapabilitiesLearned?.(capabilities);
+      current = { ...current, capabilities };
+    }
   }
 }
 
@@ -125,6 +160,7 @@ async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
       client,
       providerModel,
       capabilities: input.capabilities,
+      onCapabilitiesRefused: input.onCapabilitiesLearned,
       structure,
       messages: buildMessages({ ...base, parts: source.parts }),
       spend,
@@ -145,6 +181,7 @@ async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
         client,
         providerModel,
         capabilities: input.capabilities,
+        onCapabilitiesRefused: input.onCapabilitiesLearned,
         structure: relaxed,
         messages: buildMessages({
           ...base,

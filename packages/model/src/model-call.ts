@@ -12,6 +12,8 @@ import { carry, keepPresent, noAnnotations, type Annotations } from './annotatio
 import { OUTPUT_KEY, QUOTES_KEY, readQuotes, toCitedJsonSchema } from './cited-schema.ts';
 import type { ModelCallOutcome, ModelClient } from './client.ts';
 import type { Capabilities } from './endpoints/capabilities.ts';
+import { checkPromptKept } from './endpoints/prompt-kept.ts';
+import { downgrade, refusedCapability } from './endpoints/refusals.ts';
 import { appendContinuation, continuationMessages, type Cut } from './continuation.ts';
 import { toJsonSchema, WRAP_KEY } from './json-schema.ts';
 import { readPartialAnswer } from './partial-answer.ts';
@@ -47,6 +49,8 @@ export interface ModelCallInput {
   transport?: ChatTransport | undefined;
   /** what the model can do (docs/models.md); absent: OpenAI's dialect */
   capabilities?: Capabilities | undefined;
+  /** told when a server refused a feature and the call went again without it */
+  onCapabilitiesRefused?: ((weaker: Capabilities) => void) | undefined;
 }
 
 /**
@@ -316,18 +320,34 @@ async function send(
       `The extraction needed more than ${spend.maxCalls} model calls, the most allowed per extraction.`,
     );
   let completion: ChatCompletion;
-  try {
-    const body = chatRequest(
+  let body: ChatCompletionCreateParamsNonStreaming | undefined;
+  const request = () => {
+    body = chatRequest(
       client,
       { providerModel: input.providerModel, messages, schema, citations: input.citations },
       input.capabilities,
     );
+    const sent = body;
     const { transport } = input;
-    completion = transport
-      ? await transport(body, input.signal)
-      : await client.schedule(() =>
-          client.openai.chat.completions.create(body, { signal: input.signal }),
+    return transport
+      ? transport(sent, input.signal)
+      : client.schedule(() =>
+          client.openai.chat.completions.create(sent, { signal: input.signal }),
         );
+  };
+  try {
+    try {
+      completion = await request();
+    } catch (error) {
+      // A server that refuses a feature it was thought to take (a probe's finding gone stale,
+      // a gateway routing to another backend) is sent the call once more without it, and every
+      // later call learns it too (docs/models.md).
+      const weaker = weakerAfterRefusal(input, error);
+      if (!weaker) throw error;
+      input.capabilities = weaker;
+      input.onCapabilitiesRefused?.(weaker);
+      completion = await request();
+    }
   } catch (error) {
     const failure = providerFailure(error, client.redact);
     client.onCall({
@@ -346,7 +366,17 @@ async function send(
   spend.calls += 1;
   spend.tokens += completion.usage?.total_tokens ?? 0;
   addUsage(spend.usage, completion.usage);
+  if (body && input.capabilities?.cutsLongPrompts)
+    checkPromptKept(body, completion.usage?.prompt_tokens);
   return completion;
+}
+
+function weakerAfterRefusal(input: ModelCallInput, error: unknown): Capabilities | undefined {
+  if (!input.capabilities || input.transport) return undefined;
+  const refused = refusedCapability(error);
+  if (!refused) return undefined;
+  const weaker = downgrade(input.capabilities, refused);
+  return weaker === input.capabilities ? undefined : weaker;
 }
 
 function formatError(error: FieldError): string {

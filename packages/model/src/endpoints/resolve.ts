@@ -37,7 +37,13 @@ export function needsProbe(route: ModelRoute): boolean {
 /** The probe's (or OpenAI's) findings with what the operator configured laid over them. */
 export function effectiveCapabilities(route: ModelRoute, found: Capabilities): Capabilities {
   const o = route.overrides;
-  const contextTokens = o.contextTokens ?? route.endpoint.contextTokens ?? found.contextTokens;
+  // The smallest window anyone states: a server keeps no more than it was started with, however
+  // large the operator believes it, and an operator may know the GPU holds less than the
+  // model's own maximum that a server tells.
+  const stated = [o.contextTokens, route.endpoint.contextTokens, found.contextTokens].filter(
+    (n): n is number => typeof n === 'number' && n > 0,
+  );
+  const contextTokens = stated.length > 0 ? Math.min(...stated) : null;
   return {
     ...found,
     ...(o.structuredOutput ? { structuredOutput: o.structuredOutput } : {}),
