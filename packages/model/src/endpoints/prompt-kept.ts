@@ -41,8 +41,7 @@ function textTokens(body: ChatCompletionCreateParamsNonStreaming): number {
     const content = message.content;
     if (typeof content === 'string') tokens += estimateTextTokens(content);
     else if (Array.isArray(content))
-      for (const part of content)
-        if (part.type === 'text') tokens += estimateTextTokens(part.text);
+      for (const part of content) if (part.type === 'text') tokens += estimateTextTokens(part.text);
   }
   return tokens;
 }
