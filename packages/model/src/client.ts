@@ -14,8 +14,15 @@ export interface ModelClientOptions {
   baseURL?: string | undefined;
   /** public model name → provider model name; unmapped names are sent as they are */
   modelMap: Record<string, string>;
-  /** per HTTP call */
+  /** per HTTP call: its floor, for a prompt of no length */
   timeoutMs: number;
+  /**
+   * Added to a call's deadline per thousand prompt tokens: a local server reads a long prompt
+   * for minutes on a CPU, and a fixed deadline would abandon work it has begun. Default 0.
+   */
+  timeoutPer1kTokensMs?: number | undefined;
+  /** how long a call waits for a server that answers 503 while loading its model; default 0 */
+  loadWaitMs?: number | undefined;
   /**
    * SDK-internal retries per call (429, 5xx, connection errors). Keep it low: the job queue
    * retries the whole extraction with backoff, and retries multiply.
@@ -96,6 +103,10 @@ export interface ModelClient {
   /** runs one HTTP call (through the process-wide bound, when there is one) */
   readonly schedule: <T>(call: () => Promise<T>) => Promise<T>;
   readonly onCall: (call: ModelCallRecord) => void;
+  /** one call's deadline for a prompt of this many tokens: the floor plus the allowance */
+  callTimeoutMs(promptTokens: number): number;
+  /** how long a call waits for a server loading its model (endpoints/loading.ts) */
+  readonly loadWaitMs: number;
 }
 
 export const DEFAULT_MAX_INPUT_TOKENS = 120_000;
@@ -137,6 +148,10 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     temperature: options.temperature === undefined ? 0 : options.temperature,
     promptCacheKey: options.promptCacheKey ?? (!options.azure && isOpenAi(options.baseURL)),
     schedule: options.schedule ?? ((call) => call()),
+    loadWaitMs: Math.max(0, options.loadWaitMs ?? 0),
+    callTimeoutMs: (promptTokens) =>
+      options.timeoutMs +
+      Math.ceil(Math.max(0, promptTokens) / 1000) * Math.max(0, options.timeoutPer1kTokensMs ?? 0),
     onCall: options.onCall ?? (() => undefined),
     redact: (text) => {
       let out = key.length >= 4 ? text.split(key).join('[redacted]') : text;

@@ -90,3 +90,7 @@ export {
   SCHEMA_INSTRUCTION,
 } from './endpoints/dialect.ts';
 export { downgrade, refusedCapability, type RefusedField } from './endpoints/refusals.ts';
+export { redisEndpointSlots, type EndpointSlots, type SlotOptions } from './endpoints/slots.ts';
+export { whileLoading, isLoading } from './endpoints/loading.ts';
+export { checkPromptKept, PromptCut, KEPT_RATIO } from './endpoints/prompt-kept.ts';
+export { contextBudget, CONTEXT_MARGIN, type ContextBudget } from './endpoints/context-budget.ts';

@@ -12,7 +12,8 @@ import { carry, keepPresent, noAnnotations, type Annotations } from './annotatio
 import { OUTPUT_KEY, QUOTES_KEY, readQuotes, toCitedJsonSchema } from './cited-schema.ts';
 import type { ModelCallOutcome, ModelClient } from './client.ts';
 import type { Capabilities } from './endpoints/capabilities.ts';
-import { checkPromptKept } from './endpoints/prompt-kept.ts';
+import { checkPromptKept, promptTokensOf } from './endpoints/prompt-kept.ts';
+import { whileLoading } from './endpoints/loading.ts';
 import { downgrade, refusedCapability } from './endpoints/refusals.ts';
 import { appendContinuation, continuationMessages, type Cut } from './continuation.ts';
 import { toJsonSchema, WRAP_KEY } from './json-schema.ts';
@@ -329,11 +330,17 @@ async function send(
     );
     const sent = body;
     const { transport } = input;
-    return transport
-      ? transport(sent, input.signal)
-      : client.schedule(() =>
-          client.openai.chat.completions.create(sent, { signal: input.signal }),
-        );
+    if (transport) return transport(sent, input.signal);
+    // The deadline starts when the request is sent (after any wait for the endpoint's slot, in
+    // schedule) and grows with the prompt (docs/models.md#slow-servers).
+    const timeout = client.callTimeoutMs(promptTokensOf(sent));
+    return client.schedule(() =>
+      whileLoading(
+        () => client.openai.chat.completions.create(sent, { signal: input.signal, timeout }),
+        client.loadWaitMs,
+        input.signal,
+      ),
+    );
   };
   try {
     try {

@@ -1,5 +1,5 @@
 import { createModelClient, type ModelClient, type ModelClientOptions } from '../client.ts';
-import type { ModelRegistry, ModelRoute } from './registry.ts';
+import type { Endpoint, ModelRegistry, ModelRoute } from './registry.ts';
 
 /** What every endpoint's client shares: the process's limits, not a server's address or key. */
 export type SharedClientOptions = Omit<
@@ -21,7 +21,12 @@ export interface ModelClients {
  * models' provider names. A name moves between endpoints only by configuration, so the map is
  * built once at start.
  */
-export function modelClients(registry: ModelRegistry, shared: SharedClientOptions): ModelClients {
+export function modelClients(
+  registry: ModelRegistry,
+  shared: SharedClientOptions,
+  /** how each endpoint's calls are run: its slots across workers (slots.ts), then the process's bound */
+  scheduleFor?: (endpoint: Endpoint) => ModelClientOptions['schedule'],
+): ModelClients {
   const byEndpoint = new Map<string, ModelClient>();
   for (const endpoint of registry.endpoints) {
     const modelMap: Record<string, string> = {};
@@ -41,6 +46,7 @@ export function modelClients(registry: ModelRegistry, shared: SharedClientOption
           : {}),
         modelMap,
         timeoutMs: endpoint.timeoutMs ?? shared.timeoutMs,
+        ...(scheduleFor ? { schedule: scheduleFor(endpoint) } : {}),
       }),
     );
   }

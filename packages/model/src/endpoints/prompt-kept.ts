@@ -29,13 +29,13 @@ export function checkPromptKept(
   reported: number | undefined,
 ): void {
   if (reported === undefined || reported <= 0) return;
-  const sent = textTokens(body);
+  const sent = promptTokensOf(body);
   if (sent < MIN_CHECKED_TOKENS) return;
   if (reported < sent * KEPT_RATIO) throw new PromptCut(sent, reported);
 }
 
 /** The text of every message, as estimated; images are left out (the server counts them its own way). */
-function textTokens(body: ChatCompletionCreateParamsNonStreaming): number {
+export function promptTokensOf(body: ChatCompletionCreateParamsNonStreaming): number {
   let tokens = 0;
   for (const message of body.messages) {
     const content = message.content;
