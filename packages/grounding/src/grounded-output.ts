@@ -15,6 +15,11 @@ export interface ModelAnswer {
     /** The model's own probability per leaf pointer, where its answer carried logprobs. */
     probabilities?: Map<string, number> | null | undefined;
   };
+  /**
+   * The model cannot give token probabilities (its server takes no `logprobs`): confidence then
+   * comes from grounding alone (confidenceFromGrounding), rather than being null.
+   */
+  noTokenProbabilities?: boolean | undefined;
 }
 
 export interface GroundedOutput {
@@ -48,6 +53,7 @@ export function groundOutput(
       source: source.grounding ?? { kind: 'plain', text: '' },
       quotes: result.annotations.quotes,
       probabilities: result.annotations.probabilities ?? null,
+      groundingOnly: result.noTokenProbabilities === true,
     });
     citations = built.citations;
     if (built.ungrounded.length > 0) warnings.push(ungroundedWarning(built.ungrounded));

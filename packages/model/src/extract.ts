@@ -65,6 +65,8 @@ export interface ExtractResult {
   /** the same calls' tokens as the provider reported them: input, output, cached input */
   usage: ModelUsage;
   calls: number;
+  /** the model's server gives no token probabilities: confidence comes from grounding alone */
+  noTokenProbabilities?: boolean;
 }
 
 /** Fewest tokens a chunk may hold under the configured budget, however large the fixed part of the prompt. */
@@ -89,7 +91,13 @@ export async function extract(input: ExtractInput): Promise<ExtractResult> {
   };
   try {
     const result = await runWithinWindow(input, spend);
-    return { ...result, totalTokens: spend.tokens, usage: spend.usage, calls: spend.calls };
+    return {
+      ...result,
+      totalTokens: spend.tokens,
+      usage: spend.usage,
+      calls: spend.calls,
+      ...(input.capabilities && !input.capabilities.logprobs ? { noTokenProbabilities: true } : {}),
+    };
   } catch (error) {
     const failure =
       error instanceof ExtractionFailure
