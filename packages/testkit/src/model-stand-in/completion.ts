@@ -14,7 +14,10 @@ import type { Behaviour, RecordedImage, RecordedRequest, Usage } from './types.t
  */
 const ORACLE_OUTPUT_CAP = 32_768;
 
-export async function oracleBehaviour(request: RecordedRequest, behaviour: Behaviour): Promise<Behaviour> {
+export async function oracleBehaviour(
+  request: RecordedRequest,
+  behaviour: Behaviour,
+): Promise<Behaviour> {
   // With citations the oracle fills the output part; quotes, continuations and the output
   // limit are then applied to its answer as to any other (see completion()).
   const schema = request.schema as { properties?: { output?: unknown } } | undefined;

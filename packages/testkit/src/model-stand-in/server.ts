@@ -4,7 +4,11 @@ import { createBatchInterface, type BatchInterface, type BatchOptions } from './
 import { completion, oracleBehaviour } from './completion.ts';
 import { createPromptCache } from './prompt-cache.ts';
 import { recordRequest } from './record.ts';
-import type { Behaviour, RecordedRequest } from './types.ts';
+import { LOADING_BODY, refusalUnder, textChars } from './dialect.ts';
+import { followedSchema, keptRequest, restyle } from './dialect-answer.ts';
+import { serverInfo } from './server-info.ts';
+import { createSlots } from './slots.ts';
+import type { Behaviour, Dialect, RecordedRequest, StandInStats } from './types.ts';
 
 export interface ModelStandInOptions {
   port?: number;
@@ -17,6 +21,8 @@ export interface ModelStandInOptions {
   models?: string[];
   /** OpenAI's Files and Batches interface (batch.ts): on by default, completing at once */
   batch?: BatchOptions;
+  /** how much of OpenAI's dialect it speaks (types.ts `Dialect`); default all of it */
+  dialect?: Dialect;
 }
 
 export interface ModelStandIn {
@@ -30,7 +36,13 @@ export interface ModelStandIn {
   behave(next: Behaviour | Behaviour[]): void;
   /** how every request is answered once the one-shot queue is empty (a provider's mood) */
   setDefaultBehaviour(next: Behaviour): void;
-  /** forget recorded requests, queued behaviours and the prompt cache */
+  /** requests sent with `x-xt-probe: 1` (capability probes), apart from `requests` */
+  probes: RecordedRequest[];
+  /** the load the server saw: most worked and queued at once, requests abandoned */
+  stats: StandInStats;
+  /** speak this dialect from the next request on (loading starts over) */
+  setDialect(next: Dialect): void;
+  /** forget recorded requests and probes, queued behaviours, the prompt cache and stats */
   reset(): void;
   close(): Promise<void>;
 }
@@ -53,9 +65,17 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
   const promptCache = createPromptCache();
   /** The behaviour for this request: the next queued one, else the default, as it picks. */
   function next(recorded: RecordedRequest): Behaviour {
-    const behaviour = queue.shift() ?? defaultBehaviour;
+    return pick(queue.shift() ?? defaultBehaviour, recorded);
+  }
+  function pick(behaviour: Behaviour, recorded: RecordedRequest): Behaviour {
     return behaviour.pick?.(recorded) ?? behaviour;
   }
+  const probes: RecordedRequest[] = [];
+  let dialect: Dialect = options.dialect ?? {};
+  let loadingLeft = dialect.loading ?? 0;
+  const slots = createSlots(dialect.slots);
+  /** the models chat requests have used, which Ollama lists as loaded */
+  const loaded = new Set<string>();
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -78,11 +98,13 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
       );
       return;
     }
-    if (req.method === 'GET' && path === '/v1/models') {
-      sendJson(res, 200, {
-        object: 'list',
-        data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'stand-in' })),
-      });
+    const info = serverInfo(req.method ?? 'GET', path, parseJson(rawBody), {
+      dialect,
+      models,
+      loaded,
+    });
+    if (info) {
+      sendJson(res, info.status, info.body);
       return;
     }
     const batchAnswer = await batch.handle(
@@ -104,8 +126,24 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
       return;
     }
     const recorded = recordRequest(req.method, path, req.headers, rawBody);
-    requests.push(recorded);
-    const behaviour = next(recorded);
+    // Capability probes are answered like any call but kept apart, and leave the one-shot
+    // queue to the calls a test is about.
+    const probe = req.headers['x-xt-probe'] === '1';
+    (probe ? probes : requests).push(recorded);
+    if (loadingLeft > 0) {
+      loadingLeft -= 1;
+      sendJson(res, 503, LOADING_BODY);
+      return;
+    }
+    const chars = textChars(recorded, rawBody.length);
+    const refusal = refusalUnder(dialect, recorded, chars);
+    if (refusal) {
+      sendJson(res, refusal.status, refusal.body);
+      return;
+    }
+    if (recorded.model) loaded.add(recorded.model);
+    const behaviour = probe ? pick(defaultBehaviour, recorded) : next(recorded);
+    if (!(await slots.enter(res))) return;
 
     if (behaviour.hang) return; // the socket stays open until the client or close() ends it
     if (behaviour.delayMs) await sleep(behaviour.delayMs);
@@ -114,7 +152,9 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
     if (behaviour.status !== undefined)
       for (const [name, value] of Object.entries(behaviour.headers ?? {}))
         res.setHeader(name, value);
-    const answered = await answerChat(recorded, rawBody, behaviour);
+    const kept = keptRequest(dialect, recorded, chars);
+    const bodySize = rawBody.length - (chars - kept.textChars);
+    const answered = await answerChat(kept.request, rawBody, behaviour, bodySize);
     if (res.destroyed || !answered) return;
     sendJson(res, answered.status, answered.body);
   }
@@ -127,6 +167,7 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
     recorded: RecordedRequest,
     rawBody: string,
     behaviour: Behaviour,
+    bodySize = rawBody.length,
   ): Promise<{ status: number; body: unknown } | null> {
     if (behaviour.hang) return null;
     if (behaviour.status !== undefined)
@@ -148,9 +189,15 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
       };
     counter += 1;
     const id = `chatcmpl-standin-${counter}`;
-    const answer = behaviour.oracle ? await oracleBehaviour(recorded, behaviour) : behaviour;
+    // the model follows the schema it is held to, else the one its prompt shows (if any)
+    const view = followedSchema(dialect, recorded);
+    const seen = { ...recorded, schema: view.schema };
+    const told = dialect.logprobs === false ? { ...behaviour, logprobs: false } : behaviour;
+    const answer = told.oracle ? await oracleBehaviour(seen, told) : told;
     const cached = promptCache.cachedTokens(recorded.body);
-    return { status: 200, body: completion(recorded, answer, id, rawBody.length, cached) };
+    const body = completion(seen, answer, id, bodySize, cached);
+    if (answer.content === undefined && answer.refuse === undefined) restyle(body, view);
+    return { status: 200, body };
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -163,7 +210,14 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
   return {
     url: `http://${host}:${address.port}/v1`,
     requests,
+    probes,
+    stats: slots.stats,
     batch,
+    setDialect(next) {
+      dialect = next;
+      loadingLeft = next.loading ?? 0;
+      slots.setLimit(next.slots);
+    },
     behave(next) {
       queue.push(...(Array.isArray(next) ? next : [next]));
     },
@@ -172,7 +226,11 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
     },
     reset() {
       requests.length = 0;
+      probes.length = 0;
       queue.length = 0;
+      slots.reset();
+      loaded.clear();
+      loadingLeft = dialect.loading ?? 0;
       batch.reset();
       promptCache.clear();
     },
@@ -220,6 +278,14 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function sleep(ms: number): Promise<void> {
