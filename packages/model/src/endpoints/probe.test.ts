@@ -151,6 +151,11 @@ describe('probeCapabilities', () => {
     expect(noModel).toMatchObject({ reason: 'no-model' });
     expect((noModel as Error).message).toContain(model);
 
+    const notPulled = await probe({ server: 'ollama' }, { providerModel: 'mistral' }).catch(
+      (e: unknown) => e,
+    );
+    expect(notPulled).toMatchObject({ reason: 'no-model' });
+
     standIn.setDefaultBehaviour({ hang: true });
     const slow = await probe({}, { timeoutMs: 300 }).catch((e: unknown) => e);
     expect(slow).toMatchObject({ reason: 'timeout' });

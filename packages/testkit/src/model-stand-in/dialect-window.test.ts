@@ -46,7 +46,10 @@ async function post(url: string, payload: unknown) {
 describe('stand-in context window', () => {
   let standIn: ModelStandIn;
   beforeAll(async () => {
-    standIn = await startModelStandIn({ defaultBehaviour: { oracle: true } });
+    standIn = await startModelStandIn({
+      defaultBehaviour: { oracle: true },
+      models: ['llama3.1:8b'],
+    });
   });
   afterAll(() => standIn.close());
 

@@ -44,7 +44,7 @@ const content = (a: Answer) => a.choices?.[0]?.message.content ?? '';
 describe('stand-in dialects', () => {
   let standIn: ModelStandIn;
   beforeAll(async () => {
-    standIn = await startModelStandIn();
+    standIn = await startModelStandIn({ models: ['llama3.1:8b'] });
   });
   afterAll(() => standIn.close());
   beforeEach(() => {
@@ -162,6 +162,19 @@ describe('stand-in dialects', () => {
     expect(first.body).toEqual({
       error: { code: 503, message: 'Loading model', type: 'unavailable_error' },
     });
+  });
+
+  it('vLLM and Ollama refuse a model they do not have, in their words', async () => {
+    standIn.setDialect({ server: 'vllm' });
+    const vllm = await post(standIn.url, body({ model: 'mistral' }));
+    expect([vllm.status, vllm.body.message]).toEqual([404, 'The model `mistral` does not exist.']);
+    standIn.setDialect({ server: 'ollama' });
+    const ollama = await post(standIn.url, body({ model: 'mistral' }));
+    expect(ollama.status).toBe(404);
+    expect(JSON.stringify(ollama.body)).toContain(
+      'model \\"mistral\\" not found, try pulling it first',
+    );
+    expect((await post(standIn.url, body())).status).toBe(200);
   });
 
   it('keeps probes apart and out of the one-shot queue', async () => {

@@ -26,7 +26,13 @@ export function errorFor(
 ): unknown {
   switch (server) {
     case 'vllm':
-      return { object: 'error', message, type: 'BadRequestError', param: null, code: status };
+      return {
+        object: 'error',
+        message,
+        type: status === 404 ? 'NotFoundError' : 'BadRequestError',
+        param: null,
+        code: status,
+      };
     case 'llamacpp':
       return { error: { code: status, message, type } };
     case 'lmstudio':
@@ -57,9 +63,18 @@ export function refusalUnder(
   dialect: Dialect,
   request: RecordedRequest,
   bodyChars: number,
+  models: string[],
 ): Refusal | undefined {
   const body = (request.body ?? {}) as Record<string, unknown>;
   const server = dialect.server;
+  const model = request.model ?? '';
+  // vLLM and Ollama serve only the models they have; llama.cpp answers whatever name is sent
+  if (server === 'vllm' && !models.includes(model))
+    return { status: 404, body: errorFor(server, 404, `The model \`${model}\` does not exist.`) };
+  if (server === 'ollama' && !models.some((m) => m === model || m === `${model}:latest`)) {
+    const message = `model "${model}" not found, try pulling it first`;
+    return { status: 404, body: errorFor(server, 404, message, 'api_error') };
+  }
   const rejected = (dialect.rejectFields ?? []).filter((field) => field in body);
   if (rejected.length > 0) {
     // pydantic's `extra="forbid"` lists every extra field, each with its input as Python repr

@@ -136,7 +136,7 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
       return;
     }
     const chars = textChars(recorded, rawBody.length);
-    const refusal = refusalUnder(dialect, recorded, chars);
+    const refusal = refusalUnder(dialect, recorded, chars, models);
     if (refusal) {
       sendJson(res, refusal.status, refusal.body);
       return;
