@@ -31,7 +31,7 @@ const request = {
 interface Answer {
   choices?: { message: { content: string } }[];
   usage?: { prompt_tokens: number };
-  message?: string;
+  error?: { message?: string };
 }
 
 async function post(url: string, payload: unknown) {
@@ -85,7 +85,7 @@ describe('stand-in context window', () => {
     const prompt = Math.ceil(JSON.stringify(request).length / 4);
     const { status, body } = await post(standIn.url, request);
     expect(status).toBe(400);
-    expect(body.message).toBe(
+    expect(body.error?.message).toBe(
       `This model's maximum context length is 2000 tokens. However, you requested ${prompt + 100} tokens (${prompt} in the messages, 100 in the completion). Please reduce the length of the messages or completion.`,
     );
   });

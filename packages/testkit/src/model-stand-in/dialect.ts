@@ -13,32 +13,30 @@ export interface Refusal {
 }
 
 /**
- * The error envelope each server uses: vLLM's FastAPI handler answers a flat
- * `{object: 'error', message, type: 'BadRequestError', code}` (vllm#10463, MaxKB#2912);
- * llama.cpp `{error: {code, message, type}}`; LM Studio a bare `{error: "message"}`
- * (receipt-ocr#20); Ollama's /v1 and OpenAI `{error: {message, type, param, code}}`.
+ * The error envelope each server uses: vLLM `{error: {message, type: 'BadRequestError', param,
+ * code}}` (before 0.9 the same fields sat at the top level, vllm#10463, which OpenAI's SDK
+ * reads as "no body"); llama.cpp `{error: {code, message, type}}`; LM Studio a bare
+ * `{error: "message"}` (receipt-ocr#20); Ollama's /v1 and OpenAI `{error: {message, type,
+ * param, code}}`.
  */
 export function errorFor(
   server: ServerKind | undefined,
   status: number,
   message: string,
   type = 'invalid_request_error',
+  param: string | null = null,
 ): unknown {
   switch (server) {
-    case 'vllm':
-      return {
-        object: 'error',
-        message,
-        type: status === 404 ? 'NotFoundError' : 'BadRequestError',
-        param: null,
-        code: status,
-      };
+    case 'vllm': {
+      const kind = status === 404 ? 'NotFoundError' : 'BadRequestError';
+      return { error: { message, type: kind, param, code: status } };
+    }
     case 'llamacpp':
       return { error: { code: status, message, type } };
     case 'lmstudio':
       return { error: message };
     default:
-      return { error: { message, type, param: null, code: null } };
+      return { error: { message, type, param, code: null } };
   }
 }
 
@@ -85,13 +83,8 @@ export function refusalUnder(
     return { status: 400, body: errorFor(server, 400, `[${errors.join(', ')}]`) };
   }
   const format = (body.response_format as { type?: unknown } | undefined)?.type;
-  if (dialect.structuredOutput === 'json_object_only' && format === 'json_schema') {
-    // Groq's words for the models without structured outputs (deep-research#127); DeepSeek
-    // says "This response_format type is unavailable now" (llm-exe#662)
-    const message =
-      "'response_format.type' : value is not one of the allowed values ['text','json_object']";
-    return { status: 400, body: errorFor(server, 400, message) };
-  }
+  if (dialect.structuredOutput === 'json_object_only' && format === 'json_schema')
+    return jsonSchemaRefusal(server);
   if (dialect.images === false && request.images.length > 0) return imageRefusal(server, request);
   const limit = dialect.contextTokens;
   const prompt = promptTokens(bodyChars);
@@ -120,6 +113,26 @@ export function refusalUnder(
     }
   }
   return undefined;
+}
+
+/**
+ * `json_schema` refused where only `json_object` is taken. llama.cpp servers before json_schema
+ * answered a 500 (ik_llama.cpp#778); OpenAI's JSON-mode models a 400 naming the parameter.
+ * Groq ("'response_format.type' : value is not one of the allowed values") and DeepSeek ("This
+ * response_format type is unavailable now", llm-exe#662) say it in words of their own.
+ */
+function jsonSchemaRefusal(server: ServerKind | undefined): Refusal {
+  if (server === 'llamacpp') {
+    const message =
+      'response_format type must be one of "text" or "json_object", but got: json_schema';
+    return { status: 500, body: errorFor(server, 500, message, 'server_error') };
+  }
+  const message =
+    "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.";
+  return {
+    status: 400,
+    body: errorFor(server, 400, message, 'invalid_request_error', 'response_format'),
+  };
 }
 
 /**
