@@ -98,7 +98,9 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
       );
       return;
     }
-    const info = serverInfo(req.method ?? 'GET', path, parseJson(rawBody), {
+    // only Ollama's /api/show reads a body; uploads are not parsed twice
+    const infoBody = path === '/api/show' ? parseJson(rawBody) : undefined;
+    const info = serverInfo(req.method ?? 'GET', path, infoBody, {
       dialect,
       models,
       loaded,
