@@ -67,17 +67,20 @@ export async function probeCapabilities(options: ProbeOptions): Promise<ProbeRes
     schemaKeywords: { ...LEAST_CAPABILITIES.schemaKeywords },
     contextTokens: info.contextTokens,
     slots: info.slots,
+    // a kind of server not known to refuse a long prompt is assumed to cut it silently
+    cutsLongPrompts: info.cutsLongPrompts ?? true,
     maxTokensField: 'max_completion_tokens',
   };
   let tokensSpent = 0;
   let calls = 0;
+  let reportsUsage = false;
   const send = async (body: Record<string, unknown>): Promise<ChatAnswer> => {
     calls += 1;
     const answer = await chat(body);
     const usage = get(answer.json, 'usage');
     const total = get(usage, 'total_tokens');
     if (answer.status === 200 && typeof total === 'number') tokensSpent += total;
-    if (answer.status === 200) caps.reportsUsage ||= num(get(usage, 'prompt_tokens')) > 0;
+    if (answer.status === 200) reportsUsage ||= num(get(usage, 'prompt_tokens')) > 0;
     return answer;
   };
 
@@ -138,6 +141,7 @@ export async function probeCapabilities(options: ProbeOptions): Promise<ProbeRes
     caps.images = answer.status === 200;
     if (!caps.images) notes.push(`image part refused (${answer.status})`);
   }
+  if (!reportsUsage) notes.push('answers carry no prompt-token count: a cut prompt cannot be seen');
   notes.push(`${calls} probe calls, ${tokensSpent} tokens`);
   return { capabilities: caps, tokensSpent, notes };
 }

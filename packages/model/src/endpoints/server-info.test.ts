@@ -35,7 +35,11 @@ describe('readServerInfo', () => {
 
   it('vLLM: max_model_len', async () => {
     standIn.setDialect({ server: 'vllm', contextTokens: 8_192 });
-    expect(await read()).toMatchObject({ kind: 'vllm', contextTokens: 8_192 });
+    expect(await read()).toMatchObject({
+      kind: 'vllm',
+      contextTokens: 8_192,
+      cutsLongPrompts: false,
+    });
   });
 
   it('llama.cpp: n_ctx, total_slots and vision from /props, not the trained n_ctx_train', async () => {

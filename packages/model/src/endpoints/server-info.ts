@@ -19,6 +19,12 @@ export interface ServerInfo {
   slots: number | null;
   /** whether the model takes images, as the server says; null: not told */
   images: boolean | null;
+  /**
+   * Whether the kind of server keeps part of a prompt longer than its window without an error
+   * (Ollama truncates, llama.cpp shifts its context, LM Studio's overflow policy truncates by
+   * default) or refuses it (vLLM's 400, vllm#20409; OpenAI and Azure); null: unknown kind.
+   */
+  cutsLongPrompts: boolean | null;
   notes: string[];
 }
 
@@ -48,6 +54,7 @@ export async function readServerInfo(options: {
     contextTokens: null,
     slots: null,
     images: null,
+    cutsLongPrompts: null,
     notes: [],
   };
 
@@ -61,7 +68,7 @@ export async function readServerInfo(options: {
   } else if (models.status === 401 || models.status === 403) {
     throw new ProbeError('unauthorized', `${safeEndpoint(baseURL)} refused the API key.`);
   }
-  if (OPENAI_HOSTS.test(new URL(base).hostname)) return info;
+  if (OPENAI_HOSTS.test(new URL(base).hostname)) return { ...info, cutsLongPrompts: false };
 
   const [props, show, ps, lmstudio] = await Promise.all([
     http('GET', `${root}/props`, { timeoutMs }),
@@ -94,6 +101,7 @@ function fromLlamaCpp(props: HttpResult): ServerInfo | undefined {
     contextTokens: nCtx,
     slots,
     images: typeof vision === 'boolean' ? vision : null,
+    cutsLongPrompts: true,
     notes: [`llama.cpp (GET /props): n_ctx ${nCtx}, ${slots ?? '?'} slots`],
   };
 }
@@ -108,6 +116,7 @@ function fromVllm(models: HttpResult, model: string): ServerInfo | undefined {
     contextTokens: window,
     slots: null,
     images: null,
+    cutsLongPrompts: false,
     notes: [`vLLM (GET /models): max_model_len ${window}`],
   };
 }
@@ -126,6 +135,7 @@ function fromLmStudio(list: HttpResult, model: string): ServerInfo | undefined {
     contextTokens: window,
     slots: null,
     images: type === 'vlm' ? true : type === 'llm' ? false : null,
+    cutsLongPrompts: true,
     notes: [`LM Studio (GET /api/v0/models): context ${window}, type ${String(type)}`],
   };
 }
@@ -161,6 +171,7 @@ function fromOllama(show: HttpResult, ps: HttpResult, model: string): ServerInfo
     contextTokens: window,
     slots: null,
     images: Array.isArray(capabilities) ? capabilities.includes('vision') : null,
+    cutsLongPrompts: true,
     notes: [`Ollama (POST /api/show, GET /api/ps): context ${window} from ${source}`],
   };
 }
