@@ -94,3 +94,12 @@ export { redisEndpointSlots, type EndpointSlots, type SlotOptions } from './endp
 export { whileLoading, isLoading } from './endpoints/loading.ts';
 export { checkPromptKept, PromptCut, KEPT_RATIO } from './endpoints/prompt-kept.ts';
 export { contextBudget, CONTEXT_MARGIN, type ContextBudget } from './endpoints/context-budget.ts';
+export { probeCapabilities, type ProbeOptions, type ProbeResult } from './endpoints/probe.ts';
+export { ProbeError, type ProbeFailure } from './endpoints/probe-error.ts';
+export {
+  OLLAMA_DEFAULT_CONTEXT,
+  readServerInfo,
+  type ServerInfo,
+  type ServerKind,
+} from './endpoints/server-info.ts';
+export { createHttp, type Http, type HttpResult } from './endpoints/http.ts';
