@@ -99,6 +99,11 @@ export const configSchema = z.object({
   // this long for every process; a probe call waits this long for its answer.
   MODEL_PROBE_TTL_SECONDS: int(86_400, 1),
   MODEL_PROBE_TIMEOUT_MS: int(120_000, 1000),
+  // A call's deadline is MODEL_TIMEOUT_MS plus this per thousand prompt tokens: a local server
+  // on a CPU reads a long prompt for minutes (docs/models.md#slow-servers).
+  MODEL_TIMEOUT_PER_1K_TOKENS_MS: int(1_000),
+  // How long a call waits for a server answering 503 while it loads its model.
+  MODEL_LOAD_WAIT_MS: int(300_000),
   MODEL_MAX_RETRIES: int(1),
   MODEL_MAX_INPUT_TOKENS: int(120_000, 1000),
   // Cost ceilings per extraction (docs/security.md#cost-bounds): estimated input tokens over all
