@@ -169,8 +169,8 @@ async function answer(
         `The model refused to extract from this source${message?.refusal ? `: ${message.refusal.slice(0, 500)}` : '.'}`,
       );
     }
-    const content = message?.content ?? '';
-    const tokens = choice?.logprobs?.content ?? undefined;
+    let content = message?.content ?? '';
+    let tokens = choice?.logprobs?.content ?? undefined;
     let value: unknown;
     if (choice?.finish_reason === 'length') {
       record('truncated');
@@ -195,7 +195,15 @@ async function answer(
     } else {
       const parsed = readJsonAnswer(content);
       if (!parsed.ok) problems = [`the answer is not valid JSON (${parsed.error})`];
-      else value = parsed.value;
+      else {
+        value = parsed.value;
+        // JSON read out of prose or a fence: its probabilities are those of the tokens that
+        // wrote the JSON alone, and a repair quotes the JSON read.
+        if (parsed.at) {
+          if (tokens) tokens = tokensWithin(tokens, parsed.at.start, parsed.at.end);
+          content = content.slice(parsed.at.start, parsed.at.end);
+        }
+      }
     }
     if (value !== undefined) {
       const output = outputOf(value, outputAt);
@@ -388,4 +396,29 @@ function weakerAfterRefusal(input: ModelCallInput, error: unknown): Capabilities
 
 function formatError(error: FieldError): string {
   return `${error.field} ${error.message}`;
+}
+
+/**
+ * The tokens that spell `text.slice(start, end)` of the text they spell together, the first and
+ * last cut to the span: a token that also wrote prose keeps its probability, as the whole of the
+ * token was one choice of the model.
+ */
+function tokensWithin(
+  tokens: ChatCompletionTokenLogprob[],
+  start: number,
+  end: number,
+): ChatCompletionTokenLogprob[] {
+  const out: ChatCompletionTokenLogprob[] = [];
+  let at = 0;
+  for (const token of tokens) {
+    const from = at;
+    at += token.token.length;
+    if (at <= start || from >= end) continue;
+    const text = token.token.slice(
+      Math.max(0, start - from),
+      Math.min(token.token.length, end - from),
+    );
+    out.push({ ...token, token: text });
+  }
+  return out;
 }

@@ -6,7 +6,12 @@
  * of times, so a hostile answer costs linear time (docs/security.md).
  */
 
-export type JsonAnswer = { ok: true; value: unknown } | { ok: false; error: string };
+/**
+ * `at`: where in the text the JSON was read, when not the whole of it (a fence's body, a span
+ * of prose), so token log-probabilities can be taken from the tokens that wrote it.
+ */
+export type JsonAnswer =
+  { ok: true; value: unknown; at?: { start: number; end: number } } | { ok: false; error: string };
 
 /** Parse attempts on fenced blocks or bracketed spans, at most: the rest is not looked at. */
 const MAX_ATTEMPTS = 64;
@@ -25,9 +30,12 @@ export function readJsonAnswer(text: string): JsonAnswer {
   return found ?? whole;
 }
 
-function parse(text: string): JsonAnswer {
+function parse(text: string, start?: number): JsonAnswer {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    const value = JSON.parse(text) as unknown;
+    return start === undefined
+      ? { ok: true, value }
+      : { ok: true, value, at: { start, end: start + text.length } };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
@@ -39,13 +47,14 @@ function parse(text: string): JsonAnswer {
  */
 function wholeFence(text: string): JsonAnswer | undefined {
   const trimmed = text.trim();
+  const offset = text.indexOf(trimmed);
   if (!trimmed.startsWith(FENCE) || !trimmed.endsWith(FENCE) || trimmed.length < 6) return;
   const firstLine = trimmed.indexOf('\n');
   const lastLine = trimmed.lastIndexOf('\n');
   if (firstLine === -1 || lastLine <= firstLine) return;
   if (!isJsonInfo(trimmed.slice(3, firstLine))) return;
   if (trimmed.slice(lastLine + 1).trim() !== FENCE) return;
-  const body = parse(trimmed.slice(firstLine + 1, lastLine));
+  const body = parse(trimmed.slice(firstLine + 1, lastLine), offset + firstLine + 1);
   return body.ok ? body : undefined;
 }
 
@@ -60,7 +69,7 @@ function firstFence(text: string): JsonAnswer | undefined {
     const close = text.indexOf(FENCE, lineEnd + 1);
     if (close === -1) return;
     if (isJsonInfo(text.slice(open + 3, lineEnd))) {
-      const body = parse(text.slice(lineEnd + 1, close));
+      const body = parse(text.slice(lineEnd + 1, close), lineEnd + 1);
       if (body.ok) return body;
     }
     // Past this block's closing fence, so a fence is never read as both an end and a start.
@@ -116,7 +125,7 @@ function firstInProse(text: string): JsonAnswer | undefined {
       depth -= 1;
       if (depth > 0) continue;
       attempts += 1;
-      const span = parse(text.slice(start, i + 1));
+      const span = parse(text.slice(start, i + 1), start);
       if (span.ok) {
         if (text[start] === '{') return span;
         firstArray ??= span;

@@ -1,5 +1,6 @@
 import { CHARS_PER_TOKEN } from './completion.ts';
 import { recordRequest } from './record.ts';
+import { sampleValue } from './sample-value.ts';
 import type { Dialect, RecordedRequest, Usage } from './types.ts';
 
 /*
@@ -89,19 +90,53 @@ function jsonCandidates(text: string): string[] {
 export function followedSchema(
   dialect: Dialect,
   request: RecordedRequest,
-): { schema: unknown; drifts: boolean; prose: boolean } {
+): { schema: unknown; drifts: boolean; prose: boolean; enforced: boolean } {
   const mode = dialect.structuredOutput ?? 'json_schema';
   const format = (request.body as { response_format?: { type?: unknown } } | undefined)
     ?.response_format?.type;
+  // Sent no schema to enforce, a model that would have been held to one follows the prompt's.
+  if (mode === 'json_schema' && request.schema === undefined) {
+    const shown = schemaFromPrompt(request);
+    return { schema: shown, drifts: false, prose: false, enforced: false };
+  }
   if (mode === 'json_schema' || (mode === 'json_object_only' && format === 'json_schema'))
-    return { schema: request.schema, drifts: false, prose: false };
+    return { schema: request.schema, drifts: false, prose: false, enforced: true };
   // json_object (any mode), ignored and unenforced: only what the prompt shows binds it
   const shown = schemaFromPrompt(request);
   return {
     schema: shown ?? request.schema,
     drifts: shown === undefined,
     prose: mode === 'ignored',
+    enforced: false,
   };
+}
+
+/**
+ * A value as a server enforcing its schema lets the model write it (OpenAI's strict mode,
+ * vLLM's and llama.cpp's grammars): a string outside its enum or pattern, which the oracle may
+ * have read from the prompt, cannot be generated and comes out as a valid one instead.
+ */
+export function heldToSchema(schema: unknown, value: unknown): unknown {
+  if (!isRecord(schema)) return value;
+  const branches = schema.anyOf;
+  if (Array.isArray(branches)) {
+    if (value === null && branches.some((b) => isRecord(b) && b.type === 'null')) return null;
+    const real = branches.find((b) => !(isRecord(b) && b.type === 'null'));
+    return heldToSchema(real, value);
+  }
+  if (isRecord(value) && isRecord(schema.properties)) {
+    const out: Json = { ...value };
+    for (const [key, child] of Object.entries(schema.properties))
+      if (key in out) out[key] = heldToSchema(child, out[key]);
+    return out;
+  }
+  if (Array.isArray(value) && isRecord(schema.items))
+    return value.map((item) => heldToSchema(schema.items, item));
+  if (typeof value !== 'string') return value;
+  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) return sampleValue(schema);
+  if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value))
+    return sampleValue(schema);
+  return value;
 }
 
 /**

@@ -5,7 +5,7 @@ import { completion, oracleBehaviour } from './completion.ts';
 import { createPromptCache } from './prompt-cache.ts';
 import { recordRequest } from './record.ts';
 import { LOADING_BODY, refusalUnder, textChars } from './dialect.ts';
-import { followedSchema, keptRequest, restyle } from './dialect-answer.ts';
+import { followedSchema, heldToSchema, keptRequest, restyle } from './dialect-answer.ts';
 import { serverInfo } from './server-info.ts';
 import { createSlots } from './slots.ts';
 import type { Behaviour, Dialect, RecordedRequest, StandInStats } from './types.ts';
@@ -195,7 +195,11 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
     const view = followedSchema(dialect, recorded);
     const seen = { ...recorded, schema: view.schema };
     const told = dialect.logprobs === false ? { ...behaviour, logprobs: false } : behaviour;
-    const answer = told.oracle ? await oracleBehaviour(seen, told) : told;
+    const read = told.oracle ? await oracleBehaviour(seen, told) : told;
+    const answer =
+      read !== told && view.enforced && 'output' in read
+        ? { ...read, output: heldToSchema(view.schema, read.output) }
+        : read;
     const cached = promptCache.cachedTokens(recorded.body);
     const body = completion(seen, answer, id, bodySize, cached);
     if (answer.content === undefined && answer.refuse === undefined) restyle(body, view);
