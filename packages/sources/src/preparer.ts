@@ -26,6 +26,13 @@ export interface PrepareOptions {
    */
   citations?: boolean | undefined;
   /**
+   * Whether the model takes images; true when absent. false (most small local models): scanned
+   * pages and images go as their OCR text, a webpage without its screenshots, and the source
+   * records it for an IMAGES_READ_AS_TEXT warning (docs/sources.md#text-only-models). Part of
+   * the key of `preparations`: a reading of one kind is never served for the other.
+   */
+  images?: boolean | undefined;
+  /**
    * Earlier preparations of the same content, for the job's account and these options
    * (docs/reuse.md#preparations): a file read before is not read again. None when absent.
    */
