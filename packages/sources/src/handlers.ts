@@ -26,7 +26,7 @@ import {
 } from './preparer.ts';
 import { keepSourceBytes, type PageBytes } from './previews/source-bytes.ts';
 import { withSentText } from './sent-text.ts';
-import { withPreparations } from './preparations.ts';
+import { contentReadWith, withPreparations } from './preparations.ts';
 import { createSpreadsheetReader } from './spreadsheet/reader.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
 import { prepareTextBytes } from './text.ts';
@@ -392,7 +392,10 @@ export function createSourcePreparer(
       const { uploads } = options;
       const fetched = 'bytes' in file ? file : undefined;
       if (type !== 'document' || (!fetched && !uploads)) return undefined;
-      const content = { type, sha256: file.sha256, contentType: file.contentType };
+      const content = contentReadWith(
+        { type, sha256: file.sha256, contentType: file.contentType },
+        opts,
+      );
       // Read before (docs/reuse.md#preparations): the one job takes that, nothing is converted.
       if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
         return undefined;
@@ -419,7 +422,8 @@ export function createSourcePreparer(
         }),
       ),
     async prepareConverted(converted, opts) {
-      const prepared = await withPreparations(opts.preparations, converted.content, () =>
+      const content = contentReadWith(converted.content, opts);
+      const prepared = await withPreparations(opts.preparations, content, () =>
         time('rasterise', 'document', () =>
           preparePdfBytes(converted.pdf, opts, { notesPages: converted.notesPages }),
         ),
