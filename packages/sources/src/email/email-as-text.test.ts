@@ -1,5 +1,5 @@
 import type { SourceType } from '@xt/contract';
-import { composeEmail, scannedPdf, textImagePng } from '@xt/testkit/fixtures';
+import { composeEmail, pngImage, scannedPdf, textImagePng } from '@xt/testkit/fixtures';
 import { describe, expect, it } from 'vitest';
 import { prepareImage } from '../image/index.ts';
 import { preparePdf } from '../pdf/index.ts';
@@ -58,5 +58,32 @@ describe('prepareEmail for a model that takes no images', () => {
     expect(text).toContain('--- Page 1 ---\nOrder 5');
     expect(prepared.imagesAsText).toEqual({ pages: 1, images: 1, leftOut: 0 });
     expect(prepared.truncated).toBeUndefined();
+  });
+
+  it('lists an image with no text to read as not read, and reads the rest', async () => {
+    const bytes = await composeEmail({
+      from: 'Accounts <ap@acme.test>',
+      to: 'Payables <payables@globex.test>',
+      subject: 'Photo',
+      text: { content: 'A photo of the crate.' },
+      attachments: [
+        {
+          filename: 'crate.png',
+          type: 'image/png',
+          content: await pngImage({ width: 300, height: 200 }),
+        },
+      ],
+    });
+    const opts: PrepareOptions = {
+      model: 'gpt-4.1',
+      signal: new AbortController().signal,
+      images: false,
+    };
+    const prepared = await prepareEmail(bytes, emailFormatOf(bytes), opts, deps);
+    expect(prepared.parts.every((p) => p.kind === 'text')).toBe(true);
+    expect(prepared.truncated?.message).toMatch(
+      /crate\.png \(the model takes no images, and OCR found no text/,
+    );
+    expect(prepared.imagesAsText).toBeUndefined();
   });
 });
