@@ -8,6 +8,7 @@
  * larger than the window the server tells.
  */
 import { describe, expect } from 'vitest';
+import { scannedPdf } from '@xt/testkit/fixtures';
 import { filler, startDialects } from '../support/dialects.ts';
 import type { TestApi } from '@xt/api/testing';
 import { stackTest } from '../support/stack.ts';
@@ -21,10 +22,13 @@ const dialects = await startDialects({
     rejectFields: ['logprobs', 'prompt_cache_key', 'max_completion_tokens'],
     logprobs: false,
   },
-  'llamacpp-4k-json-object': {
+  'text-only': { server: 'llamacpp', images: false },
+  // all at once, as a small local model on llama.cpp is
+  '4k-text-only-json-object': {
     server: 'llamacpp',
     contextTokens: 4_096,
     structuredOutput: 'json_object_only',
+    images: false,
   },
 });
 
@@ -51,6 +55,9 @@ const contract = {
   },
 };
 const invoiceText = 'Invoice number: INV-1042\nVendor name: Kestrel Logistics\nTotal: 1250.50\n';
+const scan = `data:application/pdf;base64,${(
+  await scannedPdf(['Invoice number: INV-2077\nVendor name: Harbour Freight\nTotal: 310.25'])
+).toString('base64')}`;
 // 100,000 characters: a fact at the start, one in the middle, one at the end.
 const contractText = [
   'Party A: Northwind Traders',
@@ -109,6 +116,38 @@ describe.each(Object.keys(dialects.servers))('a %s server', (model) => {
       // in pieces, each within the window the server told (4 characters a token, as it counts)
       expect(calls.length).toBeGreaterThan(5);
       for (const call of calls) expect(JSON.stringify(call.body).length / 4).toBeLessThan(4_096);
+    }
+  });
+
+  test('reads a scanned invoice', async ({ api }) => {
+    const before = server.requests.length;
+    const res = await api.request('POST', '/v1/extractions', {
+      json: {
+        schema_id: await schemaId(api, 'Invoice', invoice),
+        type: 'pdf',
+        source: scan,
+        model,
+        citations: true,
+      },
+      headers: { prefer: 'wait=120' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.output).toEqual({
+      invoice_number: 'INV-2077',
+      vendor_name: 'Harbour Freight',
+      total: 310.25,
+    });
+    // page and boxes from the OCR, whichever read the page
+    expect(res.body.data.citations['/vendor_name']).toMatchObject({ grounded: true, page: 1 });
+    expect(res.body.data.citations['/vendor_name'].boxes.length).toBeGreaterThan(0);
+    const calls = server.requests.slice(before);
+    if (model.includes('text-only')) {
+      for (const call of calls) expect(call.images).toEqual([]);
+      expect(res.body.data.warnings).toEqual([
+        expect.objectContaining({ code: 'IMAGES_READ_AS_TEXT' }),
+      ]);
+    } else {
+      expect(calls.some((call) => call.images.length > 0)).toBe(true);
     }
   });
 

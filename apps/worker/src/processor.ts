@@ -247,6 +247,7 @@ export function createProcessor(deps: ProcessorDeps) {
               signal,
               preparations,
               beforeWindows: (found) => beforeWindows(claimed, found, log),
+              images: model.capabilities.images,
             },
           ),
           signal,
@@ -258,7 +259,9 @@ export function createProcessor(deps: ProcessorDeps) {
     const source = await withTimeout(
       split?.next === 'whole'
         ? split.prepare()
-        : prepareStep(deps.sources, claimed, signal, preparations),
+        : prepareStep(deps.sources, claimed, signal, preparations, {
+            images: model.capabilities.images,
+          }),
       signal,
     );
     if (await deletedWhilePreparing(lifecycle, claimed.id, performance.now() - preparing)) {

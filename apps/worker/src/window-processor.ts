@@ -113,12 +113,14 @@ export function createWindowProcessor(deps: WindowProcessorDeps) {
     window: WindowJobPayload,
     signal: AbortSignal,
   ): Promise<boolean> {
+    const model = await deps.models.forModel(row.model, signal);
     const source = await withTimeout(
-      prepareWindow(deps.sources, windows, row, window, signal),
+      prepareWindow(deps.sources, windows, row, window, signal, {
+        images: model.capabilities.images,
+      }),
       signal,
     );
     const pages = window.lastPage - window.firstPage + 1;
-    const model = await deps.models.forModel(row.model, signal);
     const client = windowClient(
       model.client,
       () => lifecycle.exists(row.id),
