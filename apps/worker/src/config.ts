@@ -9,6 +9,7 @@ import {
 } from '@xt/runtime';
 import {
   modelEndpointsConfig,
+  singleEndpointConfig,
   PriceOverridesSchema,
   priceTable,
   registryFromSettings,
@@ -18,37 +19,6 @@ import {
 import { DEFAULT_RETRY_DELAYS, parseRetryDelays } from '@xt/webhooks';
 
 const MiB = 1024 * 1024;
-
-/** `{"gpt-4.1":"gpt-4.1-2025-04-14"}` or `gpt-4.1=my-deployment,gpt-4.1-mini=small` */
-const modelMap = z
-  .string()
-  .default('')
-  .transform((text, ctx) => {
-    const trimmed = text.trim();
-    if (trimmed === '') return {};
-    if (trimmed.startsWith('{')) {
-      try {
-        const parsed = z.record(z.string(), z.string()).parse(JSON.parse(trimmed));
-        return parsed;
-      } catch {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'must be a JSON object of strings or name=target pairs',
-        });
-        return z.NEVER;
-      }
-    }
-    const map: Record<string, string> = {};
-    for (const pair of trimmed.split(',')) {
-      const [from, to] = pair.split('=').map((s) => s.trim());
-      if (!from || !to) {
-        ctx.addIssue({ code: 'custom', message: `bad pair "${pair}": expected name=target` });
-        return z.NEVER;
-      }
-      map[from] = to;
-    }
-    return map;
-  });
 
 /** MODEL_PRICES: JSON of per-model prices over the defaults (docs/cost.md). */
 const modelPrices = z
@@ -86,11 +56,10 @@ export const configSchema = z.object({
   WORKER_INDEX: int(0),
   WORKER_METRICS_HOST: z.string().default('0.0.0.0'),
 
-  // Several model servers in one place (docs/models.md); unset: the one endpoint below.
+  // Several model servers in one place (docs/models.md); unset: the one endpoint
+  // OPENAI_API_KEY, OPENAI_BASE_URL and MODEL_MAP describe.
   ...modelEndpointsConfig,
-  OPENAI_API_KEY: z.string().default(''),
-  OPENAI_BASE_URL: z.url().optional(),
-  MODEL_MAP: modelMap,
+  ...singleEndpointConfig,
   // USD per 1M input, cached input and output tokens, standard and batch, per public model:
   // what records and usage show as cost (docs/cost.md). Defaults: OpenAI's list prices.
   MODEL_PRICES: modelPrices,

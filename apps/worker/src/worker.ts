@@ -17,6 +17,7 @@ import { pagePreviews } from './page-previews/index.ts';
 import { SHUTDOWN_REASON } from './job/job-run.ts';
 import { createProcessor } from './processor.ts';
 import { setUpModels } from './models/setup.ts';
+import { modelProbeMetrics } from './ops/model-metrics.ts';
 import { createWindowProcessor } from './window-processor.ts';
 import { windowStore } from './job/windows/store.ts';
 import { jobLifecycle } from './job/lifecycle.ts';
@@ -125,6 +126,7 @@ export async function startWorker(
 
   if (!config.MODEL_ENDPOINTS && !config.OPENAI_API_KEY)
     logger.warn('OPENAI_API_KEY is not set: model calls will be refused by the provider');
+  const probeMetrics = modelProbeMetrics(metrics.registry);
   const models = setUpModels(
     config,
     redis,
@@ -144,6 +146,7 @@ export async function startWorker(
       onCall: (call) => metrics.modelCall(call),
     },
     logger,
+    (route, found) => probeMetrics.probed(route, found),
   );
   const model = models.clients.primary;
   const store = createBlobStore(config, db.db);

@@ -64,7 +64,12 @@ export {
   type ModelRegistry,
   type ModelRoute,
 } from './endpoints/registry.ts';
-export { modelEndpointsConfig, registryFromSettings } from './endpoints/settings.ts';
+export {
+  modelEndpointsConfig,
+  modelMapSetting,
+  registryFromSettings,
+  singleEndpointConfig,
+} from './endpoints/settings.ts';
 export {
   redisCapabilityStore,
   memoryCapabilityStore,
@@ -103,3 +108,4 @@ export {
   type ServerKind,
 } from './endpoints/server-info.ts';
 export { createHttp, type Http, type HttpResult } from './endpoints/http.ts';
+export { probeRoute } from './endpoints/probe-route.ts';

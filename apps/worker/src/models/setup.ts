@@ -3,7 +3,7 @@ import pLimit from 'p-limit';
 import {
   capabilityResolver,
   modelClients,
-  probeCapabilities,
+  probeRoute,
   ProbeError,
   redisCapabilityStore,
   redisEndpointSlots,
@@ -31,7 +31,8 @@ export function setUpModels(
   redis: CapabilityRedis & SlotRedis,
   shared: SharedClientOptions,
   logger: Logger,
-  onProbed?: (route: ModelRoute, found: ProbedCapabilities) => void,
+  /** told of every probe as it ends: what it found, or undefined when it failed */
+  onProbed?: (route: ModelRoute, found: ProbedCapabilities | undefined) => void,
 ): ModelAccess {
   const inProcess = pLimit(config.MODEL_MAX_IN_FLIGHT);
   const slots: EndpointSlots = redisEndpointSlots(redis, config.QUEUE_PREFIX, {
@@ -55,31 +56,27 @@ export function setUpModels(
     store: redisCapabilityStore(redis, config.QUEUE_PREFIX, config.MODEL_PROBE_TTL_SECONDS),
     probe: async (route, signal) => {
       const started = Date.now();
-      const found = await probeCapabilities({
-        // only openai-compatible endpoints are probed, and their base URL is required
-        baseURL: route.endpoint.baseURL ?? '',
-        apiKey: route.endpoint.apiKey,
-        providerModel: route.providerModel,
-        timeoutMs: config.MODEL_PROBE_TIMEOUT_MS,
-        signal,
-      }).catch((error: unknown) => {
-        throw probeFailure(route, error, logger);
-      });
+      const probed = await probeRoute(route, config.MODEL_PROBE_TIMEOUT_MS, signal).catch(
+        (error: unknown) => {
+          onProbed?.(route, undefined);
+          throw probeFailure(route, error, logger);
+        },
+      );
       logger.info(
         {
           endpoint: route.endpoint.name,
           model: route.id,
-          capabilities: found.capabilities,
-          tokens: found.tokensSpent,
+          capabilities: probed.capabilities,
+          tokens: probed.tokensSpent,
           ms: Date.now() - started,
-          notes: found.notes,
+          notes: probed.notes,
         },
         'model probed',
       );
-      return { ...found, probedAt: new Date().toISOString() };
+      onProbed?.(route, probed);
+      return probed;
     },
     probeWaitMs: config.MODEL_PROBE_TIMEOUT_MS,
-    onProbed,
   });
   return modelAccess(clients, resolver, (route, capabilities) => {
     if (capabilities.slots !== null) limits.set(route.endpoint.name, capabilities.slots);

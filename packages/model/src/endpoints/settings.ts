@@ -1,8 +1,47 @@
+import { z } from 'zod';
 import { modelEndpointsSetting, type EndpointEntry } from './config.ts';
 import { modelRegistry, type ModelRegistry } from './registry.ts';
 
 /** The variable both apps read to know the models served (docs/models.md). */
 export const modelEndpointsConfig = { MODEL_ENDPOINTS: modelEndpointsSetting };
+
+/** `{"gpt-4.1":"gpt-4.1-2025-04-14"}` or `gpt-4.1=my-deployment,gpt-4.1-mini=small` */
+export const modelMapSetting = z
+  .string()
+  .default('')
+  .transform((text, ctx) => {
+    const trimmed = text.trim();
+    if (trimmed === '') return {};
+    if (trimmed.startsWith('{')) {
+      try {
+        const parsed = z.record(z.string(), z.string()).parse(JSON.parse(trimmed));
+        return parsed;
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a JSON object of strings or name=target pairs',
+        });
+        return z.NEVER;
+      }
+    }
+    const map: Record<string, string> = {};
+    for (const pair of trimmed.split(',')) {
+      const [from, to] = pair.split('=').map((s) => s.trim());
+      if (!from || !to) {
+        ctx.addIssue({ code: 'custom', message: `bad pair "${pair}": expected name=target` });
+        return z.NEVER;
+      }
+      map[from] = to;
+    }
+    return map;
+  });
+
+/** The one endpoint described without MODEL_ENDPOINTS: the worker's, and `npm run models`. */
+export const singleEndpointConfig = {
+  OPENAI_API_KEY: z.string().default(''),
+  OPENAI_BASE_URL: z.url().optional(),
+  MODEL_MAP: modelMapSetting,
+};
 
 export interface ModelSettings {
   MODEL_ENDPOINTS?: EndpointEntry[] | undefined;
