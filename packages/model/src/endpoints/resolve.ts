@@ -23,6 +23,8 @@ export interface ResolverOptions {
   probeWaitMs: number;
   /** told of every finished probe (logs, metrics) */
   onProbed?: ((route: ModelRoute, found: ProbedCapabilities) => void) | undefined;
+  /** how long this process trusts what it last read before reading the store again; default 30 s */
+  memoryMs?: number | undefined;
 }
 
 /**
@@ -59,6 +61,10 @@ export function capabilityResolver(options: ResolverOptions): CapabilityResolver
   const { store } = options;
   // One resolution per model in flight in this process: a burst of jobs waits for one probe.
   const pending = new Map<string, Promise<Capabilities>>();
+  // What this process last read, so a job costs no Redis round trip, and a Redis that is down
+  // (the queue waits it out anyway) does not fail a job that already holds its data.
+  const remembered = new Map<string, { capabilities: Capabilities; at: number }>();
+  const memoryMs = options.memoryMs ?? 30_000;
   const id = (route: ModelRoute) => `${route.endpoint.name}\u0000${route.providerModel}`;
 
   async function probeAndStore(route: ModelRoute, signal?: AbortSignal): Promise<Capabilities> {
@@ -69,7 +75,14 @@ export function capabilityResolver(options: ResolverOptions): CapabilityResolver
   }
 
   async function resolve(route: ModelRoute, signal?: AbortSignal): Promise<Capabilities> {
-    const stored = await store.get(route.endpoint.name, route.providerModel);
+    let stored: ProbedCapabilities | undefined;
+    try {
+      stored = await store.get(route.endpoint.name, route.providerModel);
+    } catch (error) {
+      const last = remembered.get(id(route));
+      if (last) return last.capabilities;
+      throw error;
+    }
     if (stored) return stored.capabilities;
     const deadline = Date.now() + options.probeWaitMs;
     while (
@@ -92,9 +105,17 @@ export function capabilityResolver(options: ResolverOptions): CapabilityResolver
     async forRoute(route, signal) {
       if (!needsProbe(route)) return effectiveCapabilities(route, OPENAI_CAPABILITIES);
       const key = id(route);
+      const last = remembered.get(key);
+      if (last && Date.now() - last.at < memoryMs)
+        return effectiveCapabilities(route, last.capabilities);
       let running = pending.get(key);
       if (!running) {
-        running = resolve(route, signal).finally(() => pending.delete(key));
+        running = resolve(route, signal)
+          .then((capabilities) => {
+            remembered.set(key, { capabilities, at: Date.now() });
+            return capabilities;
+          })
+          .finally(() => pending.delete(key));
         pending.set(key, running);
       }
       return effectiveCapabilities(route, await running);
@@ -111,6 +132,7 @@ export function capabilityResolver(options: ResolverOptions): CapabilityResolver
         : { capabilities: null, probedAt: null };
     },
     async downgrade(route, weaker) {
+      remembered.set(id(route), { capabilities: weaker, at: Date.now() });
       const stored = await store.get(route.endpoint.name, route.providerModel);
       await store.put(route.endpoint.name, route.providerModel, {
         capabilities: weaker,
@@ -123,7 +145,9 @@ export function capabilityResolver(options: ResolverOptions): CapabilityResolver
       });
     },
     async reprobe(route, signal) {
-      return effectiveCapabilities(route, await probeAndStore(route, signal));
+      const capabilities = await probeAndStore(route, signal);
+      remembered.set(id(route), { capabilities, at: Date.now() });
+      return effectiveCapabilities(route, capabilities);
     },
   };
 }
