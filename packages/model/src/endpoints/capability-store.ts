@@ -16,6 +16,7 @@ export interface CapabilityRedis {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, mode: 'EX', seconds: number): Promise<unknown>;
   set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): Promise<unknown>;
+  set(key: string, value: string, px: 'PX', ms: number): Promise<unknown>;
   del(...keys: string[]): Promise<number>;
 }
 
@@ -25,6 +26,8 @@ export interface CapabilityStore {
   forget(endpoint: string, providerModel: string): Promise<void>;
   /** true when this caller may probe now; others wait for its answer (one probe per model at a time) */
   claimProbe(endpoint: string, providerModel: string, ttlMs: number): Promise<boolean>;
+  /** the claimant is still probing: its claim lasts `ttlMs` more */
+  holdProbe(endpoint: string, providerModel: string, ttlMs: number): Promise<void>;
   releaseProbe(endpoint: string, providerModel: string): Promise<void>;
 }
 
@@ -63,6 +66,9 @@ export function redisCapabilityStore(
     async releaseProbe(endpoint, model) {
       await redis.del(`${key(endpoint, model)}:probing`);
     },
+    async holdProbe(endpoint, model, ttlMs) {
+      await redis.set(`${key(endpoint, model)}:probing`, '1', 'PX', ttlMs);
+    },
   };
 }
 
@@ -90,5 +96,6 @@ export function memoryCapabilityStore(): CapabilityStore {
       probing.delete(k(endpoint, model));
       return Promise.resolve();
     },
+    holdProbe: () => Promise.resolve(),
   };
 }

@@ -57,6 +57,9 @@ export function effectiveCapabilities(route: ModelRoute, found: Capabilities): C
   };
 }
 
+/** A probe's claim lasts this long unless its process renews it, as it does while it lives. */
+const CLAIM_MS = 15_000;
+
 export function capabilityResolver(options: ResolverOptions): CapabilityResolver {
   const { store } = options;
   // One resolution per model in flight in this process: a burst of jobs waits for one probe.
@@ -84,20 +87,25 @@ export function capabilityResolver(options: ResolverOptions): CapabilityResolver
       throw error;
     }
     if (stored) return stored.capabilities;
+    const { name } = route.endpoint;
+    const model = route.providerModel;
     const deadline = Date.now() + options.probeWaitMs;
-    while (
-      !(await store.claimProbe(route.endpoint.name, route.providerModel, options.probeWaitMs))
-    ) {
-      // Another process is probing this model: its answer is worth waiting a little for.
+    while (!(await store.claimProbe(name, model, CLAIM_MS))) {
+      // Another process is probing this model: its answer is worth waiting for while it lives
+      // (it renews its claim); a prober that died lets its claim lapse within CLAIM_MS.
       await sleep(200, signal);
-      const found = await store.get(route.endpoint.name, route.providerModel);
+      const found = await store.get(name, model);
       if (found) return found.capabilities;
       if (Date.now() > deadline) break;
     }
+    const renew = setInterval(() => {
+      void store.holdProbe(name, model, CLAIM_MS).catch(() => undefined);
+    }, CLAIM_MS / 3);
     try {
       return await probeAndStore(route, signal);
     } finally {
-      await store.releaseProbe(route.endpoint.name, route.providerModel);
+      clearInterval(renew);
+      await store.releaseProbe(name, model).catch(() => undefined);
     }
   }
 
