@@ -8,7 +8,12 @@ import {
   reuseConfig,
   sourceLimitsConfig,
 } from '@xt/runtime';
-import { modelEndpointsConfig, registryFromSettings, type ModelRegistry } from '@xt/model';
+import {
+  modelEndpointsConfig,
+  registryFromSettings,
+  singleEndpointConfig,
+  type ModelRegistry,
+} from '@xt/model';
 import { trustProxySetting } from './http/trust-proxy.ts';
 
 /**
@@ -21,6 +26,11 @@ export const configSchema = z.object({
   ...sourceLimitsConfig,
   ...reuseConfig,
   ...modelEndpointsConfig,
+  // Read to list the single endpoint's models with what it was found to support; the API never
+  // calls a model, so OPENAI_API_KEY is not read here.
+  OPENAI_BASE_URL: singleEndpointConfig.OPENAI_BASE_URL,
+  MODEL_MAP: singleEndpointConfig.MODEL_MAP,
+  MODEL_ENDPOINT_KIND: singleEndpointConfig.MODEL_ENDPOINT_KIND,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   // How long an authenticated API key is trusted without a database look-up; revocations reach

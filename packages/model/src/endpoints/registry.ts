@@ -36,6 +36,11 @@ export interface SingleEndpointSettings {
   apiKey: string;
   baseURL: string | undefined;
   modelMap: Record<string, string>;
+  /**
+   * What the server is: `auto` takes api.openai.com as OpenAI and probes anything else; `openai`
+   * declares a server that speaks OpenAI's whole dialect (a proxy in front of OpenAI), not probed.
+   */
+  kind?: 'auto' | 'openai' | 'openai-compatible' | undefined;
 }
 
 /** The name of the endpoint the single-endpoint variables describe (metrics, logs, `npm run models`). */
@@ -60,7 +65,12 @@ export function modelRegistry(
   if (!entries) {
     const endpoint: Endpoint = {
       name: SINGLE_ENDPOINT_NAME,
-      kind: isOpenAiUrl(single.baseURL) ? 'openai' : 'openai-compatible',
+      kind:
+        single.kind && single.kind !== 'auto'
+          ? single.kind
+          : isOpenAiUrl(single.baseURL)
+            ? 'openai'
+            : 'openai-compatible',
       baseURL: single.baseURL,
       apiKey: single.apiKey,
       apiVersion: undefined,

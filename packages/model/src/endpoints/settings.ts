@@ -41,6 +41,9 @@ export const singleEndpointConfig = {
   OPENAI_API_KEY: z.string().default(''),
   OPENAI_BASE_URL: z.url().optional(),
   MODEL_MAP: modelMapSetting,
+  // `auto`: OpenAI at api.openai.com, probed anywhere else; `openai`: a server that speaks
+  // OpenAI's whole dialect (a proxy in front of it), taken at its word (docs/models.md).
+  MODEL_ENDPOINT_KIND: z.enum(['auto', 'openai', 'openai-compatible']).default('auto'),
 };
 
 export interface ModelSettings {
@@ -48,6 +51,7 @@ export interface ModelSettings {
   OPENAI_API_KEY?: string | undefined;
   OPENAI_BASE_URL?: string | undefined;
   MODEL_MAP?: Record<string, string> | undefined;
+  MODEL_ENDPOINT_KIND?: 'auto' | 'openai' | 'openai-compatible' | undefined;
 }
 
 /**
@@ -66,6 +70,7 @@ export function registryFromSettings(
       apiKey: settings.OPENAI_API_KEY ?? '',
       baseURL: settings.OPENAI_BASE_URL,
       modelMap: settings.MODEL_MAP ?? {},
+      kind: settings.MODEL_ENDPOINT_KIND,
     },
     env,
     { needKeys },
