@@ -10,12 +10,12 @@ import type { Model } from '../types.ts';
  */
 const SMALL_CONTEXT_TOKENS = 32_000;
 
-export function useModelChoices() {
+function useModelChoices() {
   return useLoad(() => api.get<Model[]>('/models'), []);
 }
 
 /** What a person should know before picking this model, from what its server was found to do. */
-export function modelNote(model: Model | undefined): string | undefined {
+function modelNote(model: Model | undefined): string | undefined {
   const c = model?.capabilities;
   if (!c) return undefined;
   const notes: string[] = [];
