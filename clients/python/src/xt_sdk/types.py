@@ -34,6 +34,29 @@ class Page(TypedDict):
     meta: PaginationMeta
 
 
+#: how the model's server holds answers to the schema (docs/models.md)
+StructuredOutputMode = Literal["json_schema", "json_object", "prompt"]
+
+
+class ModelCapabilities(TypedDict):
+    structuredOutput: StructuredOutputMode
+    #: False: pages and images reach the model as OCR text
+    images: bool
+    logprobs: bool
+    contextTokens: Optional[int]
+    outputTokens: Optional[int]
+
+
+class Model(TypedDict):
+    """One entry of ``GET /models``: a name ``model`` takes on create."""
+
+    id: str
+    default: bool
+    #: None until the model has been probed (on its first extraction)
+    capabilities: Optional[ModelCapabilities]
+    probedAt: Optional[str]
+
+
 class _StructureOptional(TypedDict, total=False):
     describe: str
     description: str

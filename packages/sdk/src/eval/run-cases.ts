@@ -59,7 +59,7 @@ async function runCase(item: DatasetCase, options: RunOptions): Promise<CaseOutc
       score: scoreOutput(item.expected, result.output),
       tokens: result.totalTokens,
       output: result.output,
-      usage: (await spentBy(options.client, result.id))?.usage,
+      ...recorded(await spentBy(options.client, result.id)),
       latencyMs: performance.now() - started,
     };
   } catch (error) {
@@ -74,7 +74,7 @@ async function runCase(item: DatasetCase, options: RunOptions): Promise<CaseOutc
       error: { code: failure.code, message: failure.message },
       score: nothingMatched(item.expected),
       tokens: spent?.totalTokens ?? 0,
-      usage: spent?.usage,
+      ...recorded(spent),
       latencyMs: performance.now() - started,
     };
   }
@@ -106,6 +106,10 @@ async function spentBy(
   } catch {
     return undefined;
   }
+}
+
+function recorded(spent: Awaited<ReturnType<typeof spentBy>>) {
+  return { usage: spent?.usage, costUsd: spent?.usage?.estimatedCostUsd };
 }
 
 /** A failed case has no output: even its expected nulls were not found, they were not asked. */
