@@ -6,7 +6,9 @@ from typing import Any, Literal, Optional, TypedDict
 
 ExtractionStatus = Literal["pending", "processing", "completed", "failed"]
 SourceType = Literal["text", "image", "pdf", "webpage", "document", "spreadsheet", "email", "auto"]
-PublicModel = Literal["gpt-4.1", "gpt-4.1-mini"]
+# A model name the service serves: `gpt-4.1` and `gpt-4.1-mini` by default, or any name its
+# operator configured (`client.models.list()` lists them).
+PublicModel = str
 #: ``batch``: through the provider's batch interface, cheaper, within hours (docs/batch.md)
 Priority = Literal["standard", "batch"]
 WebhookEventType = Literal["extraction.completed", "extraction.failed"]
