@@ -13,7 +13,7 @@ import { createKey } from '@xt/accounts';
 import { createDb } from '@xt/db';
 import { redisCapabilityStore } from '@xt/model';
 import { runEval } from '@xt/sdk/eval';
-import { startModelStandIn, type Dialect, type ModelStandIn } from '@xt/testkit';
+import { POPULAR_SERVERS, startModelStandIn, type Dialect, type ModelStandIn } from '@xt/testkit';
 import { Redis } from 'ioredis';
 import { startApi, startServers, startWorker, Workdir, type Proc } from './lib/stack.ts';
 
@@ -24,24 +24,8 @@ const { values } = parseArgs({
   },
 });
 
-const DIALECTS: Record<string, Dialect> = {
-  openai: {},
-  'ollama-4k': { server: 'ollama', contextTokens: 4_096, overflow: 'truncate' },
-  'json-object-only': { server: 'vllm', structuredOutput: 'json_object_only' },
-  'prose-fence': { server: 'vllm', structuredOutput: 'ignored' },
-  'strict-fields': {
-    server: 'vllm',
-    rejectFields: ['logprobs', 'prompt_cache_key', 'max_completion_tokens'],
-    logprobs: false,
-  },
-  'text-only': { server: 'llamacpp', images: false },
-  '4k-text-only-json-object': {
-    server: 'llamacpp',
-    contextTokens: 4_096,
-    structuredOutput: 'json_object_only',
-    images: false,
-  },
-};
+// The OpenAI path as the reference, then the servers the dialect tests run.
+const DIALECTS: Record<string, Dialect> = { openai: {}, ...POPULAR_SERVERS };
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 const servers: Record<string, ModelStandIn> = {};

@@ -8,29 +8,13 @@
  * larger than the window the server tells.
  */
 import { describe, expect } from 'vitest';
+import { POPULAR_SERVERS } from '@xt/testkit';
 import { scannedPdf } from '@xt/testkit/fixtures';
 import { filler, startDialects } from '../support/dialects.ts';
 import type { TestApi } from '@xt/api/testing';
 import { stackTest } from '../support/stack.ts';
 
-const dialects = await startDialects({
-  'ollama-4k': { server: 'ollama', contextTokens: 4_096, overflow: 'truncate' },
-  'json-object-only': { server: 'vllm', structuredOutput: 'json_object_only' },
-  'prose-fence': { server: 'vllm', structuredOutput: 'ignored' },
-  'strict-fields': {
-    server: 'vllm',
-    rejectFields: ['logprobs', 'prompt_cache_key', 'max_completion_tokens'],
-    logprobs: false,
-  },
-  'text-only': { server: 'llamacpp', images: false },
-  // all at once, as a small local model on llama.cpp is
-  '4k-text-only-json-object': {
-    server: 'llamacpp',
-    contextTokens: 4_096,
-    structuredOutput: 'json_object_only',
-    images: false,
-  },
-});
+const dialects = await startDialects(POPULAR_SERVERS);
 
 const test = stackTest({
   api: { MODEL_ENDPOINTS: dialects.endpoints },

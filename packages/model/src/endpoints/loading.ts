@@ -1,4 +1,5 @@
 import { APIError } from 'openai';
+import { sleep } from './sleep.ts';
 
 /** First wait after a server said it is loading the model; doubled up to MAX_STEP_MS. */
 const FIRST_STEP_MS = 1_000;
@@ -34,19 +35,4 @@ export function isLoading(error: unknown): boolean {
   const body = error.error as { message?: unknown } | undefined;
   const text = `${typeof body?.message === 'string' ? body.message : ''} ${error.message}`;
   return /\bloading\b/i.test(text);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason as Error);
-      },
-      { once: true },
-    );
-  });
 }

@@ -1,6 +1,7 @@
 import { OPENAI_CAPABILITIES, type Capabilities } from './capabilities.ts';
 import type { CapabilityStore, ProbedCapabilities } from './capability-store.ts';
 import type { ModelRoute } from './registry.ts';
+import { sleep } from './sleep.ts';
 
 /** Learns what one model at one endpoint can do (probe.ts); throws when the server fails it. */
 export type ProbeModel = (route: ModelRoute, signal?: AbortSignal) => Promise<ProbedCapabilities>;
@@ -158,19 +159,4 @@ export function capabilityResolver(options: ResolverOptions): CapabilityResolver
       return effectiveCapabilities(route, capabilities);
     },
   };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason as Error);
-      },
-      { once: true },
-    );
-  });
 }

@@ -11,3 +11,4 @@ export type {
   StandInStats,
   Usage,
 } from './types.ts';
+export { POPULAR_SERVERS } from './popular-servers.ts';
