@@ -82,7 +82,7 @@ try {
       cwd: process.cwd(),
       stdout: { write: (text: string) => ((out += text), true) },
       stderr: { write: (text: string) => (process.stderr.write(text), true) },
-    } as never,
+    },
   );
   progress(`eval exit ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 

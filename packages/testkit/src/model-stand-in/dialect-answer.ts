@@ -121,7 +121,7 @@ export function heldToSchema(schema: unknown, value: unknown): unknown {
   const branches = schema.anyOf;
   if (Array.isArray(branches)) {
     if (value === null && branches.some((b) => isRecord(b) && b.type === 'null')) return null;
-    const real = branches.find((b) => !(isRecord(b) && b.type === 'null'));
+    const real: unknown = (branches as unknown[]).find((b) => !(isRecord(b) && b.type === 'null'));
     return heldToSchema(real, value);
   }
   if (isRecord(value) && isRecord(schema.properties)) {
