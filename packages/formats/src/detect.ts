@@ -2,6 +2,7 @@ import { open, readFile } from 'node:fs/promises';
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import { formatOfMime, type FormatName } from '@xt/contract';
 import { compoundFormatOf } from './compound.ts';
+import { compoundFileProblem } from './compound-bounds.ts';
 import { sniffContentType } from './sniff.ts';
 import { isEightBitMessage, TEXT_SAMPLE_BYTES, textFormatOf } from './text.ts';
 import { damagedOfficeFile } from './zip-names.ts';
@@ -116,6 +117,8 @@ export async function detectFormat(input: FileInput, opts: DetectOptions = {}): 
       const whole = await wholeOf(input, opts.maxCompoundBytes ?? DEFAULT_MAX_COMPOUND_BYTES);
       const compound = whole ? compoundFormatOf(whole) : null;
       if (compound) return { format: compound };
+      const damaged = whole ? compoundFileProblem(whole) : null;
+      if (damaged) return { format: null, found: `a damaged OLE compound file (${damaged})` };
     }
     if (typed.ext === 'zip') {
       const damaged = damagedOfficeFile(head);
