@@ -116,6 +116,42 @@ describe('text the database cannot store', () => {
     expect(schema.status).toBe(422);
     expect(fields(schema).sort()).toEqual(['description', 'name', 'structure']);
   });
+
+  it('names a schema_id that names no schema beside the deep field and any other', async () => {
+    const deep = JSON.parse(`${'['.repeat(150)}1${']'.repeat(150)}`) as unknown;
+    const unknownSchema = '00000000-0000-4000-8000-000000000000';
+    const alone = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: unknownSchema, type: 'text', source: 'x', metadata: deep },
+      headers: async,
+    });
+    expect(alone.status).toBe(422);
+    expect(alone.body.errors).toEqual([
+      { field: 'metadata', message: expect.stringMatching(/100/) },
+      { field: 'schema_id', message: 'schema_id does not name a schema of this account' },
+    ]);
+    const withOthers = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: unknownSchema, type: 'txt', source: 'x', metadata: deep },
+      headers: async,
+    });
+    expect(fields(withOthers).sort()).toEqual(['metadata', 'schema_id', 'type']);
+    const malformed = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: 'nope', type: 'text', source: 'x', metadata: deep },
+      headers: async,
+    });
+    expect(fields(malformed).sort()).toEqual(['metadata', 'schema_id']);
+    // Another account's schema is no schema of this one.
+    const theirs = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: schemaId, type: 'text', source: 'x', metadata: deep },
+      headers: async,
+      key: api.keys.other,
+    });
+    expect(fields(theirs).sort()).toEqual(['metadata', 'schema_id']);
+    const known = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: schemaId, type: 'text', source: 'x', metadata: deep },
+      headers: async,
+    });
+    expect(fields(known)).toEqual(['metadata']);
+  });
 });
 
 describe('dates at the ends of the calendar', () => {
