@@ -265,7 +265,8 @@ export async function startWorker(
     },
     config.UPLOAD_SWEEP_INTERVAL_MS,
   );
-  // Cancels the batches of deleted extractions: no poll looks at them once their job is gone.
+  // Cancels the batches of deleted extractions and deletes their files at the provider: no poll
+  // looks at them once their job is gone.
   const batchSweep = startBatchSweep(
     { rounds, provider, logger },
     Math.min(config.BATCH_POLL_MS, 60_000),
