@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PRICES } from '@xt/model';
 import { parseEnv } from '@xt/runtime';
-import { configSchema } from './config.ts';
+import { configSchema, loadConfig } from './config.ts';
 
 const base = { DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://r:6379' };
 
@@ -33,5 +33,24 @@ describe('MODEL_PRICES', () => {
       /MODEL_PRICES: gpt-5: not a public model/,
     );
     expect(error('prices')).toMatch(/MODEL_PRICES: must be a JSON object/);
+  });
+});
+
+describe('CONVERT_REQUIRE_ISOLATION', () => {
+  const required = (env: Record<string, string>) =>
+    loadConfig({ ...base, ...env }).CONVERT_REQUIRE_ISOLATION;
+
+  it('is on by default in production, as in the image, and off elsewhere', () => {
+    expect(required({ NODE_ENV: 'production' })).toBe(true);
+    expect(required({})).toBe(false);
+    expect(required({ NODE_ENV: 'development' })).toBe(false);
+  });
+
+  it('is what the operator says when said', () => {
+    expect(required({ NODE_ENV: 'production', CONVERT_REQUIRE_ISOLATION: 'false' })).toBe(false);
+    expect(required({ CONVERT_REQUIRE_ISOLATION: 'true' })).toBe(true);
+    expect(() => required({ CONVERT_REQUIRE_ISOLATION: 'yes' })).toThrow(
+      /CONVERT_REQUIRE_ISOLATION/,
+    );
   });
 });

@@ -87,6 +87,7 @@ export async function checkConverter(settings: {
   user: string | undefined;
   memoryMb: number;
   environment: Readonly<Record<string, string | undefined>>;
+  requireIsolation?: boolean | undefined;
 }): Promise<ConverterCheck> {
   const where = settings.executable ?? DEFAULT_SOFFICE;
   const converter = createDocumentConverter({

@@ -101,6 +101,7 @@ export async function startWorker(
     user: config.CONVERTER_USER,
     memoryMb: config.CONVERT_MAX_MEMORY_MB,
     environment: processEnvironment(),
+    requireIsolation: config.CONVERT_REQUIRE_ISOLATION,
   }).then((check) => {
     const fields = { check: check.name, ...check.isolation };
     if (!check.ok) logger.error(fields, check.message);

@@ -30,6 +30,8 @@ export interface DocumentConverterOptions {
   environment: Readonly<Record<string, string | undefined>>;
   /** Only tests turn the network namespace off, to show what the profile holds back alone. */
   network?: 'isolated' | 'shared';
+  /** No conversion at all where no network namespace can be made (CONVERT_REQUIRE_ISOLATION). */
+  requireIsolation?: boolean | undefined;
   /** Where a failed conversion's last output goes (LibreOffice's own account of a crash). */
   logger?: Pick<Logger, 'warn'> | undefined;
 }
@@ -88,6 +90,7 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
         memoryMb: opts.memoryMb,
         maxFileBytes: MAX_FILE_BYTES,
         ...(opts.network ? { network: opts.network } : {}),
+        requireIsolation: opts.requireIsolation === true,
       });
     })());
 

@@ -44,6 +44,12 @@ export interface SandboxOptions {
   maxFileBytes: number;
   /** Off only in tests that show what the profile's own settings hold back. */
   network?: 'isolated' | 'shared';
+  /**
+   * Refuse (reject) rather than share the worker's network when no namespace can be made
+   * (CONVERT_REQUIRE_ISOLATION): the profile's own settings are then the only wall between a
+   * document and the worker's network, and a converter exploit would have none.
+   */
+  requireIsolation?: boolean;
 }
 
 const firstLine = (err: unknown) =>
@@ -108,6 +114,10 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
     opts.network === 'shared'
       ? { reason: 'network isolation turned off for this converter' }
       : await namespaces(root, asUser);
+  if (opts.requireIsolation && !('args' in spaces))
+    throw new Error(
+      `LibreOffice would share the worker's network (${spaces.reason}), and CONVERT_REQUIRE_ISOLATION refuses that; allow unshare (a seccomp profile that permits it, or CAP_SYS_ADMIN) or set CONVERT_REQUIRE_ISOLATION=false`,
+    );
   const outside = 'args' in spaces && !spaces.asTheUser ? spaces.args : [];
   const inside = 'args' in spaces && spaces.asTheUser ? spaces.args : [];
   const bytes = opts.memoryMb * 1024 * 1024;
