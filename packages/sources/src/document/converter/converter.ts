@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, chown, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { access, chown, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -8,6 +8,7 @@ import { ExtractionFailure, FORMATS } from '@xt/contract';
 import { pdfExportTarget, type DocumentFormat } from '../export-filter.ts';
 import type { FormatName } from '@xt/contract';
 import { converterEnvironment } from './environment.ts';
+import { readOutput } from './output.ts';
 import { writeProfile } from './profile.ts';
 import { runGroup, type GroupResult } from './run-group.ts';
 import { createSandbox, type ConverterIsolation, type Sandbox } from './sandbox.ts';
@@ -147,7 +148,11 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
           'TIMEOUT',
           `Converting the ${format.toUpperCase()} file took longer than ${opts.timeoutMs} ms (CONVERT_TIMEOUT_MS).`,
         );
-      const converted = await readFile(path.join(out, `source.${target.ext}`)).catch(() => null);
+      const converted = await readOutput(
+        path.join(out, `source.${target.ext}`),
+        box.user.uid,
+        MAX_FILE_BYTES,
+      );
       const magic = Buffer.from(target.magic, 'latin1');
       if (!converted || !converted.subarray(0, magic.length).equals(magic)) {
         const failure = failed(result, format);

@@ -218,6 +218,23 @@ describe('document converter isolation', () => {
     });
   });
 
+  it('reads back only a regular file of its own: no FIFO to hang on, no link to follow', async () => {
+    // A PDF the converter's user may not read: a link to it must not make the worker read it.
+    const secret = path.join(scripts, 'secret.pdf');
+    await writeFile(secret, `%PDF-1.4 ${CANARY}`, { mode: 0o600 });
+    const link = await fakeSoffice('link', `ln -s "${secret}" "$out/source.pdf"`);
+    const fifo = await fakeSoffice('fifo', 'mkfifo "$out/source.pdf"');
+    for (const executable of [link, fifo]) {
+      const started = Date.now();
+      const failure = await failureOf(
+        converter({ executable }).convertToPdf(Buffer.from('x'), 'docx'),
+      );
+      expect(failure).toMatchObject({ code: 'SOURCE_UNREADABLE' });
+      expect(failure.message).not.toContain(CANARY);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    }
+  }, 40_000);
+
   it('says so when LibreOffice is not there', async () => {
     const failure = await failureOf(
       converter({ executable: path.join(scripts, 'no-soffice') }).convertToPdf(
