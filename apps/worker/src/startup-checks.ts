@@ -100,7 +100,7 @@ export async function checkConverter(settings: {
     return {
       name: 'converter',
       ok: true,
-      message: `LibreOffice at ${where}: environment allow-listed, user ${isolation.user}, network ${isolation.network}, memory ${isolation.memory}${isolation.userNotApplied ? ` (${isolation.userNotApplied})` : ''}`,
+      message: `LibreOffice at ${where}: environment allow-listed, user ${isolation.user}, network ${isolation.network}, processes ${isolation.processes}, memory ${isolation.memory}${isolation.userNotApplied ? ` (${isolation.userNotApplied})` : ''}`,
       isolation,
     };
   } catch (err) {

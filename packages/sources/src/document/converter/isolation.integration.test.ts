@@ -78,7 +78,7 @@ describe('document converter isolation', () => {
   it('runs without the worker’s settings, as nobody, without network, memory bounded', async () => {
     const probe = await fakeSoffice(
       'probe',
-      `{ printf '%%PDF-1.4\\n'; echo "uid=$(id -u)"; echo "as=$(ulimit -v)"; echo "dir=$(dirname "$out")"; env; echo interfaces:; tail -n +3 /proc/net/dev; } > "$out/source.pdf"`,
+      `{ printf '%%PDF-1.4\\n'; echo "uid=$(id -u)"; echo "as=$(ulimit -v)"; echo "dir=$(dirname "$out")"; echo "procs=$(ls /proc | grep -c '^[0-9]')"; env; echo interfaces:; tail -n +3 /proc/net/dev; } > "$out/source.pdf"`,
     );
     const c = converter({ executable: probe });
     const seen = (await c.convertToPdf(Buffer.from('x'), 'docx')).toString('utf8');
@@ -93,7 +93,14 @@ describe('document converter isolation', () => {
     expect(isolation).toMatchObject({
       environment: 'allow-listed',
       memory: '1024 MiB address space',
+      processes: expect.stringMatching(
+        /^(own \/proc \(its processes only\)|the host's \/proc: .+)$/,
+      ),
     });
+    if (isolation.processes.startsWith('own')) {
+      // Its own processes only (the shell, ls, grep and the like): not another conversion's.
+      expect(Number(/^procs=(\d+)$/m.exec(seen)?.[1])).toBeLessThan(10);
+    }
     if (isolation.network.startsWith('none')) {
       // Only the namespace's own loopback: no interface that leads anywhere.
       const interfaces = seen.slice(seen.indexOf('interfaces:')).split('\n').slice(1, -1);
