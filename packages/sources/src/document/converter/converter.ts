@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
-import { access, chown, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { access, chmod, chown, mkdir, mkdtemp, readdir, rmdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -79,6 +80,34 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
   const executable = opts.executable ?? DEFAULT_SOFFICE;
   const limit = pLimit(opts.concurrency);
   let sandbox: Promise<Sandbox> | undefined;
+  let conversions: Promise<string> | undefined;
+  let inFlight = 0;
+  /**
+   * A conversion's directory, inside a folder the converter's user may pass through but not
+   * list (0711), named at random. All conversions run as the same user: one must not find
+   * another's files by listing the temporary folder. The folder lives while conversions do.
+   */
+  async function conversionDir(): Promise<string> {
+    inFlight++;
+    try {
+      conversions ??= mkdtemp(path.join(os.tmpdir(), 'xt-convert-')).then(async (root) => {
+        await chmod(root, 0o711);
+        return root;
+      });
+      const dir = path.join(await conversions, randomUUID());
+      await mkdir(dir, { mode: 0o700 });
+      return dir;
+    } catch (err) {
+      await conversionDone();
+      throw err;
+    }
+  }
+  async function conversionDone(): Promise<void> {
+    if (--inFlight > 0 || !conversions) return;
+    const root = conversions;
+    conversions = undefined;
+    await rmdir(await root).catch(() => undefined);
+  }
   const ready = (): Promise<Sandbox> =>
     (sandbox ??= (async () => {
       await access(executable, constants.X_OK).catch(() => {
@@ -110,7 +139,7 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
       );
     });
     signal?.throwIfAborted();
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'xt-convert-'));
+    const dir = await conversionDir();
     try {
       const input = path.join(dir, `source${FORMATS[format].extensions[0]}`);
       const out = path.join(dir, 'out');
@@ -165,6 +194,7 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
       return converted;
     } finally {
       await box.remove(dir);
+      await conversionDone();
     }
   }
 

@@ -78,7 +78,7 @@ describe('document converter isolation', () => {
   it('runs without the worker’s settings, as nobody, without network, memory bounded', async () => {
     const probe = await fakeSoffice(
       'probe',
-      `{ printf '%%PDF-1.4\\n'; echo "uid=$(id -u)"; echo "as=$(ulimit -v)"; echo "dir=$(dirname "$out")"; echo "procs=$(ls /proc | grep -c '^[0-9]')"; env; echo interfaces:; tail -n +3 /proc/net/dev; } > "$out/source.pdf"`,
+      `{ printf '%%PDF-1.4\\n'; echo "uid=$(id -u)"; echo "as=$(ulimit -v)"; echo "dir=$(dirname "$out")"; echo "procs=$(ls /proc | grep -c '^[0-9]')"; echo "listed=$(ls "$(dirname "$(dirname "$out")")" >/dev/null 2>&1 && echo yes || echo no)"; env; echo interfaces:; tail -n +3 /proc/net/dev; } > "$out/source.pdf"`,
     );
     const c = converter({ executable: probe });
     const seen = (await c.convertToPdf(Buffer.from('x'), 'docx')).toString('utf8');
@@ -97,6 +97,8 @@ describe('document converter isolation', () => {
         /^(own \/proc \(its processes only\)|the host's \/proc: .+)$/,
       ),
     });
+    // Another conversion's directory is not found by listing where they all are.
+    if (process.getuid?.() === 0) expect(seen).toMatch(/^listed=no$/m);
     if (isolation.processes.startsWith('own')) {
       // Its own processes only (the shell, ls, grep and the like): not another conversion's.
       expect(Number(/^procs=(\d+)$/m.exec(seen)?.[1])).toBeLessThan(10);
