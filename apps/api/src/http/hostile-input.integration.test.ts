@@ -3,6 +3,7 @@
  * random and mutated requests derived from the routes' bodies and queries (fast-check, seeded).
  */
 import fc from 'fast-check';
+import { craftedMsg } from '@xt/testkit/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkResponsesAgainstOpenApi,
@@ -151,6 +152,29 @@ describe('text the database cannot store', () => {
       headers: async,
     });
     expect(fields(known)).toEqual(['metadata']);
+  });
+});
+
+describe('an uploaded Outlook message whose structure lies', () => {
+  it('is refused at once with a 422 on source, as email and as auto alike', async () => {
+    for (const type of ['email', 'auto']) {
+      const form = new FormData();
+      form.append('schema_id', schemaId);
+      form.append('type', type);
+      form.append('source', new Blob([craftedMsg({ bodySize: 256 * 2 ** 20 })]), 'invoice.msg');
+      const started = performance.now();
+      const res = await api.request('POST', '/v1/extractions', { body: form, headers: async });
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(res.status, type).toBe(422);
+      expect(res.body.errors).toEqual([
+        {
+          field: 'source',
+          message: expect.stringMatching(
+            /the file is a damaged OLE compound file \(entry 2 declares 268435456 bytes, more than the whole file\)/,
+          ),
+        },
+      ]);
+    }
   });
 });
 
