@@ -66,6 +66,7 @@ describe('recognising a compound file whose structure lies', () => {
     expect(detected).toEqual({
       format: null,
       found: expect.stringMatching(/^a damaged OLE compound file \(.*reaches entry 1 twice\)$/),
+      damaged: true,
     });
     expect(isPasswordProtected(file, 'xls')).toBe(false);
   });

@@ -12,8 +12,12 @@ export type FileInput = { bytes: Uint8Array } | { path: string };
 
 export type Detection =
   | { format: FormatName }
-  /** Not a format the service reads; `found` says what it is, for messages. */
-  | { format: null; found: string };
+  /**
+   * Not a format the service reads; `found` says what it is, for messages. `damaged`: the file
+   * is of a kind that is read, but its structure lies (a compound file claiming more than it
+   * holds), so it is unreadable rather than of another kind.
+   */
+  | { format: null; found: string; damaged?: true };
 
 export interface DetectOptions {
   /** The file's name, which only tells Markdown from plain text (never a kind). */
@@ -118,7 +122,8 @@ export async function detectFormat(input: FileInput, opts: DetectOptions = {}): 
       const compound = whole ? compoundFormatOf(whole) : null;
       if (compound) return { format: compound };
       const damaged = whole ? compoundFileProblem(whole) : null;
-      if (damaged) return { format: null, found: `a damaged OLE compound file (${damaged})` };
+      if (damaged)
+        return { format: null, found: `a damaged OLE compound file (${damaged})`, damaged: true };
     }
     if (typed.ext === 'zip') {
       const damaged = damagedOfficeFile(head);
