@@ -1,7 +1,9 @@
 /**
  * `xt eval` end to end: the command (runEval, as the `xt` binary runs it) against the real
  * service (API in-process, a worker process, PostgreSQL, Redis) and the model stand-in in
- * oracle mode, on a small generated data set. The report's figures are checked exactly.
+ * oracle mode, on a small generated data set. The report's figures are checked exactly. Two
+ * models are configured (MODEL_ENDPOINTS), each on its own stand-in: `gpt-4.1`, the default,
+ * and `local-llama`, slower and unable to answer the first invoice, to compare side by side.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,9 +16,11 @@ import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
 
 const SEED = 7;
 const COUNT = 2;
+const LOCAL_DELAY_MS = 300;
 
 let api: TestApi;
 let model: ModelStandIn;
+let local: ModelStandIn;
 let worker: AppProcess;
 let dir: string;
 
@@ -24,16 +28,50 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'xt-eval-test-'));
   await writeInvoicesText(path.join(dir, 'set'), COUNT, SEED);
   model = await startModelStandIn({ defaultBehaviour: { oracle: true } });
-  api = await startTestApi();
-  worker = await startTestWorker(api, model.url);
+  const unanswerable = makeInvoices(COUNT, SEED)[0]!.invoice_number;
+  local = await startModelStandIn({
+    dialect: { server: 'llamacpp' },
+    models: ['local-llama'],
+    defaultBehaviour: {
+      oracle: true,
+      delayMs: LOCAL_DELAY_MS,
+      pick: (r) => (r.text.includes(unanswerable) ? { content: 'no JSON here' } : undefined),
+    },
+  });
+  const endpoints = JSON.stringify([
+    {
+      name: 'cloud',
+      kind: 'openai',
+      baseUrl: model.url,
+      apiKey: 'sk-test-key',
+      models: [{ id: 'gpt-4.1', default: true }],
+    },
+    {
+      name: 'local',
+      kind: 'openai-compatible',
+      baseUrl: local.url,
+      models: [{ id: 'local-llama' }],
+    },
+  ]);
+  api = await startTestApi({ MODEL_ENDPOINTS: endpoints });
+  // One attempt: the case local-llama cannot answer fails after its repairs, not three times.
+  worker = await startTestWorker(api, model.url, { MODEL_ENDPOINTS: endpoints, JOB_ATTEMPTS: '1' });
 }, 120_000);
 
 afterAll(async () => {
   await worker?.stop();
   await api?.close();
   await model?.close();
+  await local?.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+// The report's own formatting (packages/sdk/src/eval/format.ts), to find figures in the table.
+const format = {
+  pct: (v: number) => `${(v * 100).toFixed(1)}%`,
+  usd: (v: number | null) => `$${(v ?? NaN).toFixed(4)}`,
+  ms: (v: number) => (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`),
+};
 
 function sink() {
   let text = '';
@@ -154,6 +192,64 @@ describe('xt eval', () => {
     expect(
       (await evaluate(['--min-accuracy', String(report.summary.accuracy)], planted)).code,
     ).toBe(0);
+  });
+
+  it('runs several models in one go and prints their figures side by side', async () => {
+    const invoices = makeInvoices(COUNT, SEED);
+    const leavesOf = (i: number) => 6 + invoices[i]!.lines.length * 4;
+    const leaves = invoices.reduce((sum, _, i) => sum + leavesOf(i), 0);
+
+    const run = await evaluate(['--models', 'gpt-4.1,local-llama', '--out', 'multi.json']);
+    expect(run.code).toBe(0);
+    const cloud = await readReport('multi.gpt-4.1.json');
+    const llama = await readReport('multi.local-llama.json');
+    expect([cloud.settings.model, llama.settings.model]).toEqual(['gpt-4.1', 'local-llama']);
+    expect(cloud.summary).toMatchObject({ failed: 0, accuracy: 1 });
+    // The first invoice failed on local-llama: none of its leaves, all of the second's.
+    expect(llama.summary).toMatchObject({ failed: 1, matched: leavesOf(1), leaves });
+    expect(llama.cases[0]!.error?.code).toBe('OUTPUT_INVALID');
+    expect(llama.summary.latencyMs.p50).toBeGreaterThanOrEqual(LOCAL_DELAY_MS);
+
+    // Each column is its own model's: its records name it, and their tokens and costs add up.
+    for (const [id, report] of [
+      ['gpt-4.1', cloud],
+      ['local-llama', llama],
+    ] as const) {
+      let tokens = 0;
+      let cost = 0;
+      for (const c of report.cases) {
+        const record = await api.request('GET', `/v1/extractions/${c.extractionId}`);
+        expect(record.body.data.metadata).toEqual({ eval_case: c.case });
+        tokens += record.body.data.totalTokens as number;
+        cost += record.body.data.usage.estimatedCostUsd as number;
+      }
+      expect(report.summary.tokens, id).toBe(tokens);
+      expect(report.summary.recordedCostUsd, id).toBeCloseTo(cost, 6);
+    }
+    expect(local.requests.filter((r) => r.text.includes(invoices[1]!.invoice_number))).toHaveLength(
+      1,
+    );
+    expect(model.requests.filter((r) => r.model === 'local-llama')).toEqual([]);
+
+    const table = run.stdout.slice(run.stdout.indexOf('# Models side by side'));
+    const row = (label: string, figure: (r: EvalReport) => string) =>
+      `| ${label} | ${figure(cloud)} | ${figure(llama)} |`;
+    expect(table).toContain('| | `gpt-4.1` | `local-llama` |');
+    expect(table).toContain(row('Accuracy', (r) => format.pct(r.summary.accuracy)));
+    expect(table).toContain(`| Accuracy | 100.0% | ${format.pct(leavesOf(1) / leaves)} |`);
+    expect(table).toContain(row('Total tokens', (r) => String(r.summary.tokens)));
+    expect(table).toContain(row('Estimated cost', (r) => format.usd(r.summary.recordedCostUsd)));
+    expect(table).toContain(
+      row('Latency per document, median', (r) => format.ms(r.summary.latencyMs.p50)),
+    );
+    expect(table).toContain(
+      row('Latency per document, p95', (r) => format.ms(r.summary.latencyMs.p95)),
+    );
+    expect(table).toContain('| Failures | 0 of 2 | 1 of 2 |');
+
+    const both = await evaluate(['--model', 'gpt-4.1', '--models', 'local-llama']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give --model or --models, not both');
   });
 
   it('says what is wrong with bad usage and an unreadable data set, exit 2', async () => {

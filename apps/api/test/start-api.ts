@@ -154,6 +154,10 @@ export function startTestWorker(
       QUEUE_PREFIX: api.prefix,
       OPENAI_API_KEY: 'sk-test-key',
       OPENAI_BASE_URL: modelUrl,
+      // The stand-in imitates OpenAI here unless a test gives it another dialect: its answers
+      // are scripted per test, and a probe would read them as a server that enforces nothing.
+      // The dialect tests configure MODEL_ENDPOINTS (probed), or set this to `auto`.
+      MODEL_ENDPOINT_KIND: 'openai',
       LOG_LEVEL: 'info',
       JOB_BACKOFF_MS: '50',
       MODEL_MAX_RETRIES: '0',

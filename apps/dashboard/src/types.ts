@@ -35,6 +35,7 @@ export type {
   WebhookDelivery,
   Citation,
   ExtractionWarning,
+  Model,
 } from '@xt/sdk';
 import type { ExtractionStatus, WebhookEndpoint as SdkWebhookEndpoint } from '@xt/sdk';
 

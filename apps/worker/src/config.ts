@@ -7,41 +7,18 @@ import {
   reuseConfig,
   sourceLimitsConfig,
 } from '@xt/runtime';
-import { PriceOverridesSchema, priceTable } from '@xt/model';
+import {
+  modelEndpointsConfig,
+  singleEndpointConfig,
+  PriceOverridesSchema,
+  priceTable,
+  registryFromSettings,
+  unknownPricedModels,
+  type ModelRegistry,
+} from '@xt/model';
 import { DEFAULT_RETRY_DELAYS, parseRetryDelays } from '@xt/webhooks';
 
 const MiB = 1024 * 1024;
-
-/** `{"gpt-4.1":"gpt-4.1-2025-04-14"}` or `gpt-4.1=my-deployment,gpt-4.1-mini=small` */
-const modelMap = z
-  .string()
-  .default('')
-  .transform((text, ctx) => {
-    const trimmed = text.trim();
-    if (trimmed === '') return {};
-    if (trimmed.startsWith('{')) {
-      try {
-        const parsed = z.record(z.string(), z.string()).parse(JSON.parse(trimmed));
-        return parsed;
-      } catch {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'must be a JSON object of strings or name=target pairs',
-        });
-        return z.NEVER;
-      }
-    }
-    const map: Record<string, string> = {};
-    for (const pair of trimmed.split(',')) {
-      const [from, to] = pair.split('=').map((s) => s.trim());
-      if (!from || !to) {
-        ctx.addIssue({ code: 'custom', message: `bad pair "${pair}": expected name=target` });
-        return z.NEVER;
-      }
-      map[from] = to;
-    }
-    return map;
-  });
 
 /** MODEL_PRICES: JSON of per-model prices over the defaults (docs/cost.md). */
 const modelPrices = z
@@ -79,13 +56,23 @@ export const configSchema = z.object({
   WORKER_INDEX: int(0),
   WORKER_METRICS_HOST: z.string().default('0.0.0.0'),
 
-  OPENAI_API_KEY: z.string().default(''),
-  OPENAI_BASE_URL: z.url().optional(),
-  MODEL_MAP: modelMap,
+  // Several model servers in one place (docs/models.md); unset: the one endpoint
+  // OPENAI_API_KEY, OPENAI_BASE_URL and MODEL_MAP describe.
+  ...modelEndpointsConfig,
+  ...singleEndpointConfig,
   // USD per 1M input, cached input and output tokens, standard and batch, per public model:
   // what records and usage show as cost (docs/cost.md). Defaults: OpenAI's list prices.
   MODEL_PRICES: modelPrices,
   MODEL_TIMEOUT_MS: int(120_000, 1000),
+  // What a server that is not OpenAI's can do is probed on first use (docs/models.md) and kept
+  // this long for every process; a probe call waits this long for its answer.
+  MODEL_PROBE_TTL_SECONDS: int(86_400, 1),
+  MODEL_PROBE_TIMEOUT_MS: int(120_000, 1000),
+  // A call's deadline is MODEL_TIMEOUT_MS plus this per thousand prompt tokens: a local server
+  // on a CPU reads a long prompt for minutes (docs/models.md#slow-servers).
+  MODEL_TIMEOUT_PER_1K_TOKENS_MS: int(1_000),
+  // How long a call waits for a server answering 503 while it loads its model.
+  MODEL_LOAD_WAIT_MS: int(300_000),
   MODEL_MAX_RETRIES: int(1),
   MODEL_MAX_INPUT_TOKENS: int(120_000, 1000),
   // Cost ceilings per extraction (docs/security.md#cost-bounds): estimated input tokens over all
@@ -247,10 +234,18 @@ const checked = configSchema
         : c.CONVERT_REQUIRE_ISOLATION === 'true',
   }));
 
-export type WorkerConfig = z.infer<typeof checked>;
+/** The settings, and the models they serve with each one's endpoint (docs/models.md). */
+export type WorkerConfig = z.infer<typeof checked> & { models: ModelRegistry };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  return parseEnv(checked, env);
+  const config = parseEnv(checked, env);
+  const models = registryFromSettings(config, env, true);
+  const unknown = unknownPricedModels(config.MODEL_PRICES, models.names);
+  if (unknown.length > 0)
+    throw new Error(
+      `Invalid configuration:\n  MODEL_PRICES: ${unknown.join(', ')}: not a public model (${models.names.join(', ')})`,
+    );
+  return { ...config, models };
 }
 
 /** The port this worker's operational endpoints listen on; undefined when they are off. */

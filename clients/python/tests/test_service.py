@@ -86,6 +86,15 @@ class SchemasTest(ServiceTest):
         self.assertTrue(error.request_id)
 
 
+class ModelsTest(ServiceTest):
+    def test_lists_the_models_the_service_serves(self) -> None:
+        models = self.client.models.list()
+        # The test service's default configuration: the two GPT-4.1 names, the first the default.
+        self.assertEqual([m["id"] for m in models], ["gpt-4.1", "gpt-4.1-mini"])
+        self.assertEqual([m["default"] for m in models], [True, False])
+        self.assertEqual(set(models[0]), {"id", "default", "capabilities", "probedAt"})
+
+
 class ExtractionsTest(ServiceTest):
     def test_extracts_text_and_waits_for_the_answer(self) -> None:
         done = self.client.extract(self.schema_id, "text", "Invoice. Total due: 12.50 EUR")

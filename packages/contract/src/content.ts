@@ -35,6 +35,19 @@ export interface PreparedSource {
   grounding?: GroundingSource;
   /** Set when pages or characters past a limit were not read: becomes a SOURCE_TRUNCATED warning. */
   truncated?: { message: string };
+  /**
+   * Set when the source was read for a model that takes no images (docs/sources.md#text-only-models):
+   * the pages and images sent as their OCR text instead, and the images left out (a webpage's
+   * screenshot, a picture beside a page's text). Becomes an IMAGES_READ_AS_TEXT warning.
+   */
+  imagesAsText?: ImagesAsText;
+}
+
+/** What a reading without images did in their place; each count may be 0. */
+export interface ImagesAsText {
+  pages: number;
+  images: number;
+  leftOut: number;
 }
 
 /** One line of a page as the worker read it: its text and its box (fractions, top-left origin). */

@@ -11,6 +11,7 @@ import type {
   ExtractionPriority,
   FailureCode,
   ListQuery,
+  Model,
   Page,
   PublicModel,
   Schema,
@@ -180,6 +181,11 @@ export class XtClient {
       options: CallOptions = {},
     ): Promise<Page<WebhookDelivery>> =>
       this.get(`/webhooks/${enc(id)}/deliveries`, query, options),
+  };
+
+  readonly models = {
+    /** The models `model` on create takes, the default among them, and what each can do. */
+    list: (options: CallOptions = {}): Promise<Model[]> => this.get('/models', undefined, options),
   };
 
   /**

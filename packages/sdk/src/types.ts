@@ -39,7 +39,37 @@ export type SourceFormat =
   | 'eml'
   | 'msg'
   | 'office-encrypted';
-export type PublicModel = 'gpt-4.1' | 'gpt-4.1-mini';
+/**
+ * A model name the service serves: `gpt-4.1` and `gpt-4.1-mini` by default, or any name its
+ * operator configured (`client.models.list()` lists them).
+ */
+export type PublicModel = string;
+/**
+ * How the model's server holds answers to the schema (docs/models.md): `json_schema` enforces it,
+ * `json_object` answers JSON with the schema in the prompt, `prompt` is read from its prose.
+ */
+export type StructuredOutputMode = 'json_schema' | 'json_object' | 'prompt';
+
+/** What a model was found able to do; null fields were not told by its server. */
+export interface ModelCapabilities {
+  structuredOutput: StructuredOutputMode;
+  /** false: pages and images reach it as OCR text */
+  images: boolean;
+  /** false: confidence comes from grounding alone */
+  logprobs: boolean;
+  contextTokens: number | null;
+  outputTokens: number | null;
+}
+
+/** One entry of `GET /models`: a name `model` takes on create, never where it is served. */
+export interface Model {
+  id: PublicModel;
+  /** used when a create names no model */
+  default: boolean;
+  /** null until the model has been probed (on its first extraction) */
+  capabilities: ModelCapabilities | null;
+  probedAt: string | null;
+}
 export type WebhookEventType = 'extraction.completed' | 'extraction.failed';
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -51,6 +81,7 @@ export type FailureCode =
   | 'SOURCE_UNREADABLE'
   | 'MODEL_UNAVAILABLE'
   | 'MODEL_REFUSED'
+  | 'MODEL_CONTEXT_TOO_SMALL'
   | 'OUTPUT_INVALID'
   | 'TIMEOUT'
   | 'INTERNAL';
@@ -161,7 +192,8 @@ export interface Citation {
 /** Keyed by JSON Pointer into the output, e.g. `/lines/3/amount`. */
 export type Citations = Record<string, Citation>;
 
-export type WarningCode = 'OUTPUT_TRUNCATED' | 'SOURCE_TRUNCATED' | 'UNGROUNDED_VALUES';
+export type WarningCode =
+  'OUTPUT_TRUNCATED' | 'SOURCE_TRUNCATED' | 'UNGROUNDED_VALUES' | 'IMAGES_READ_AS_TEXT';
 
 export interface ExtractionWarning {
   code: WarningCode;

@@ -67,6 +67,8 @@ export class BenchStack {
       REDIS_URL: this.servers.redisUrl,
       QUEUE_PREFIX: `bare${suffix}`,
       OPENAI_BASE_URL: this.model.url,
+      // the stand-in imitates OpenAI (docs/models.md: MODEL_ENDPOINT_KIND)
+      MODEL_ENDPOINT_KIND: 'openai',
       WORKER_CONCURRENCY: String(this.options.workerConcurrency),
     };
     const barePort = await freePort();

@@ -280,6 +280,8 @@ export async function startWorker(
       WORKER_NAME: name,
       OPENAI_API_KEY: 'bench',
       OPENAI_BASE_URL: s.modelUrl,
+      // the stand-in imitates OpenAI (docs/models.md: MODEL_ENDPOINT_KIND)
+      MODEL_ENDPOINT_KIND: 'openai',
       // Several workers on this host: no fixed ops port (WORKER_METRICS_PORT) to clash on.
       WORKER_METRICS_PORT: '0',
       ...extra,

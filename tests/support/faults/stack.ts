@@ -131,6 +131,8 @@ export async function startFaultStack(options: FaultStackOptions = {}): Promise<
         WORKER_METRICS_PORT: '0',
         OPENAI_API_KEY: 'sk-test-key',
         OPENAI_BASE_URL: model.url,
+        // the stand-in imitates OpenAI (docs/models.md: MODEL_ENDPOINT_KIND)
+        MODEL_ENDPOINT_KIND: 'openai',
         ...env,
       },
       'worker started',

@@ -19,6 +19,7 @@ import { SOURCE_TYPES as SDK_SOURCE_TYPES, sourceTypeFor } from '@xt/sdk';
 import type { serializeListRecord, serializeSingleRecord } from '@xt/contract';
 import type * as sdk from '@xt/sdk';
 import type { ExtractionCompleted } from '../extractions/response.ts';
+import type { ModelInfo } from '../models/response.ts';
 import type { serializeSchema } from '../schemas/serialize.ts';
 import type { serializeAttempt, serializeEndpointWithSecret } from '../webhooks/serialize.ts';
 
@@ -67,6 +68,7 @@ const checks: {
     : false;
   attemptKeys: Equal<keyof sdk.WebhookDelivery, keyof ServiceAttempt>;
   attempt: Fits<Omit<sdk.WebhookDelivery, 'type'>, Omit<ServiceAttempt, 'type'>>;
+  model: Equal<sdk.Model, ModelInfo>;
 } = {
   statuses: true,
   sourceTypes: true,
@@ -92,6 +94,7 @@ const checks: {
   endpoint: true,
   attemptKeys: true,
   attempt: true,
+  model: true,
 };
 
 describe('SDK wire types', () => {

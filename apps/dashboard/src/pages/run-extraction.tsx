@@ -5,6 +5,8 @@ import { ErrorNotice, Field, PageHeader, Spinner } from '../components/ui.tsx';
 import { useSubmit, useTitle } from '../hooks.ts';
 import type { ExtractionRecord } from '../types.ts';
 import { useSchemaChoices } from './extractions.tsx';
+import { ModelField } from './model-field.tsx';
+import { RunOptions } from './run-options.tsx';
 import { SOURCE_KINDS, typesTaking, type SourceType } from '@xt/contract/source-kinds';
 
 type Mode = 'text' | 'url' | 'file';
@@ -66,6 +68,7 @@ export function RunExtractionPage() {
   const [citations, setCitations] = useState(false);
   const [reuse, setReuse] = useState(true);
   const [batch, setBatch] = useState(false);
+  const [model, setModel] = useState('');
   const { busy, error, fields, onSubmit } = useSubmit();
 
   // A file dropped anywhere on the form is the source, read as whatever its content is.
@@ -88,6 +91,7 @@ export function RunExtractionPage() {
     const form = new FormData();
     form.append('schema_id', schemaId);
     form.append('type', type);
+    if (model) form.append('model', model);
     if (mode === 'file') {
       if (file) form.append('source', file, file.name);
     } else form.append('source', mode === 'text' ? text : url);
@@ -151,6 +155,7 @@ export function RunExtractionPage() {
             </select>
           )}
         </Field>
+        <ModelField value={model} onChange={setModel} fields={fields} />
         <fieldset class="fieldset-plain">
           <legend>Source</legend>
           <div class="segmented">
@@ -249,67 +254,18 @@ export function RunExtractionPage() {
             />
           )}
         </Field>
-        <div class="field">
-          <label class="checkbox">
-            <input
-              type="checkbox"
-              name="citations"
-              checked={citations}
-              aria-describedby="citations-hint"
-              onChange={(e) => setCitations(e.currentTarget.checked)}
-            />
-            Cite the source for every value
-          </label>
-          <p class="field__hint" id="citations-hint">
-            Shows where each value was found (quote, page, boxes) and flags values found nowhere.
-          </p>
-          {errorsFor(fields, 'citations').map((m) => (
-            <ErrorNotice key={m} error={m} />
-          ))}
-        </div>
-        <div class="field">
-          <label class="checkbox">
-            <input
-              type="checkbox"
-              name="cache"
-              checked={reuse}
-              aria-describedby="cache-hint"
-              onChange={(e) => setReuse(e.currentTarget.checked)}
-            />
-            Reuse an earlier answer
-          </label>
-          <p class="field__hint" id="cache-hint">
-            The same source with the same schema and options, done in the last week, completes at
-            once without spending tokens. Untick to run the model again.
-          </p>
-          {errorsFor(fields, 'cache').map((m) => (
-            <ErrorNotice key={m} error={m} />
-          ))}
-        </div>
-        <div class="field">
-          <label class="checkbox">
-            <input
-              type="checkbox"
-              name="priority"
-              checked={batch}
-              aria-describedby="priority-hint"
-              onChange={(e) => setBatch(e.currentTarget.checked)}
-            />
-            Batch: cheaper, not urgent
-          </label>
-          <p class="field__hint" id="priority-hint">
-            The model is called through the provider’s batch interface at its lower price; the
-            result may take up to a day.
-          </p>
-          {errorsFor(fields, 'priority').map((m) => (
-            <ErrorNotice key={m} error={m} />
-          ))}
-        </div>
+        <RunOptions
+          citations={[citations, setCitations]}
+          reuse={[reuse, setReuse]}
+          batch={[batch, setBatch]}
+          fields={fields}
+        />
         {fields
           .filter(
             (x) =>
               ![
                 'schema_id',
+                'model',
                 'type',
                 'source',
                 'instruction',

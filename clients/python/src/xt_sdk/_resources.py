@@ -1,4 +1,4 @@
-"""Schemas, extractions and webhook endpoints: one class each over the transport."""
+"""Schemas, extractions, webhook endpoints and models: one class each over the transport."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from .types import (
     Extraction,
     ExtractionListItem,
     ExtractionStatus,
+    Model,
     Page,
     Schema,
     WebhookDelivery,
@@ -232,3 +233,12 @@ _RENAMED = {"startDate": "start_date", "endDate": "end_date"}
 def _kwargs(query: dict[str, Any]) -> dict[str, Any]:
     """A wire query back into keyword arguments, for the page walkers."""
     return {_RENAMED.get(k, k): v for k, v in query.items() if v is not None}
+
+
+class Models:
+    def __init__(self, http: Transport) -> None:
+        self._http = http
+
+    def list(self) -> list[Model]:
+        """The names ``model`` takes on create, the default among them, and what each can do."""
+        return cast(list[Model], self._http.request("GET", "/models").data)

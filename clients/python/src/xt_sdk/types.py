@@ -6,7 +6,9 @@ from typing import Any, Literal, Optional, TypedDict
 
 ExtractionStatus = Literal["pending", "processing", "completed", "failed"]
 SourceType = Literal["text", "image", "pdf", "webpage", "document", "spreadsheet", "email", "auto"]
-PublicModel = Literal["gpt-4.1", "gpt-4.1-mini"]
+# A model name the service serves: `gpt-4.1` and `gpt-4.1-mini` by default, or any name its
+# operator configured (`client.models.list()` lists them).
+PublicModel = str
 #: ``batch``: through the provider's batch interface, cheaper, within hours (docs/batch.md)
 Priority = Literal["standard", "batch"]
 WebhookEventType = Literal["extraction.completed", "extraction.failed"]
@@ -32,6 +34,29 @@ class PaginationMeta(TypedDict):
 class Page(TypedDict):
     data: list[Any]
     meta: PaginationMeta
+
+
+#: how the model's server holds answers to the schema (docs/models.md)
+StructuredOutputMode = Literal["json_schema", "json_object", "prompt"]
+
+
+class ModelCapabilities(TypedDict):
+    structuredOutput: StructuredOutputMode
+    #: False: pages and images reach the model as OCR text
+    images: bool
+    logprobs: bool
+    contextTokens: Optional[int]
+    outputTokens: Optional[int]
+
+
+class Model(TypedDict):
+    """One entry of ``GET /models``: a name ``model`` takes on create."""
+
+    id: str
+    default: bool
+    #: None until the model has been probed (on its first extraction)
+    capabilities: Optional[ModelCapabilities]
+    probedAt: Optional[str]
 
 
 class _StructureOptional(TypedDict, total=False):

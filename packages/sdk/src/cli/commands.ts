@@ -2,6 +2,7 @@ import type { Command } from './command.ts';
 import { evalCommand } from './eval.ts';
 import { extractCommand } from './extract/index.ts';
 import { extractionsCommand } from './extractions.ts';
+import { modelsCommand } from './models.ts';
 import { schemasCommand } from './schemas.ts';
 import { webhooksCommand } from './webhooks.ts';
 
@@ -11,5 +12,6 @@ export const commands: Record<string, Command> = {
   schemas: schemasCommand,
   extractions: extractionsCommand,
   webhooks: webhooksCommand,
+  models: modelsCommand,
   eval: evalCommand,
 };

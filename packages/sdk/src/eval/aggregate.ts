@@ -21,6 +21,8 @@ export interface CaseOutcome {
   output: unknown;
   /** the record's input, output and cached input tokens, when the service reports them */
   usage?: TokenSplit | undefined;
+  /** what the record says the tokens cost (docs/cost.md); undefined when it says nothing */
+  costUsd?: number | undefined;
   latencyMs: number;
 }
 
@@ -56,6 +58,9 @@ export function buildReport(input: {
       estimatedCost: costs.some((c) => c === null)
         ? null
         : round6(costs.reduce<number>((sum, c) => sum + (c ?? 0), 0)),
+      recordedCostUsd: outcomes.some((o) => o.costUsd === undefined)
+        ? null
+        : round6(outcomes.reduce((sum, o) => sum + (o.costUsd ?? 0), 0)),
       latencyMs: { p50: percentile(latencies, 50), p95: percentile(latencies, 95) },
     },
     fields: fieldFigures(outcomes),

@@ -4,7 +4,8 @@ export interface EvalArgs {
   dataset: string;
   baseUrl: string;
   key: string | undefined;
-  model: string | undefined;
+  /** `--model` alone keeps today's single run; empty: the service's default */
+  models: string[];
   instruction: string | undefined;
   citations: boolean;
   concurrency: number;
@@ -27,7 +28,8 @@ export const USAGE = `Usage: xt eval --dataset <dir> [options]
   --dataset <dir>        schema.json, cases/<case>.<ext>, expected/<case>.json
   --base-url <url>       the service's root URL (default ${DEFAULT_BASE_URL}, npm start's)
   --key <api key>        default: .data/dev-api-key.txt, the key npm start creates
-  --model <name>         gpt-4.1 or gpt-4.1-mini (default: the service's)
+  --model <name>         a model the service serves (xt models lists them; default: the service's)
+  --models <a,b,...>     several models in one run, compared side by side
   --instruction <text>   an extra instruction sent with every case
   --citations            ask for citations on every case
   --concurrency <n>      cases in flight at once (default 4)
@@ -52,6 +54,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         'base-url': { type: 'string' },
         key: { type: 'string' },
         model: { type: 'string' },
+        models: { type: 'string' },
         instruction: { type: 'string' },
         citations: { type: 'boolean', default: false },
         concurrency: { type: 'string' },
@@ -80,7 +83,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     dataset: values.dataset,
     baseUrl,
     key: values.key,
-    model: values.model,
+    models: modelList(values.model, values.models),
     instruction: values.instruction,
     citations: values.citations,
     concurrency,
@@ -92,6 +95,18 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     site: values.site,
     timeoutSeconds: integer('--timeout', values.timeout ?? '600', 1, 86_400),
   };
+}
+
+function modelList(model: string | undefined, models: string | undefined): string[] {
+  if (model !== undefined && models !== undefined)
+    throw new UsageError('give --model or --models, not both');
+  if (model !== undefined) return [model];
+  if (models === undefined) return [];
+  const list = models.split(',').map((m) => m.trim());
+  if (list.some((m) => m === '')) throw new UsageError(`--models: an empty name in ${models}`);
+  const twice = list.find((m, i) => list.indexOf(m) !== i);
+  if (twice) throw new UsageError(`--models: ${twice} is named twice`);
+  return list;
 }
 
 function integer(flag: string, text: string, min: number, max: number): number {

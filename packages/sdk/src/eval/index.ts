@@ -10,8 +10,8 @@ import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import { DEFAULT_PRICES, parsePriceTable } from './prices.ts';
 import { progressBar, type ProgressStream } from './progress.ts';
-import type { EvalReport } from './report-types.ts';
 import { runCases } from './run-cases.ts';
+import { renderSideBySide, type ModelRun } from './side-by-side.ts';
 
 export type { EvalReport } from './report-types.ts';
 export { scoreOutput } from './score.ts';
@@ -46,17 +46,26 @@ export async function runEval(argv: string[], io: EvalIo): Promise<number> {
   }
   const at = (file: string) => path.resolve(io.cwd, file);
   try {
-    const report = await evaluate(args, io, at);
-    io.stdout.write(renderMarkdown(report));
-    if (args.out) await writeOut(at(args.out), `${JSON.stringify(report, null, 2)}\n`);
-    if (args.html) await writeOut(at(args.html), renderHtml(report));
-    if (args.minAccuracy !== undefined && report.summary.accuracy < args.minAccuracy) {
-      io.stderr.write(
-        `xt eval: accuracy ${report.summary.accuracy.toFixed(4)} is below --min-accuracy ${args.minAccuracy}\n`,
-      );
-      return 1;
+    const runs = await evaluate(args, io, at);
+    const several = runs.length > 1;
+    let below = false;
+    for (const { model, report } of runs) {
+      io.stdout.write(renderMarkdown(report));
+      if (several) io.stdout.write('\n');
+      const file = (name: string) => at(several ? perModel(name, model!) : name);
+      if (args.out) await writeOut(file(args.out), `${JSON.stringify(report, null, 2)}\n`);
+      if (args.html) await writeOut(file(args.html), renderHtml(report));
+      if (args.minAccuracy !== undefined && report.summary.accuracy < args.minAccuracy) {
+        const whose = several ? ` of ${model}` : '';
+        io.stderr.write(
+          `xt eval: accuracy${whose} ${report.summary.accuracy.toFixed(4)} is below --min-accuracy ${args.minAccuracy}\n`,
+        );
+        below = true;
+      }
     }
-    return 0;
+    // Last, so the comparison is what stays on the screen.
+    if (several) io.stdout.write(renderSideBySide(runs));
+    return below ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof DatasetError) {
       io.stderr.write(`xt eval: ${error.message}\n`);
@@ -74,7 +83,7 @@ async function evaluate(
   args: EvalArgs,
   io: EvalIo,
   at: (file: string) => string,
-): Promise<EvalReport> {
+): Promise<ModelRun[]> {
   const dataset = await loadDataset(at(args.dataset));
   const prices = args.prices
     ? parsePriceTable(await readText(at(args.prices), '--prices'))
@@ -89,35 +98,50 @@ async function evaluate(
     structure: dataset.schema.structure,
     ...(dataset.schema.description ? { description: dataset.schema.description } : {}),
   });
-  const bar = progressBar(io.stderr, dataset.name);
-  bar.update(0, dataset.cases.length);
-  const outcomes = await runCases({
-    client,
-    dataset,
-    schemaId: schema.id,
-    model: args.model,
-    instruction: args.instruction,
-    citations: args.citations,
-    concurrency: args.concurrency,
-    site: args.site,
-    timeoutMs: args.timeoutSeconds * 1000,
-    onCaseDone: (done, total) => bar.update(done, total),
-  }).finally(() => bar.finish());
-  const report = buildReport({
-    dataset: dataset.name,
-    settings: {
-      baseUrl: args.baseUrl,
-      model: args.model ?? null,
-      instruction: args.instruction ?? null,
+  const models = args.models.length ? args.models : [undefined];
+  const runs: ModelRun[] = [];
+  // One model after another: run together they would share the workers, and each one's
+  // latency would include waiting behind the other's calls.
+  for (const model of models) {
+    const label = models.length > 1 ? `${dataset.name} · ${model}` : dataset.name;
+    const bar = progressBar(io.stderr, label);
+    bar.update(0, dataset.cases.length);
+    const outcomes = await runCases({
+      client,
+      dataset,
+      schemaId: schema.id,
+      model,
+      instruction: args.instruction,
       citations: args.citations,
       concurrency: args.concurrency,
-    },
-    pricedModel: args.model ?? SERVICE_DEFAULT_MODEL,
-    prices,
-    outcomes,
-  });
-  if (earlier) report.comparison = compareReports(earlier, report, args.compare!);
-  return report;
+      site: args.site,
+      timeoutMs: args.timeoutSeconds * 1000,
+      onCaseDone: (done, total) => bar.update(done, total),
+    }).finally(() => bar.finish());
+    const report = buildReport({
+      dataset: dataset.name,
+      settings: {
+        baseUrl: args.baseUrl,
+        model: model ?? null,
+        instruction: args.instruction ?? null,
+        citations: args.citations,
+        concurrency: args.concurrency,
+      },
+      pricedModel: model ?? SERVICE_DEFAULT_MODEL,
+      prices,
+      outcomes,
+    });
+    if (earlier) report.comparison = compareReports(earlier, report, args.compare!);
+    runs.push({ model: model ?? null, report });
+  }
+  return runs;
+}
+
+/** `base.json` for model `a/b:7` is `base.a_b_7.json`: one report file per model, side by side. */
+function perModel(file: string, model: string): string {
+  const safe = model.replace(/[^\w.-]/g, '_');
+  const ext = path.extname(file);
+  return `${file.slice(0, file.length - ext.length)}.${safe}${ext}`;
 }
 
 /** The development key `npm start` saved on its first start, read from the working folder. */

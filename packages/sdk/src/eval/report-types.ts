@@ -32,6 +32,11 @@ export interface Summary {
   tokens: number;
   /** USD, from the price table; null when the model has no price */
   estimatedCost: number | null;
+  /**
+   * USD, the sum of the records' `usage.estimatedCostUsd`: the service's own prices, so a model
+   * the price table lacks still has a figure; null when a case has no record to read
+   */
+  recordedCostUsd: number | null;
   latencyMs: { p50: number; p95: number };
 }
 

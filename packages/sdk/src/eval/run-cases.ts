@@ -1,6 +1,6 @@
 import type { XtClient } from '../client.ts';
 import { ApiError, ExtractionFailedError, XtError } from '../errors.ts';
-import type { Extraction, PublicModel } from '../types.ts';
+import type { Extraction } from '../types.ts';
 import type { CaseOutcome } from './aggregate.ts';
 import { caseSource, type Dataset, type DatasetCase } from './dataset.ts';
 import { scoreOutput, type CaseScore } from './score.ts';
@@ -45,7 +45,7 @@ async function runCase(item: DatasetCase, options: RunOptions): Promise<CaseOutc
     const params = {
       schemaId: options.schemaId,
       ...source,
-      ...(options.model ? { model: options.model as PublicModel } : {}),
+      ...(options.model ? { model: options.model } : {}),
       ...(options.instruction ? { instruction: options.instruction } : {}),
       ...(options.citations ? { citations: true } : {}),
       metadata: { eval_case: item.name.slice(0, 500) },
@@ -59,7 +59,7 @@ async function runCase(item: DatasetCase, options: RunOptions): Promise<CaseOutc
       score: scoreOutput(item.expected, result.output),
       tokens: result.totalTokens,
       output: result.output,
-      usage: (await spentBy(options.client, result.id))?.usage,
+      ...recorded(await spentBy(options.client, result.id)),
       latencyMs: performance.now() - started,
     };
   } catch (error) {
@@ -74,7 +74,7 @@ async function runCase(item: DatasetCase, options: RunOptions): Promise<CaseOutc
       error: { code: failure.code, message: failure.message },
       score: nothingMatched(item.expected),
       tokens: spent?.totalTokens ?? 0,
-      usage: spent?.usage,
+      ...recorded(spent),
       latencyMs: performance.now() - started,
     };
   }
@@ -106,6 +106,10 @@ async function spentBy(
   } catch {
     return undefined;
   }
+}
+
+function recorded(spent: Awaited<ReturnType<typeof spentBy>>) {
+  return { usage: spent?.usage, costUsd: spent?.usage?.estimatedCostUsd };
 }
 
 /** A failed case has no output: even its expected nulls were not found, they were not asked. */

@@ -4,6 +4,7 @@ import {
   type ContentPart,
   type FormatName,
   type GroundingPart,
+  type ImagesAsText,
   type PreparedSource,
   type SourceType,
 } from '@xt/contract';
@@ -49,6 +50,8 @@ interface Walk {
   unread: string[];
   images: number;
   partPages: Map<string, PageBytes>;
+  /** What the attachments read for a model that takes no images did in the images' place. */
+  asText: ImagesAsText;
 }
 
 const KIND_NOUNS: Partial<Record<SourceType, string>> = {
@@ -119,6 +122,11 @@ async function readAttachment(walk: Walk, a: ReadAttachment, name: string): Prom
   }
   if (kind === 'image') walk.images += 1;
   if (prepared.truncated) walk.unread.push(`${name}: ${prepared.truncated.message}`);
+  if (prepared.imagesAsText) {
+    walk.asText.pages += prepared.imagesAsText.pages;
+    walk.asText.images += prepared.imagesAsText.images;
+    walk.asText.leftOut += prepared.imagesAsText.leftOut;
+  }
   const pages = sourceBytesOf(prepared);
   if (pages) walk.partPages.set(name, pages);
   walk.sections.push({
@@ -203,6 +211,7 @@ export async function prepareEmail(
     unread: [],
     images: 0,
     partPages: new Map(),
+    asText: { pages: 0, images: 0, leftOut: 0 },
   };
   await walkMessage(walk, message, 'body', '', null);
   const prepared: PreparedSource = { parts: renumber(walk.sections) };
@@ -214,6 +223,8 @@ export async function prepareEmail(
     prepared.truncated = {
       message: `Parts of the message were not read: ${walk.unread.join('; ')}.`,
     };
+  const { pages, images, leftOut } = walk.asText;
+  if (pages + images + leftOut > 0) prepared.imagesAsText = walk.asText;
   // The parts with pages are drawn for the review view as their own kinds draw them.
   return keepPartBytes(prepared, walk.partPages);
 }

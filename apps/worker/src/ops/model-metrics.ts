@@ -1,0 +1,65 @@
+import type { ModelRoute, ProbedCapabilities } from '@xt/model';
+import { Counter, Gauge, type Registry } from '@xt/telemetry';
+
+export interface ModelProbeMetrics {
+  /** A model's probe ended: what it found, or that it failed. */
+  probed(route: ModelRoute, found: ProbedCapabilities | undefined): void;
+}
+
+/**
+ * What the probes learned, for the dashboards an operator watches: how often each endpoint was
+ * probed and what that cost (never charged to an account), and per model the window and slots
+ * calls are sized by and whether it takes images and log-probabilities. Labels are configured
+ * endpoint and model names only, so the series stay bounded.
+ */
+export function modelProbeMetrics(registry: Registry): ModelProbeMetrics {
+  const registers = [registry];
+  const probes = new Counter({
+    name: 'worker_model_probes_total',
+    help: 'Capability probes of a model server by endpoint and outcome (ok, failed)',
+    labelNames: ['endpoint', 'outcome'] as const,
+    registers,
+  });
+  const tokens = new Counter({
+    name: 'worker_model_probe_tokens_total',
+    help: 'Tokens the capability probes spent, by endpoint (the service pays; no account is charged)',
+    labelNames: ['endpoint'] as const,
+    registers,
+  });
+  const context = new Gauge({
+    name: 'worker_model_context_tokens',
+    help: 'The context window calls to a model are sized by, as its last probe found (0: not told)',
+    labelNames: ['endpoint', 'model'] as const,
+    registers,
+  });
+  const slots = new Gauge({
+    name: 'worker_model_slots',
+    help: 'Requests a model server works at once, as its last probe found (0: not told)',
+    labelNames: ['endpoint', 'model'] as const,
+    registers,
+  });
+  const abilities = new Gauge({
+    name: 'worker_model_capability',
+    help: 'Whether a model takes a feature (1) or not (0): images, logprobs, json_schema',
+    labelNames: ['endpoint', 'model', 'capability'] as const,
+    registers,
+  });
+  return {
+    probed(route, found) {
+      const endpoint = route.endpoint.name;
+      probes.inc({ endpoint, outcome: found ? 'ok' : 'failed' });
+      if (!found) return;
+      tokens.inc({ endpoint }, found.tokensSpent);
+      const labels = { endpoint, model: route.id };
+      const c = found.capabilities;
+      context.set(labels, c.contextTokens ?? 0);
+      slots.set(labels, c.slots ?? 0);
+      abilities.set({ ...labels, capability: 'images' }, c.images ? 1 : 0);
+      abilities.set({ ...labels, capability: 'logprobs' }, c.logprobs ? 1 : 0);
+      abilities.set(
+        { ...labels, capability: 'json_schema' },
+        c.structuredOutput === 'json_schema' ? 1 : 0,
+      );
+    },
+  };
+}
