@@ -1,14 +1,20 @@
 /**
  * `npm run lint:containers` (after dclint has checked docker-compose.yml against the compose
- * schema): the files Dockerfile and compose refer to, and HAProxy's config when haproxy is
- * installed. No Docker engine needed.
+ * schema): the files Dockerfile and compose refer to, the secrets .dockerignore must keep out of
+ * the image, and HAProxy's config when haproxy is installed. No Docker engine needed.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { checkCompose, checkDockerfile, checkDockerfileCmd } from './check.ts';
+import { checkBuildContext } from './context.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const problems = [...checkDockerfile(root), ...checkDockerfileCmd(root), ...checkCompose(root)];
+const problems = [
+  ...checkDockerfile(root),
+  ...checkDockerfileCmd(root),
+  ...checkCompose(root),
+  ...checkBuildContext(root),
+];
 
 const haproxy = spawnSync('haproxy', ['-c', '-q', '-f', 'ops/haproxy/haproxy.cfg'], {
   cwd: root,

@@ -74,6 +74,11 @@ describe('batch priority', () => {
     expect(model.batch.lines).toHaveLength(1);
     expect(posts(model, '/v1/batches')).toBe(1);
     expect(posts(model, '/v1/files')).toBe(1);
+    // Its files at the provider (the source's text in, the answers out) are deleted once read.
+    const [batch] = [...model.batch.batches.values()];
+    expect(deletes(model).sort()).toEqual(
+      [`/v1/files/${batch!.input_file_id}`, `/v1/files/${batch!.output_file_id}`].sort(),
+    );
   }, 240_000);
 
   test('a worker killed while its batch is at the provider: resumed, sent once, charged once', async ({
@@ -139,6 +144,8 @@ describe('batch priority', () => {
     const [batch] = [...model.batch.batches.values()];
     expect((await api.request('DELETE', `/v1/extractions/${id}`)).status).toBe(200);
     await waitFor(() => batch?.status === 'cancelled', 120_000);
+    // And its files at the provider deleted: the source's text, and what the cancel left.
+    await waitFor(() => deletes(model).includes(`/v1/files/${batch!.input_file_id}`), 120_000);
     expect((await api.request('GET', `/v1/extractions/${id}`)).status).toBe(404);
     expect(model.requests).toHaveLength(0);
     expect(model.batch.batches.size).toBe(1);
@@ -209,6 +216,10 @@ function finished(api: TestApi, id: string) {
 
 function posts(model: { batch: { calls: { method: string; path: string }[] } }, path: string) {
   return model.batch.calls.filter((c) => c.method === 'POST' && c.path === path).length;
+}
+
+function deletes(model: { batch: { calls: { method: string; path: string }[] } }) {
+  return model.batch.calls.filter((c) => c.method === 'DELETE').map((c) => c.path);
 }
 
 function gets(model: { batch: { calls: { method: string; path: string }[] } }, prefix: string) {

@@ -35,3 +35,22 @@ describe('MODEL_PRICES', () => {
     expect(error('prices')).toMatch(/MODEL_PRICES: must be a JSON object/);
   });
 });
+
+describe('CONVERT_REQUIRE_ISOLATION', () => {
+  const required = (env: Record<string, string>) =>
+    loadConfig({ ...base, ...env }).CONVERT_REQUIRE_ISOLATION;
+
+  it('is on by default in production, as in the image, and off elsewhere', () => {
+    expect(required({ NODE_ENV: 'production' })).toBe(true);
+    expect(required({})).toBe(false);
+    expect(required({ NODE_ENV: 'development' })).toBe(false);
+  });
+
+  it('is what the operator says when said', () => {
+    expect(required({ NODE_ENV: 'production', CONVERT_REQUIRE_ISOLATION: 'false' })).toBe(false);
+    expect(required({ CONVERT_REQUIRE_ISOLATION: 'true' })).toBe(true);
+    expect(() => required({ CONVERT_REQUIRE_ISOLATION: 'yes' })).toThrow(
+      /CONVERT_REQUIRE_ISOLATION/,
+    );
+  });
+});

@@ -213,20 +213,29 @@ export const configSchema = z.object({
   CONVERT_MAX_MEMORY_MB: int(3072, 256),
   // Each conversion is a LibreOffice process of a few hundred MiB and a core while it runs.
   CONVERT_CONCURRENCY: int(2, 1),
+  // Where no network namespace can be made (a container's default seccomp profile refuses
+  // unshare), `true` refuses to convert rather than let LibreOffice share the worker's network.
+  // `auto`: `true` in production (the image sets NODE_ENV=production), `false` elsewhere.
+  CONVERT_REQUIRE_ISOLATION: z.enum(['auto', 'true', 'false']).default('auto'),
   MAX_DOCUMENT_BYTES: int(50 * MiB, 1),
 });
 
 // Checked apart from the fields so the object stays one plain schema to read.
-const checked = configSchema.refine(
-  (c) => c.WORKER_METRICS_PORT === 0 || c.WORKER_METRICS_PORT + c.WORKER_INDEX <= 65535,
-  {
+const checked = configSchema
+  .refine((c) => c.WORKER_METRICS_PORT === 0 || c.WORKER_METRICS_PORT + c.WORKER_INDEX <= 65535, {
     path: ['WORKER_INDEX'],
     message: 'WORKER_METRICS_PORT + WORKER_INDEX must be a port (at most 65535)',
-  },
-);
+  })
+  .transform((c) => ({
+    ...c,
+    CONVERT_REQUIRE_ISOLATION:
+      c.CONVERT_REQUIRE_ISOLATION === 'auto'
+        ? c.NODE_ENV === 'production'
+        : c.CONVERT_REQUIRE_ISOLATION === 'true',
+  }));
 
 /** The settings, and the models they serve with each one's endpoint (docs/models.md). */
-export type WorkerConfig = z.infer<typeof configSchema> & { models: ModelRegistry };
+export type WorkerConfig = z.infer<typeof checked> & { models: ModelRegistry };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   const config = parseEnv(checked, env);

@@ -87,6 +87,7 @@ export async function checkConverter(settings: {
   user: string | undefined;
   memoryMb: number;
   environment: Readonly<Record<string, string | undefined>>;
+  requireIsolation?: boolean | undefined;
 }): Promise<ConverterCheck> {
   const where = settings.executable ?? DEFAULT_SOFFICE;
   const converter = createDocumentConverter({
@@ -99,7 +100,7 @@ export async function checkConverter(settings: {
     return {
       name: 'converter',
       ok: true,
-      message: `LibreOffice at ${where}: environment allow-listed, user ${isolation.user}, network ${isolation.network}, memory ${isolation.memory}${isolation.userNotApplied ? ` (${isolation.userNotApplied})` : ''}`,
+      message: `LibreOffice at ${where}: environment allow-listed, user ${isolation.user}, network ${isolation.network}, processes ${isolation.processes}, memory ${isolation.memory}${isolation.userNotApplied ? ` (${isolation.userNotApplied})` : ''}`,
       isolation,
     };
   } catch (err) {

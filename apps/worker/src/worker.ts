@@ -101,6 +101,7 @@ export async function startWorker(
     user: config.CONVERTER_USER,
     memoryMb: config.CONVERT_MAX_MEMORY_MB,
     environment: processEnvironment(),
+    requireIsolation: config.CONVERT_REQUIRE_ISOLATION,
   }).then((check) => {
     const fields = { check: check.name, ...check.isolation };
     if (!check.ok) logger.error(fields, check.message);
@@ -271,7 +272,8 @@ export async function startWorker(
     },
     config.UPLOAD_SWEEP_INTERVAL_MS,
   );
-  // Cancels the batches of deleted extractions: no poll looks at them once their job is gone.
+  // Cancels the batches of deleted extractions and deletes their files at the provider: no poll
+  // looks at them once their job is gone.
   const batchSweep = startBatchSweep(
     { rounds, provider, logger },
     Math.min(config.BATCH_POLL_MS, 60_000),

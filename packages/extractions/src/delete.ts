@@ -19,6 +19,15 @@ export async function deleteExtraction(
 ): Promise<void> {
   const { db, store } = deps;
   const deleted = await db.transaction(async (tx) => {
+    // The row locked first: a job recording windows' PDFs meanwhile holds its key until it
+    // commits, so its rows are either there for the deletes below, which take their bytes, or
+    // refused for want of the row once this commits (and the job removes their bytes itself).
+    // Deleted without the lock, they went with the row by cascade and their bytes to the sweep.
+    await tx
+      .select({ id: extractions.id })
+      .from(extractions)
+      .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)))
+      .for('update');
     // The PDF a long document was converted to for its windows (docs/scaling.md); the row
     // itself would go with the extraction, its bytes would not.
     const converted = await tx

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowlist, type Allowlist } from './allowlist.ts';
 import { fetchSource } from './fetch-source.ts';
 import { failureOf, startServer, type RunningServer } from '@xt/testkit';
-import { SAMPLES, bytes } from '@xt/testkit/fixtures';
+import { SAMPLES, bytes, craftedMsg } from '@xt/testkit/fixtures';
 
 let server: RunningServer;
 let allowlist: Allowlist;
@@ -18,6 +18,7 @@ const FILES: Record<string, [string, Buffer]> = {
   '/html-as-png': ['image/png', bytes('<!DOCTYPE html><html><body>login</body></html>')],
   '/text-as-pdf': ['application/pdf', bytes('not a pdf at all')],
   '/empty': ['application/pdf', Buffer.alloc(0)],
+  '/lying.msg': ['application/vnd.ms-outlook', craftedMsg({ bodySize: 256 * 2 ** 20 })],
 };
 
 beforeAll(async () => {
@@ -49,6 +50,14 @@ describe('fetchSource', () => {
   it('accepts a real PDF served under the wrong header', async () => {
     const got = await fetchSource(`${server.origin}/pdf-as-text`, 'pdf', opts());
     expect(got).toMatchObject({ contentType: 'application/pdf', headerContentType: 'text/plain' });
+  });
+
+  it('refuses an Outlook message whose structure lies as unreadable, not as another kind', async () => {
+    const failure = await failureOf(fetchSource(`${server.origin}/lying.msg`, 'email', opts()));
+    expect(failure).toMatchObject({ code: 'SOURCE_UNREADABLE', retryable: false });
+    expect(failure.message).toMatch(
+      /but the content is a damaged OLE compound file \(entry 2 declares 268435456 bytes, more than the whole file\)/,
+    );
   });
 
   it.each(['/png-as-pdf', '/text-as-pdf', '/photo.png'])(

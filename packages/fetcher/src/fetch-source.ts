@@ -44,7 +44,7 @@ export async function fetchSource(
     const found = detected.format ? FORMATS[detected.format].mime : detected.found;
     const declared = res.headerContentType ? ` (served as ${res.headerContentType})` : '';
     throw new ExtractionFailure(
-      'SOURCE_UNSUPPORTED',
+      !detected.format && detected.damaged ? 'SOURCE_UNREADABLE' : 'SOURCE_UNSUPPORTED',
       `Expected ${SOURCE_KINDS[type].noun} at ${res.finalUrl} but the content is ${found}${declared}.`,
     );
   }

@@ -1,5 +1,23 @@
 import CFB from 'cfb';
 import type { FormatName } from '@xt/contract';
+import { compoundFileProblem } from './compound-bounds.ts';
+
+/**
+ * A compound file's directory as cfb reads it, or null when it cannot be read. The structure is
+ * checked first: cfb follows a directory tree that loops until it runs out of memory (seconds of
+ * CPU and gigabytes, in the API's upload check), and a file whose structure lies is damaged
+ * whatever it claims to be.
+ */
+export function readCompound(bytes: Uint8Array): CFB.CFB$Container | null {
+  if (compoundFileProblem(bytes) !== null) return null;
+  try {
+    return CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      type: 'buffer',
+    });
+  } catch {
+    return null;
+  }
+}
 
 /**
  * An OLE compound file (Word 97–2003, Excel 97–2003, PowerPoint 97–2003, Outlook messages,
@@ -8,15 +26,9 @@ import type { FormatName } from '@xt/contract';
  * directory; the streams themselves are not decoded here.
  */
 export function compoundFormatOf(bytes: Uint8Array): FormatName | null {
-  let names: Set<string>;
-  try {
-    const container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-      type: 'buffer',
-    });
-    names = new Set(container.FileIndex.map((entry) => entry.name));
-  } catch {
-    return null;
-  }
+  const container = readCompound(bytes);
+  if (!container) return null;
+  const names = new Set(container.FileIndex.map((entry) => entry.name));
   if (names.has('EncryptedPackage') || names.has('EncryptionInfo')) return 'office-encrypted';
   if (names.has('WordDocument')) return 'doc';
   if (names.has('Workbook') || names.has('Book')) return 'xls';
@@ -38,17 +50,11 @@ const GLOBALS_RECORDS = 10_000;
  * password, so it is refused as unreadable, saying why, before anything tries to open it.
  */
 export function xlsIsEncrypted(bytes: Uint8Array): boolean {
-  let stream: Buffer;
-  try {
-    const container = CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-      type: 'buffer',
-    });
-    const entry = CFB.find(container, 'Workbook') ?? CFB.find(container, 'Book');
-    if (!entry?.content) return false;
-    stream = Buffer.from(entry.content as Uint8Array);
-  } catch {
-    return false;
-  }
+  const container = readCompound(bytes);
+  if (!container) return false;
+  const entry = CFB.find(container, 'Workbook') ?? CFB.find(container, 'Book');
+  if (!entry?.content) return false;
+  const stream = Buffer.from(entry.content as Uint8Array);
   let at = 0;
   for (let n = 0; n < GLOBALS_RECORDS && at + 4 <= stream.length; n++) {
     const type = stream.readUInt16LE(at);

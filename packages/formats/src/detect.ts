@@ -2,6 +2,7 @@ import { open, readFile } from 'node:fs/promises';
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import { formatOfMime, type FormatName } from '@xt/contract';
 import { compoundFormatOf } from './compound.ts';
+import { compoundFileProblem } from './compound-bounds.ts';
 import { sniffContentType } from './sniff.ts';
 import { isEightBitMessage, TEXT_SAMPLE_BYTES, textFormatOf } from './text.ts';
 import { damagedOfficeFile } from './zip-names.ts';
@@ -11,8 +12,12 @@ export type FileInput = { bytes: Uint8Array } | { path: string };
 
 export type Detection =
   | { format: FormatName }
-  /** Not a format the service reads; `found` says what it is, for messages. */
-  | { format: null; found: string };
+  /**
+   * Not a format the service reads; `found` says what it is, for messages. `damaged`: the file
+   * is of a kind that is read, but its structure lies (a compound file claiming more than it
+   * holds), so it is unreadable rather than of another kind.
+   */
+  | { format: null; found: string; damaged?: true };
 
 export interface DetectOptions {
   /** The file's name, which only tells Markdown from plain text (never a kind). */
@@ -116,6 +121,9 @@ export async function detectFormat(input: FileInput, opts: DetectOptions = {}): 
       const whole = await wholeOf(input, opts.maxCompoundBytes ?? DEFAULT_MAX_COMPOUND_BYTES);
       const compound = whole ? compoundFormatOf(whole) : null;
       if (compound) return { format: compound };
+      const damaged = whole ? compoundFileProblem(whole) : null;
+      if (damaged)
+        return { format: null, found: `a damaged OLE compound file (${damaged})`, damaged: true };
     }
     if (typed.ext === 'zip') {
       const damaged = damagedOfficeFile(head);

@@ -7,4 +7,5 @@ export { detectFormat, type Detection, type DetectOptions, type FileInput } from
 export { isImageType, sniffContentType, type SniffedType } from './sniff.ts';
 export { csvDelimiter } from './text.ts';
 export { xlsIsEncrypted } from './compound.ts';
+export { compoundFileProblem } from './compound-bounds.ts';
 export { isPasswordProtected } from './protection.ts';

@@ -1,20 +1,10 @@
 import CFB from 'cfb';
 import { unzipSync } from 'fflate';
 import type { FormatName } from '@xt/contract';
-import { xlsIsEncrypted } from './compound.ts';
+import { readCompound, xlsIsEncrypted } from './compound.ts';
 
 /** A manifest larger than this is not an OpenDocument manifest: it is not inflated. */
 const MAX_MANIFEST_BYTES = 1024 * 1024;
-
-function compound(bytes: Uint8Array): CFB.CFB$Container | null {
-  try {
-    return CFB.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-      type: 'buffer',
-    });
-  } catch {
-    return null;
-  }
-}
 
 function stream(container: CFB.CFB$Container, name: string): Buffer | null {
   const entry = CFB.find(container, name);
@@ -64,7 +54,7 @@ export function isPasswordProtected(bytes: Uint8Array, format: FormatName): bool
       return xlsIsEncrypted(bytes);
     case 'doc':
     case 'ppt': {
-      const container = compound(bytes);
+      const container = readCompound(bytes);
       if (!container) return false;
       return format === 'doc' ? wordEncrypted(container) : powerPointEncrypted(container);
     }

@@ -34,7 +34,8 @@ export const USAGE = `Usage: xt-mcp [--http [--host 127.0.0.1] [--port 3333] [--
   --allow-files          over HTTP, let extract read local files under --files-root
   --files-root <dir>     the folder extract reads files from (over HTTP: default the working
                          folder; over stdio: anywhere unless given). Paths that leave it,
-                         through .. or a symbolic link, are refused
+                         through .. or a symbolic link, are refused, and so are hidden
+                         files and folders under it (.env, .data) unless it names them
 
 Connection: XT_BASE_URL and XT_API_KEY, or the development key of a local npm start.`;
 

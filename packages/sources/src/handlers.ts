@@ -89,6 +89,8 @@ export interface SourcesConfig {
   CONVERTER_USER?: string | undefined;
   /** LibreOffice conversions at once in this process. */
   CONVERT_CONCURRENCY: number;
+  /** Refuse to convert where LibreOffice could not have a network namespace of its own. */
+  CONVERT_REQUIRE_ISOLATION?: boolean | undefined;
   /** Download cap of a document or presentation fetched from a URL. */
   MAX_DOCUMENT_BYTES: number;
 }
@@ -207,6 +209,7 @@ export function createSourcePreparer(
     timeoutMs: config.CONVERT_TIMEOUT_MS,
     concurrency: config.CONVERT_CONCURRENCY,
     environment: options.environment,
+    requireIsolation: config.CONVERT_REQUIRE_ISOLATION === true,
     logger,
   });
   const archive = {

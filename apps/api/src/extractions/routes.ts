@@ -11,6 +11,7 @@ import { multipartParser, receivedFile, receivedPaths } from '../uploads/receive
 import type { UploadTempDir } from '../uploads/temp-files.ts';
 import { parseExtractionBody } from './body.ts';
 import { decideWait } from './prefer.ts';
+import { namingUnknownSchema } from './unknown-schema.ts';
 import {
   idempotencyRequest,
   readIdempotencyKey,
@@ -81,21 +82,25 @@ export function extractionRoutes(
   async function createExtraction(req: Request, res: Response): Promise<void> {
     const principal = principalOf(req);
     const key = readIdempotencyKey(req);
-    const input = await withKeyCheck(key, () =>
-      parseBodyObject(
-        req.body,
-        (body) =>
-          parseExtractionBody(body, {
-            maxTextChars: config.MAX_TEXT_CHARS,
-            maxUploadBytes: config.MAX_UPLOAD_BYTES,
-            allowlist,
-            // Forms carry metadata as a JSON string; JSON bodies as an object.
-            form: !req.is(['application/json', 'application/*+json']),
-            files: receivedFile(req),
-            models: config.models,
-          }),
-        ['metadata'],
+    const input = await namingUnknownSchema(
+      withKeyCheck(key, () =>
+        parseBodyObject(
+          req.body,
+          (body) =>
+            parseExtractionBody(body, {
+              maxTextChars: config.MAX_TEXT_CHARS,
+              maxUploadBytes: config.MAX_UPLOAD_BYTES,
+              allowlist,
+              // Forms carry metadata as a JSON string; JSON bodies as an object.
+              form: !req.is(['application/json', 'application/*+json']),
+              files: receivedFile(req),
+              models: config.models,
+            }),
+          ['metadata'],
+        ),
       ),
+      req.body,
+      (schemaId) => service.schemaExists(principal.accountId, schemaId),
     );
     const wait = decideWait(req.get('prefer'), config.EXTRACTION_WAIT_SECONDS);
 

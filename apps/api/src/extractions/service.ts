@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { isFailureCode, SOURCE_KINDS } from '@xt/contract';
 import { pipelineVersion } from '@xt/model/pipeline-version';
 import type { BlobStore } from '@xt/blob-store';
-import type { Db, ExtractionRow } from '@xt/db';
+import { and, eq } from 'drizzle-orm';
+import { schemas, type Db, type ExtractionRow } from '@xt/db';
 import {
   createSubmitExtraction,
   deleteExtraction,
@@ -121,6 +122,15 @@ export class ExtractionService {
 
   get(accountId: string, id: string): Promise<ExtractionRow> {
     return getExtraction(this.#db, accountId, id);
+  }
+
+  /** Asked only for a create refused on other grounds: a create's insert checks it itself. */
+  async schemaExists(accountId: string, schemaId: string): Promise<boolean> {
+    const [row] = await this.#db
+      .select({ id: schemas.id })
+      .from(schemas)
+      .where(and(eq(schemas.accountId, accountId), eq(schemas.id, schemaId)));
+    return row !== undefined;
   }
 
   list(accountId: string, q: ListQuery) {

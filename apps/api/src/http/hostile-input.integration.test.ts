@@ -3,6 +3,7 @@
  * random and mutated requests derived from the routes' bodies and queries (fast-check, seeded).
  */
 import fc from 'fast-check';
+import { craftedMsg } from '@xt/testkit/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkResponsesAgainstOpenApi,
@@ -115,6 +116,65 @@ describe('text the database cannot store', () => {
     });
     expect(schema.status).toBe(422);
     expect(fields(schema).sort()).toEqual(['description', 'name', 'structure']);
+  });
+
+  it('names a schema_id that names no schema beside the deep field and any other', async () => {
+    const deep = JSON.parse(`${'['.repeat(150)}1${']'.repeat(150)}`) as unknown;
+    const unknownSchema = '00000000-0000-4000-8000-000000000000';
+    const alone = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: unknownSchema, type: 'text', source: 'x', metadata: deep },
+      headers: async,
+    });
+    expect(alone.status).toBe(422);
+    expect(alone.body.errors).toEqual([
+      { field: 'metadata', message: expect.stringMatching(/100/) },
+      { field: 'schema_id', message: 'schema_id does not name a schema of this account' },
+    ]);
+    const withOthers = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: unknownSchema, type: 'txt', source: 'x', metadata: deep },
+      headers: async,
+    });
+    expect(fields(withOthers).sort()).toEqual(['metadata', 'schema_id', 'type']);
+    const malformed = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: 'nope', type: 'text', source: 'x', metadata: deep },
+      headers: async,
+    });
+    expect(fields(malformed).sort()).toEqual(['metadata', 'schema_id']);
+    // Another account's schema is no schema of this one.
+    const theirs = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: schemaId, type: 'text', source: 'x', metadata: deep },
+      headers: async,
+      key: api.keys.other,
+    });
+    expect(fields(theirs).sort()).toEqual(['metadata', 'schema_id']);
+    const known = await api.request('POST', '/v1/extractions', {
+      json: { schema_id: schemaId, type: 'text', source: 'x', metadata: deep },
+      headers: async,
+    });
+    expect(fields(known)).toEqual(['metadata']);
+  });
+});
+
+describe('an uploaded Outlook message whose structure lies', () => {
+  it('is refused at once with a 422 on source, as email and as auto alike', async () => {
+    for (const type of ['email', 'auto']) {
+      const form = new FormData();
+      form.append('schema_id', schemaId);
+      form.append('type', type);
+      form.append('source', new Blob([craftedMsg({ bodySize: 256 * 2 ** 20 })]), 'invoice.msg');
+      const started = performance.now();
+      const res = await api.request('POST', '/v1/extractions', { body: form, headers: async });
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(res.status, type).toBe(422);
+      expect(res.body.errors).toEqual([
+        {
+          field: 'source',
+          message: expect.stringMatching(
+            /the file is a damaged OLE compound file \(entry 2 declares 268435456 bytes, more than the whole file\)/,
+          ),
+        },
+      ]);
+    }
   });
 });
 

@@ -35,9 +35,11 @@ export function listConditions(
  * plan is a walk of the list index in order whatever the page. With the numbers visible, a page
  * deeper than the rows the planner expects for the account (a table without statistics expects
  * few) made it read and sort every row of the account instead. drizzle's builder types LIMIT and
- * OFFSET as numbers but renders the SQL it is handed.
+ * OFFSET as numbers but renders the SQL it is handed. `bigint`, as OFFSET itself is: the offset
+ * of a page past 2^31 ÷ limit does not fit an `int` (that page answered 500), and every offset
+ * MAX_PAGE allows fits a `bigint`.
  */
-const unplanned = (n: number): number => sql`(select ${n}::int)` as unknown as number;
+const unplanned = (n: number): number => sql`(select ${n}::bigint)` as unknown as number;
 
 /**
  * The page's rows, newest first with ties broken by id (stable across pages), which is the

@@ -34,3 +34,26 @@ describe('batchProvider.find', () => {
     expect(await provider.find('round-never-created', opened)).toBeUndefined();
   }, 60_000);
 });
+
+describe('batchProvider.discard', () => {
+  it('deletes the round’s input and the batch’s output file, a file already gone included', async () => {
+    const fileId = await provider.upload('round-read', { a: line });
+    const batchId = await provider.create(fileId, 'round-read');
+    standIn.batch.completeAll();
+    expect(await provider.state(batchId)).toEqual({ kind: 'over', status: 'completed' });
+    const outputId = standIn.batch.batches.get(batchId)!.output_file_id!;
+    const from = standIn.batch.calls.length;
+
+    // The stand-in keeps every file (it has no delete): each delete answers 404, as for a file
+    // already deleted, which is no error.
+    await provider.discard({ fileId, batchId });
+    const deleted = standIn.batch.calls
+      .slice(from)
+      .filter((c) => c.method === 'DELETE')
+      .map((c) => c.path);
+    expect(deleted.sort()).toEqual([`/v1/files/${fileId}`, `/v1/files/${outputId}`].sort());
+    await expect(provider.discard({ fileId: null, batchId: 'batch_gone' })).resolves.toBe(
+      undefined,
+    );
+  });
+});

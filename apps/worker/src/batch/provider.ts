@@ -3,8 +3,8 @@ import { toFile, type OpenAI } from 'openai';
 /** The provider has no Files or Batches interface (docs/batch.md#providers-without-one). */
 export class BatchUnsupported extends Error {}
 
-/** What the provider says of a batch: still working, or over with what it answered. */
-export type BatchState = { kind: 'working' } | { kind: 'over'; status: string };
+/** What the provider says of a batch: still working (or cancelling), or over. */
+export type BatchState = { kind: 'working' | 'over'; status: string };
 
 /** Statuses after which a batch answers nothing more. */
 const OVER = new Set(['completed', 'failed', 'expired', 'cancelled']);
@@ -21,6 +21,11 @@ export function batchProvider(openai: OpenAI) {
     if (status === 404 || status === 405 || status === 501)
       throw new BatchUnsupported(`the provider answered ${status} to its batch interface`);
     throw error;
+  };
+
+  /** A file or batch the provider no longer has is already what a delete wants. */
+  const gone = (error: unknown): void => {
+    if ((error as { status?: unknown }).status !== 404) throw error;
   };
 
   async function answersOf(fileId: string | null | undefined, into: Record<string, unknown>) {
@@ -88,7 +93,7 @@ export function batchProvider(openai: OpenAI) {
 
     async state(batchId: string): Promise<BatchState> {
       const batch = await openai.batches.retrieve(batchId);
-      return OVER.has(batch.status) ? { kind: 'over', status: batch.status } : { kind: 'working' };
+      return { kind: OVER.has(batch.status) ? 'over' : 'working', status: batch.status };
     },
 
     /** What the batch answered, by custom_id: its output lines and its failed ones. */
@@ -102,6 +107,21 @@ export function batchProvider(openai: OpenAI) {
 
     async cancel(batchId: string): Promise<void> {
       await openai.batches.cancel(batchId);
+    },
+
+    /**
+     * Deletes a round's files at the provider, for a round whose batch is over or never made:
+     * its input (document text, page images) and the batch's output and error files (the
+     * answers). Kept, they would outlive UPLOAD_RETENTION_HOURS and the extraction's deletion.
+     */
+    async discard(round: { fileId: string | null; batchId: string | null }): Promise<void> {
+      const files = new Set<string>(round.fileId ? [round.fileId] : []);
+      if (round.batchId) {
+        const batch = await openai.batches.retrieve(round.batchId).catch(gone);
+        for (const id of [batch?.input_file_id, batch?.output_file_id, batch?.error_file_id])
+          if (id) files.add(id);
+      }
+      for (const id of files) await openai.files.delete(id).catch(gone);
     },
   };
 }

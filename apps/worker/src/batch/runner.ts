@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { errorSummary } from '@xt/runtime';
 import { ExtractionFailure, type ModelUsage, type PreparedSource } from '@xt/contract';
 import {
   extract,
@@ -112,6 +113,7 @@ export function createBatchRunner(deps: {
         await provider.cancel(open.batchId);
       }
       await rounds.done(open.id, await provider.answers(open.batchId));
+      await discard(open, open.batchId);
     } catch (error) {
       if (error instanceof BatchWait) throw error;
       if (error instanceof BatchUnsupported) {
@@ -120,6 +122,21 @@ export function createBatchRunner(deps: {
         return;
       }
       asFailure(error);
+    }
+  }
+
+  /**
+   * The round's files at the provider, once its answers are recorded: they hold the source's
+   * text and images and have served. A delete that fails leaves them there, said in the log.
+   */
+  async function discard(round: Round, batchId: string): Promise<void> {
+    try {
+      await provider.discard({ fileId: round.fileId, batchId });
+    } catch (error) {
+      deps.logger.warn(
+        { batchId, error: errorSummary(error) },
+        'batch files not deleted at the provider',
+      );
     }
   }
 

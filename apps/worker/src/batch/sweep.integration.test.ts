@@ -1,8 +1,8 @@
 /**
  * The batch sweep against real PostgreSQL, with a provider that records what it is asked: the
- * batch of a deleted extraction is cancelled, also when the delete came while a run was still
- * sending the round (the batch created, its id not yet recorded), and when the run that uploaded
- * the round died before recording the batch its create made.
+ * batch of a deleted extraction is cancelled and its files deleted, also when the delete came
+ * while a run was still sending the round (the batch created, its id not yet recorded), and when
+ * the run that uploaded the round died before recording the batch its create made.
  */
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
@@ -29,23 +29,47 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** A provider whose batches are made by `create` and found again by their round. */
+/**
+ * A provider whose batches are made by `create` and found again by their round; a cancel ends a
+ * batch at once unless `cancelling` says it takes a while, as OpenAI's may.
+ */
 function provider() {
   const byRound = new Map<string, string>();
+  const statuses = new Map<string, string>();
   const cancelled: string[] = [];
+  const discarded: { fileId: string | null; batchId: string | null }[] = [];
+  let cancelTo = 'cancelled';
   const fake = {
     create: (_fileId: string, roundId: string) => {
       const id = `batch_${randomUUID()}`;
       byRound.set(roundId, id);
+      statuses.set(id, 'in_progress');
       return Promise.resolve(id);
     },
     find: (roundId: string) => Promise.resolve(byRound.get(roundId)),
+    state: (batchId: string) => {
+      const status = statuses.get(batchId) ?? 'in_progress';
+      const over = ['completed', 'failed', 'expired', 'cancelled'].includes(status);
+      return Promise.resolve({ kind: over ? 'over' : 'working', status });
+    },
     cancel: (batchId: string) => {
       cancelled.push(batchId);
+      statuses.set(batchId, cancelTo);
+      return Promise.resolve();
+    },
+    discard: (round: { fileId: string | null; batchId: string | null }) => {
+      discarded.push(round);
       return Promise.resolve();
     },
   };
-  return { fake, cancelled, provider: fake as unknown as BatchProvider };
+  return {
+    fake,
+    cancelled,
+    discarded,
+    statuses,
+    cancelling: () => (cancelTo = 'cancelling'),
+    provider: fake as unknown as BatchProvider,
+  };
 }
 
 const logger = pino({ level: 'silent' });
@@ -69,6 +93,7 @@ describe('the batch sweep', () => {
     await rounds.submitted(round.id, batchId);
     await sweepBatches({ rounds, provider: p.provider, logger });
     expect(p.cancelled).toEqual([batchId]);
+    expect(p.discarded).toEqual([{ fileId: 'file-1', batchId }]);
     expect(await roundsOf(extractionId)).toHaveLength(0);
   });
 
@@ -86,6 +111,45 @@ describe('the batch sweep', () => {
 
     await sweepBatches({ rounds, provider: p.provider, logger });
     expect(p.cancelled).toEqual([batchId]);
+    expect(p.discarded).toEqual([{ fileId: 'file-2', batchId }]);
+    expect(await roundsOf(extractionId)).toHaveLength(0);
+  });
+
+  it('deletes the files of a batch still cancelling once its cancel is over', async () => {
+    const p = provider();
+    p.cancelling();
+    const extractionId = deletedExtraction();
+    const round = (await rounds.open(extractionId, { a: {} }))!;
+    await rounds.uploaded(round.id, 'file-3');
+    const batchId = await p.fake.create('file-3', round.id);
+    await rounds.submitted(round.id, batchId);
+
+    await sweepBatches({ rounds, provider: p.provider, logger });
+    await sweepBatches({ rounds, provider: p.provider, logger });
+    // Cancelled once; its output file is not written yet, so nothing is deleted yet.
+    expect(p.cancelled).toEqual([batchId]);
+    expect(p.discarded).toEqual([]);
+    expect(await roundsOf(extractionId)).toHaveLength(1);
+
+    p.statuses.set(batchId, 'cancelled');
+    await sweepBatches({ rounds, provider: p.provider, logger });
+    expect(p.discarded).toEqual([{ fileId: 'file-3', batchId }]);
+    expect(await roundsOf(extractionId)).toHaveLength(0);
+  });
+
+  it('deletes the uploaded file of a round whose batch was never made', async () => {
+    const p = provider();
+    const extractionId = deletedExtraction();
+    const round = (await rounds.open(extractionId, { a: {} }))!;
+    await rounds.uploaded(round.id, 'file-4');
+    await handle.db
+      .update(modelBatches)
+      .set({ leaseUntil: null })
+      .where(eq(modelBatches.id, round.id));
+
+    await sweepBatches({ rounds, provider: p.provider, logger });
+    expect(p.cancelled).toEqual([]);
+    expect(p.discarded).toEqual([{ fileId: 'file-4', batchId: null }]);
     expect(await roundsOf(extractionId)).toHaveLength(0);
   });
 
@@ -100,6 +164,7 @@ describe('the batch sweep', () => {
 
     await sweepBatches({ rounds, provider: p.provider, logger });
     expect(p.cancelled).toEqual([]);
+    expect(p.discarded).toEqual([]);
     expect(await roundsOf(extractionId)).toHaveLength(0);
   });
 });

@@ -16,16 +16,19 @@ export function startBatchSweep(deps: SweepDeps, intervalMs: number): Periodic {
 
 /**
  * One pass: cancels the provider batches of extractions that were deleted (their job went with
- * them, so nothing else looks at the batch again) and removes the rounds of final extractions.
- * A cancel the provider refuses (a batch already over) still removes the round: nothing of it
- * is read.
+ * them, so nothing else looks at the batch again), deletes those rounds' files at the provider,
+ * and removes the rounds of final extractions (a round whose answers were read had its files
+ * deleted then). A round whose batch is still cancelling is kept for the next pass: the cancel
+ * writes an output file of what was answered meanwhile, deleted once it is there. A provider
+ * that refuses or fails a step still has the round removed: nothing of it is read.
  */
 export async function sweepBatches(deps: SweepDeps): Promise<void> {
   for (const round of await deps.rounds.finished(100)) {
     if (round.status === 'submitted' || round.status === 'open') {
       const batchId = await atProvider(round);
       if (batchId === null) continue;
-      if (batchId) await cancel(round, batchId);
+      if (batchId && (await stillCancelling(round, batchId))) continue;
+      await discard(round, batchId);
     }
     await deps.rounds.remove(round.id);
   }
@@ -48,15 +51,31 @@ export async function sweepBatches(deps: SweepDeps): Promise<void> {
     }
   }
 
-  async function cancel(round: Round, batchId: string): Promise<void> {
+  /** Cancels the batch unless it is over; whether it is still cancelling afterwards. */
+  async function stillCancelling(round: Round, batchId: string): Promise<boolean> {
     try {
-      await deps.provider.cancel(batchId);
-      deps.logger.info(
-        { batchId, extractionId: round.extractionId },
-        'batch of a deleted extraction cancelled',
-      );
+      let state = await deps.provider.state(batchId);
+      if (state.kind === 'working' && state.status !== 'cancelling') {
+        await deps.provider.cancel(batchId);
+        deps.logger.info(
+          { batchId, extractionId: round.extractionId },
+          'batch of a deleted extraction cancelled',
+        );
+        state = await deps.provider.state(batchId);
+      }
+      return state.kind === 'working';
     } catch (err) {
       deps.logger.info({ batchId, error: errorSummary(err) }, 'batch not cancelled');
+      return false;
+    }
+  }
+
+  async function discard(round: Round, batchId: string | undefined): Promise<void> {
+    if (!round.fileId && !batchId) return;
+    try {
+      await deps.provider.discard({ fileId: round.fileId, batchId: batchId ?? null });
+    } catch (err) {
+      deps.logger.info({ roundId: round.id, error: errorSummary(err) }, 'batch files not deleted');
     }
   }
 }

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveConnection } from './config.ts';
+import { belongsTo, resolveConnection } from './config.ts';
 
 let checkout: string;
 
@@ -91,7 +91,7 @@ describe('resolveConnection', () => {
     const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'xt-config-nowhere-'));
     try {
       await expect(resolveConnection({}, elsewhere)).rejects.toThrow(
-        `set DATA_DIR to that npm start's data folder (no .data/dev-api-key.txt from ${elsewhere} upwards)`,
+        `set DATA_DIR to that npm start's data folder (no .data/dev-api-key.txt from ${elsewhere} upwards in a folder of yours that no one else can write)`,
       );
       await expect(resolveConnection({ DATA_DIR: 'data' }, elsewhere)).rejects.toThrow(
         `(DATA_DIR is ${path.join(elsewhere, 'data')}, which holds no dev-api-key.txt)`,
@@ -99,5 +99,44 @@ describe('resolveConnection', () => {
     } finally {
       await rm(elsewhere, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a .data found upwards', () => {
+  const inside = () => mkdir(path.join(checkout, 'work', 'inbox'), { recursive: true });
+  const fromInside = () => resolveConnection({}, path.join(checkout, 'work', 'inbox'));
+
+  it("is used when it is the user's and only theirs to write", async () => {
+    await inside();
+    expect((await fromInside()).apiKey).toBe('sk_dev_checkout');
+    // Writable by the user's own group (one per user on most systems) is still only theirs.
+    await chmod(path.join(checkout, '.data'), 0o775);
+    expect((await fromInside()).apiKey).toBe('sk_dev_checkout');
+  });
+
+  it('is passed over when anyone may write to it', async () => {
+    await inside();
+    await chmod(path.join(checkout, '.data'), 0o777);
+    await expect(fromInside()).rejects.toThrow(/^No API key/);
+    // Named by the user, it is theirs to vouch for.
+    expect((await resolveConnection({ DATA_DIR: '.data' }, checkout)).apiKey).toBe(
+      'sk_dev_checkout',
+    );
+  });
+
+  it.runIf(process.getuid?.() === 0)('is passed over when another user owns it', async () => {
+    await inside();
+    await chown(path.join(checkout, '.data'), 65534, 65534);
+    await expect(fromInside()).rejects.toThrow(/^No API key/);
+  });
+
+  it('is judged by owner, other users and group as the rule says', () => {
+    const user = { uid: 1000, gid: 1000 };
+    expect(belongsTo({ uid: 1000, gid: 1000, mode: 0o40755 }, user)).toBe(true);
+    expect(belongsTo({ uid: 1000, gid: 1000, mode: 0o40775 }, user)).toBe(true);
+    expect(belongsTo({ uid: 1000, gid: 100, mode: 0o40755 }, user)).toBe(true);
+    expect(belongsTo({ uid: 1000, gid: 100, mode: 0o40775 }, user)).toBe(false);
+    expect(belongsTo({ uid: 1000, gid: 1000, mode: 0o41777 }, user)).toBe(false);
+    expect(belongsTo({ uid: 1001, gid: 1000, mode: 0o40700 }, user)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isLoopbackHost } from '../loopback.ts';
 
@@ -30,7 +30,8 @@ const LOCAL_DEFAULT = 'http://127.0.0.1:3000';
 
 /**
  * `XT_BASE_URL` and `XT_API_KEY` when set. Otherwise the development key a local `npm start`
- * saved (`.data/dev-api-key.txt`, found from `cwd` upwards, or under `DATA_DIR`), and the
+ * saved (`.data/dev-api-key.txt`, found from `cwd` upwards in a `.data` of the user's own that
+ * no one else may write, or under `DATA_DIR`, which the user named), and the
  * address that `npm start` recorded in `.data/stack.json` while it runs.
  *
  * That folder may come with a checkout someone else wrote, so what it says is believed only
@@ -45,7 +46,7 @@ export async function resolveConnection(env: ConnectionEnv, cwd: string): Promis
   if (!dataDir || !apiKey) {
     const looked = env.DATA_DIR
       ? `DATA_DIR is ${path.resolve(cwd, env.DATA_DIR)}, which holds no dev-api-key.txt`
-      : `no .data/dev-api-key.txt from ${path.resolve(cwd)} upwards`;
+      : `no .data/dev-api-key.txt from ${path.resolve(cwd)} upwards in a folder of yours that no one else can write`;
     throw new Error(
       'No API key: set XT_API_KEY (and XT_BASE_URL), or run inside a checkout where `npm start` ' +
         `saved its development key, or set DATA_DIR to that npm start's data folder (${looked}).`,
@@ -58,8 +59,39 @@ export async function resolveConnection(env: ConnectionEnv, cwd: string): Promis
 async function findDataDir(from: string): Promise<string | undefined> {
   for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, '.data');
-    if ((await readDevKey(candidate)) !== undefined) return candidate;
+    if ((await isOwnFolder(candidate)) && (await readDevKey(candidate)) !== undefined)
+      return candidate;
     if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+export interface Owner {
+  uid: number;
+  gid: number;
+}
+
+/**
+ * Whether a folder, as `stat` describes it, is the user's alone: theirs, writable by no other
+ * user, and by its group only when that group is the user's own (one per user, as most systems
+ * make it). A `.data` found upwards may lie in a shared folder above the user's, planted there
+ * with a stack.json naming the planter's local server: it would receive the user's files.
+ */
+export function belongsTo(info: { uid: number; gid: number; mode: number }, user: Owner): boolean {
+  if (info.uid !== user.uid || (info.mode & 0o002) !== 0) return false;
+  return (info.mode & 0o020) === 0 || info.gid === user.gid;
+}
+
+async function isOwnFolder(dir: string): Promise<boolean> {
+  const uid = process.getuid?.();
+  const gid = process.getgid?.();
+  // Windows has no owners to compare; its folders are the user's profile's by default.
+  if (uid === undefined || gid === undefined) return true;
+  try {
+    // The link too: a link the user did not make may point at a folder they own.
+    const [link, folder] = await Promise.all([lstat(dir), stat(dir)]);
+    return folder.isDirectory() && link.uid === uid && belongsTo(folder, { uid, gid });
+  } catch {
+    return false;
   }
 }
 

@@ -1,5 +1,6 @@
 import msgreader, { type FieldsData } from '@kenjiuno/msgreader';
 import { ExtractionFailure } from '@xt/contract';
+import { compoundFileProblem } from '@xt/formats';
 import type { HtmlReader } from './read-eml.ts';
 import type { MessageHeaders, ParsedAttachment, ParsedMessage } from './message.ts';
 
@@ -90,6 +91,10 @@ export function readMsg(
   bytes: Uint8Array,
   opts: { maxParts: number; html: HtmlReader },
 ): ParsedMessage {
+  // msgreader allocates every size the file declares and follows chains until they end: the
+  // structure is checked against the file first, so a few kilobytes cannot claim gigabytes.
+  const problem = compoundFileProblem(bytes);
+  if (problem) throw unreadable(`${problem}.`);
   let { reader, data } = open(bytes);
   // The code page is itself a property: known only once the file has been read once.
   const codePage = codePageLabel(data.messageCodepage ?? data.internetCodepage);

@@ -4,6 +4,12 @@ import { renderPageAt } from '../pdf/render-page.ts';
 
 /** Wide enough to read a line of an invoice on a laptop, small enough to store per page. */
 export const PREVIEW_WIDTH = 1000;
+/**
+ * The page's size is whatever the file declares: a page 1 pt wide and 1,000 pt tall drawn at
+ * the preview's width was a canvas of a billion pixels (3 GiB outside the prep thread's heap
+ * bound, 100 s). A page taller than this is drawn narrower instead.
+ */
+export const MAX_PREVIEW_HEIGHT = 8 * PREVIEW_WIDTH;
 const JPEG_QUALITY = 75;
 
 export interface PreviewTask {
@@ -48,11 +54,7 @@ export async function renderPreviews(task: PreviewTask): Promise<PagePreview[]> 
       if (n < 1 || n > doc.numPages) continue;
       const page = await doc.getPage(n);
       try {
-        const base = page.getViewport({ scale: 1 });
-        const size = {
-          width: PREVIEW_WIDTH,
-          height: Math.max(1, Math.round((PREVIEW_WIDTH * base.height) / base.width)),
-        };
+        const size = previewSize(page.getViewport({ scale: 1 }));
         const drawn = await renderPageAt(page, size);
         const raw = sharp(drawn.rgb, {
           raw: { width: drawn.width, height: drawn.height, channels: 3 },
@@ -66,4 +68,16 @@ export async function renderPreviews(task: PreviewTask): Promise<PagePreview[]> 
   } finally {
     await close();
   }
+}
+
+/** The page at the preview's width, or at most MAX_PREVIEW_HEIGHT tall, its aspect kept. */
+export function previewSize(page: { width: number; height: number }): {
+  width: number;
+  height: number;
+} {
+  const scale = Math.min(PREVIEW_WIDTH / page.width, MAX_PREVIEW_HEIGHT / page.height);
+  return {
+    width: Math.max(1, Math.round(page.width * scale)),
+    height: Math.max(1, Math.round(page.height * scale)),
+  };
 }

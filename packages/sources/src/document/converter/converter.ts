@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
-import { access, chown, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { access, chmod, chown, mkdir, mkdtemp, readdir, rmdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -8,6 +9,7 @@ import { ExtractionFailure, FORMATS } from '@xt/contract';
 import { pdfExportTarget, type DocumentFormat } from '../export-filter.ts';
 import type { FormatName } from '@xt/contract';
 import { converterEnvironment } from './environment.ts';
+import { readOutput } from './output.ts';
 import { writeProfile } from './profile.ts';
 import { runGroup, type GroupResult } from './run-group.ts';
 import { createSandbox, type ConverterIsolation, type Sandbox } from './sandbox.ts';
@@ -30,6 +32,8 @@ export interface DocumentConverterOptions {
   environment: Readonly<Record<string, string | undefined>>;
   /** Only tests turn the network namespace off, to show what the profile holds back alone. */
   network?: 'isolated' | 'shared';
+  /** No conversion at all where no network namespace can be made (CONVERT_REQUIRE_ISOLATION). */
+  requireIsolation?: boolean | undefined;
   /** Where a failed conversion's last output goes (LibreOffice's own account of a crash). */
   logger?: Pick<Logger, 'warn'> | undefined;
 }
@@ -76,6 +80,34 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
   const executable = opts.executable ?? DEFAULT_SOFFICE;
   const limit = pLimit(opts.concurrency);
   let sandbox: Promise<Sandbox> | undefined;
+  let conversions: Promise<string> | undefined;
+  let inFlight = 0;
+  /**
+   * A conversion's directory, inside a folder the converter's user may pass through but not
+   * list (0711), named at random. All conversions run as the same user: one must not find
+   * another's files by listing the temporary folder. The folder lives while conversions do.
+   */
+  async function conversionDir(): Promise<string> {
+    inFlight++;
+    try {
+      conversions ??= mkdtemp(path.join(os.tmpdir(), 'xt-convert-')).then(async (root) => {
+        await chmod(root, 0o711);
+        return root;
+      });
+      const dir = path.join(await conversions, randomUUID());
+      await mkdir(dir, { mode: 0o700 });
+      return dir;
+    } catch (err) {
+      await conversionDone();
+      throw err;
+    }
+  }
+  async function conversionDone(): Promise<void> {
+    if (--inFlight > 0 || !conversions) return;
+    const root = conversions;
+    conversions = undefined;
+    await rmdir(await root).catch(() => undefined);
+  }
   const ready = (): Promise<Sandbox> =>
     (sandbox ??= (async () => {
       await access(executable, constants.X_OK).catch(() => {
@@ -88,6 +120,7 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
         memoryMb: opts.memoryMb,
         maxFileBytes: MAX_FILE_BYTES,
         ...(opts.network ? { network: opts.network } : {}),
+        requireIsolation: opts.requireIsolation === true,
       });
     })());
 
@@ -106,7 +139,7 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
       );
     });
     signal?.throwIfAborted();
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'xt-convert-'));
+    const dir = await conversionDir();
     try {
       const input = path.join(dir, `source${FORMATS[format].extensions[0]}`);
       const out = path.join(dir, 'out');
@@ -144,7 +177,11 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
           'TIMEOUT',
           `Converting the ${format.toUpperCase()} file took longer than ${opts.timeoutMs} ms (CONVERT_TIMEOUT_MS).`,
         );
-      const converted = await readFile(path.join(out, `source.${target.ext}`)).catch(() => null);
+      const converted = await readOutput(
+        path.join(out, `source.${target.ext}`),
+        box.user.uid,
+        MAX_FILE_BYTES,
+      );
       const magic = Buffer.from(target.magic, 'latin1');
       if (!converted || !converted.subarray(0, magic.length).equals(magic)) {
         const failure = failed(result, format);
@@ -157,6 +194,7 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
       return converted;
     } finally {
       await box.remove(dir);
+      await conversionDone();
     }
   }
 

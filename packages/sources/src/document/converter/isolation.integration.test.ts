@@ -78,7 +78,7 @@ describe('document converter isolation', () => {
   it('runs without the worker’s settings, as nobody, without network, memory bounded', async () => {
     const probe = await fakeSoffice(
       'probe',
-      `{ printf '%%PDF-1.4\\n'; echo "uid=$(id -u)"; echo "as=$(ulimit -v)"; echo "dir=$(dirname "$out")"; env; echo interfaces:; tail -n +3 /proc/net/dev; } > "$out/source.pdf"`,
+      `{ printf '%%PDF-1.4\\n'; echo "uid=$(id -u)"; echo "as=$(ulimit -v)"; echo "dir=$(dirname "$out")"; echo "procs=$(ls /proc | grep -c '^[0-9]')"; echo "listed=$(ls "$(dirname "$(dirname "$out")")" >/dev/null 2>&1 && echo yes || echo no)"; env; echo interfaces:; tail -n +3 /proc/net/dev; } > "$out/source.pdf"`,
     );
     const c = converter({ executable: probe });
     const seen = (await c.convertToPdf(Buffer.from('x'), 'docx')).toString('utf8');
@@ -93,7 +93,16 @@ describe('document converter isolation', () => {
     expect(isolation).toMatchObject({
       environment: 'allow-listed',
       memory: '1024 MiB address space',
+      processes: expect.stringMatching(
+        /^(own \/proc \(its processes only\)|the host's \/proc: .+)$/,
+      ),
     });
+    // Another conversion's directory is not found by listing where they all are.
+    if (process.getuid?.() === 0) expect(seen).toMatch(/^listed=no$/m);
+    if (isolation.processes.startsWith('own')) {
+      // Its own processes only (the shell, ls, grep and the like): not another conversion's.
+      expect(Number(/^procs=(\d+)$/m.exec(seen)?.[1])).toBeLessThan(10);
+    }
     if (isolation.network.startsWith('none')) {
       // Only the namespace's own loopback: no interface that leads anywhere.
       const interfaces = seen.slice(seen.indexOf('interfaces:')).split('\n').slice(1, -1);
@@ -217,6 +226,23 @@ describe('document converter isolation', () => {
       message: 'LibreOffice could not read the DOCX file: it may be damaged.',
     });
   });
+
+  it('reads back only a regular file of its own: no FIFO to hang on, no link to follow', async () => {
+    // A PDF the converter's user may not read: a link to it must not make the worker read it.
+    const secret = path.join(scripts, 'secret.pdf');
+    await writeFile(secret, `%PDF-1.4 ${CANARY}`, { mode: 0o600 });
+    const link = await fakeSoffice('link', `ln -s "${secret}" "$out/source.pdf"`);
+    const fifo = await fakeSoffice('fifo', 'mkfifo "$out/source.pdf"');
+    for (const executable of [link, fifo]) {
+      const started = Date.now();
+      const failure = await failureOf(
+        converter({ executable }).convertToPdf(Buffer.from('x'), 'docx'),
+      );
+      expect(failure).toMatchObject({ code: 'SOURCE_UNREADABLE' });
+      expect(failure.message).not.toContain(CANARY);
+      expect(Date.now() - started).toBeLessThan(20_000);
+    }
+  }, 40_000);
 
   it('says so when LibreOffice is not there', async () => {
     const failure = await failureOf(

@@ -19,6 +19,12 @@ export interface ConverterIsolation {
   user: string;
   /** `none (own network namespace)`, or `shared: <why>` where no namespace could be made. */
   network: string;
+  /**
+   * `own /proc (its processes only)`, or `the host's /proc: <why>` where no mount namespace
+   * could be made: every conversion runs as the same user, and another's /proc entries would
+   * show its files in flight.
+   */
+  processes: string;
   /** e.g. `2048 MiB address space`. */
   memory: string;
   /** Why CONVERTER_USER was not applied (the worker is not root), when it was set. */
@@ -44,6 +50,12 @@ export interface SandboxOptions {
   maxFileBytes: number;
   /** Off only in tests that show what the profile's own settings hold back. */
   network?: 'isolated' | 'shared';
+  /**
+   * Refuse (reject) rather than share the worker's network when no namespace can be made
+   * (CONVERT_REQUIRE_ISOLATION): the profile's own settings are then the only wall between a
+   * document and the worker's network, and a converter exploit would have none.
+   */
+  requireIsolation?: boolean;
 }
 
 const firstLine = (err: unknown) =>
@@ -51,10 +63,20 @@ const firstLine = (err: unknown) =>
     .trim()
     .split('\n')[0] ?? 'unknown error';
 
-/** Namespaces that `unshare` made: its arguments, and whether they go after the user switch. */
-type Namespaces = { args: string[]; asTheUser: boolean } | { reason: string };
+/**
+ * Namespaces that `unshare` made: its arguments, whether they go after the user switch, and why
+ * the conversion has no /proc of its own when it has not.
+ */
+type Namespaces =
+  { args: string[]; asTheUser: boolean; sharedProc?: string | undefined } | { reason: string };
 
 const SPACES = ['--net', '--pid', '--fork', '--kill-child'];
+/**
+ * A mount namespace with a /proc of the PID namespace's own: the converter sees only its own
+ * processes. Tried first; a seccomp profile that refuses `mount` (Docker's, without
+ * CAP_SYS_ADMIN) leaves the other namespaces still worth having.
+ */
+const OWN_PROC = ['--mount', '--mount-proc'];
 /** Without privileges: a user namespace first, mapped to the caller, in which to make the rest. */
 const USER_SPACES = [
   ['--user', '--map-current-user', ...SPACES],
@@ -74,19 +96,27 @@ const USER_SPACES = [
 async function namespaces(root: boolean, asUser: string[]): Promise<Namespaces> {
   const unshare = systemTool('unshare');
   if (!unshare) return { reason: 'unshare (util-linux) is not installed' };
-  const tries = [
+  const ways = [
     ...(root ? [{ args: SPACES, asTheUser: false }] : []),
     ...(!root || asUser.length > 0 ? USER_SPACES.map((args) => ({ args, asTheUser: root })) : []),
   ];
+  const tries = [...ways.map((way) => ({ ...way, args: [...way.args, ...OWN_PROC] })), ...ways];
   const probe = requireSystemTool('true', 'to try namespaces');
   let reason = 'unknown error';
+  let sharedProc: string | undefined;
   for (const { args, asTheUser } of tries) {
     const command = [...(asTheUser ? asUser : []), unshare, ...args, '--', probe];
     try {
       await run(command[0] ?? unshare, command.slice(1), { timeout: 10_000 });
-      return { args: [unshare, ...args, '--'], asTheUser };
+      const ownProc = args.includes('--mount-proc');
+      return {
+        args: [unshare, ...args, '--'],
+        asTheUser,
+        sharedProc: ownProc ? undefined : sharedProc,
+      };
     } catch (err) {
       reason = firstLine(err);
+      if (args.includes('--mount-proc')) sharedProc ??= reason;
     }
   }
   return { reason };
@@ -108,6 +138,10 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
     opts.network === 'shared'
       ? { reason: 'network isolation turned off for this converter' }
       : await namespaces(root, asUser);
+  if (opts.requireIsolation && !('args' in spaces))
+    throw new Error(
+      `LibreOffice would share the worker's network (${spaces.reason}), and CONVERT_REQUIRE_ISOLATION refuses that; allow unshare (a seccomp profile that permits it, or CAP_SYS_ADMIN) or set CONVERT_REQUIRE_ISOLATION=false`,
+    );
   const outside = 'args' in spaces && !spaces.asTheUser ? spaces.args : [];
   const inside = 'args' in spaces && spaces.asTheUser ? spaces.args : [];
   const bytes = opts.memoryMb * 1024 * 1024;
@@ -126,6 +160,10 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
       environment: 'allow-listed',
       user: `${user.name} (uid ${user.uid})`,
       network: 'args' in spaces ? 'none (own network namespace)' : `shared: ${spaces.reason}`,
+      processes:
+        'args' in spaces && spaces.sharedProc === undefined
+          ? 'own /proc (its processes only)'
+          : `the host's /proc: ${'args' in spaces ? spaces.sharedProc : spaces.reason}`,
       memory: `${opts.memoryMb} MiB address space`,
       ...(notApplied === undefined ? {} : { userNotApplied: notApplied }),
     },
