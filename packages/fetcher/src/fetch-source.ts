@@ -39,7 +39,11 @@ export async function fetchSource(
   if (res.body.length === 0) {
     throw new ExtractionFailure('SOURCE_UNREADABLE', `The source at ${res.finalUrl} is empty.`);
   }
-  const detected = await detectFormat({ bytes: res.body });
+  // The path's name only chooses among text formats (a `.csv` of ragged rows is a table).
+  const detected = await detectFormat(
+    { bytes: res.body },
+    { name: new URL(res.finalUrl).pathname },
+  );
   if (!detected.format || !acceptsFormat(type, detected.format)) {
     const found = detected.format ? FORMATS[detected.format].mime : detected.found;
     const declared = res.headerContentType ? ` (served as ${res.headerContentType})` : '';

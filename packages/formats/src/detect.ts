@@ -15,7 +15,10 @@ export type Detection =
   | { format: null; found: string };
 
 export interface DetectOptions {
-  /** The file's name, which only tells Markdown from plain text (never a kind). */
+  /**
+   * The file's name (or a URL's path), which only chooses among text formats for text of no
+   * other shape: Markdown, HTML, or CSV and TSV whose rows differ in length.
+   */
   name?: string | undefined;
   /**
    * An OLE compound file is read whole to list its streams: past this size it is not
