@@ -7,6 +7,7 @@ import {
   type PublicModel,
 } from '@xt/contract';
 import { encodeForModel } from '../image/encode.ts';
+import { actualTexts, type ActualTexts } from './actual-text.ts';
 import { commentsText, notesLines, pageComments } from './document-extras.ts';
 import { openPdf } from './open-pdf.ts';
 import { imageCoverage } from './image-coverage.ts';
@@ -92,7 +93,13 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
     // the document's pages, so every window refuses before any work, as one job does.
     if (opts.mode === 'images' && (opts.window?.total ?? pages) > opts.maxImagePages)
       throw tooManyImagePages(opts.maxImagePages);
-    const read: ReadState = { parts: [], grounding: [], textPages: 0, imagePages: 0 };
+    const read: ReadState = {
+      parts: [],
+      grounding: [],
+      textPages: 0,
+      imagePages: 0,
+      actual: actualTexts(bytes),
+    };
     const cut = opts.window;
     const first = cut ? 1 : Math.max(1, opts.pages?.first ?? 1);
     const last = Math.min(pages, opts.pages?.last ?? pages);
@@ -141,6 +148,8 @@ interface ReadState {
   grounding: GroundingPage[];
   textPages: number;
   imagePages: number;
+  /** What marked runs of the document's pages read as, where they say (actual-text.ts). */
+  actual: ActualTexts;
 }
 
 /** "PDF", or what a converted document is called in messages. */
@@ -158,7 +167,8 @@ async function readPage(
   window?: WindowPages,
 ): Promise<PlacedLine[]> {
   const { parts, grounding } = read;
-  const lines = opts.mode === 'images' ? [] : await pageLines(page, opts.grounding === true);
+  const lines =
+    opts.mode === 'images' ? [] : await pageLines(page, opts.grounding === true, read.actual);
   const text = lines.map((line) => line.text).join('\n');
   const treatment = await choose(page, opts.mode, text);
   if (treatment === 'skip') return lines;
@@ -216,8 +226,8 @@ async function readExtras(
   if (notesPage === undefined) return;
   const notes = await doc.getPage(notesPage.at);
   try {
-    const slide = lines.length > 0 ? lines : await pageLines(page, false);
-    const kept = notesLines(await pageLines(notes, opts.grounding === true), slide);
+    const slide = lines.length > 0 ? lines : await pageLines(page, false, read.actual);
+    const kept = notesLines(await pageLines(notes, opts.grounding === true, read.actual), slide);
     if (kept.length === 0) return;
     read.parts.push({
       kind: 'text',
