@@ -65,7 +65,12 @@ export const CitationsSchema = z.record(z.string(), CitationSchema).meta({
 
 export type Citations = z.output<typeof CitationsSchema>;
 
-export const WARNING_CODES = ['OUTPUT_TRUNCATED', 'SOURCE_TRUNCATED', 'UNGROUNDED_VALUES'] as const;
+export const WARNING_CODES = [
+  'OUTPUT_TRUNCATED',
+  'SOURCE_TRUNCATED',
+  'UNGROUNDED_VALUES',
+  'REVISIONS_ACCEPTED',
+] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 
 export const ExtractionWarningSchema = z

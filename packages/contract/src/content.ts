@@ -35,6 +35,11 @@ export interface PreparedSource {
   grounding?: GroundingSource;
   /** Set when pages or characters past a limit were not read: becomes a SOURCE_TRUNCATED warning. */
   truncated?: { message: string };
+  /**
+   * Set when a document's tracked changes were accepted before it was read (docs/sources.md):
+   * becomes a REVISIONS_ACCEPTED warning.
+   */
+  revisions?: { message: string };
 }
 
 /** One line of a page as the worker read it: its text and its box (fractions, top-left origin). */

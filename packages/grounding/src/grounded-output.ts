@@ -40,6 +40,8 @@ export function groundOutput(
   }));
   if (source.truncated)
     warnings.push({ code: 'SOURCE_TRUNCATED', path: '', message: source.truncated.message });
+  if (source.revisions)
+    warnings.push({ code: 'REVISIONS_ACCEPTED', path: '', message: source.revisions.message });
   let citations: Citations | null = null;
   if (citationsRequested) {
     const built = buildCitations({

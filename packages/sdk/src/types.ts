@@ -161,7 +161,8 @@ export interface Citation {
 /** Keyed by JSON Pointer into the output, e.g. `/lines/3/amount`. */
 export type Citations = Record<string, Citation>;
 
-export type WarningCode = 'OUTPUT_TRUNCATED' | 'SOURCE_TRUNCATED' | 'UNGROUNDED_VALUES';
+export type WarningCode =
+  'OUTPUT_TRUNCATED' | 'SOURCE_TRUNCATED' | 'UNGROUNDED_VALUES' | 'REVISIONS_ACCEPTED';
 
 export interface ExtractionWarning {
   code: WarningCode;

@@ -3,6 +3,7 @@ import { isPasswordProtected } from '@xt/formats';
 import { checkArchive, type ArchiveLimits } from '../archive/bounds.ts';
 import type { PrepareOptions } from '../preparer.ts';
 import { untimed, type SourceStageTimer } from '../stages.ts';
+import { acceptTrackedChanges } from './accept-changes.ts';
 import type { DocumentConverter } from './converter/converter.ts';
 import { DOCUMENT_APPS, isDocumentFormat } from './export-filter.ts';
 import { NOTES_ENTRIES, hasSpeakerNotes } from './speaker-notes.ts';
@@ -27,7 +28,19 @@ export interface DocumentReader {
     bytes: Uint8Array,
     format: FormatName,
     signal: AbortSignal,
-  ): Promise<{ pdf: Buffer; notesPages: boolean }>;
+  ): Promise<ConvertedDocument>;
+}
+
+export interface ConvertedDocument {
+  pdf: Buffer;
+  notesPages: boolean;
+  /** Tracked changes accepted before the layout (accept-changes.ts); 0 when there were none. */
+  changesAccepted: number;
+}
+
+/** What the record's warning says of a document whose tracked changes were accepted. */
+export function changesAcceptedMessage(changes: number): string {
+  return `The document has tracked changes (${changes} insertion${changes === 1 ? '' : 's'}, deletion${changes === 1 ? '' : 's'} or move${changes === 1 ? '' : 's'}); it was read with them accepted, so deleted text is not part of what was read.`;
 }
 
 export interface DocumentReaderDeps {
@@ -71,6 +84,7 @@ export function createDocumentReader(deps: DocumentReaderDeps): DocumentReader {
         `A ${nameOf(format)} file is not a document or presentation.`,
       );
     let notesPages = DOCUMENT_APPS[format] === 'impress';
+    let changesAccepted = 0;
     const pdf = await time('convert', 'document', async () => {
       // An expansion bomb or a damaged archive fails here, from the archive's directory and one
       // streamed inflation that keeps nothing but a presentation's notes, before LibreOffice
@@ -85,15 +99,24 @@ export function createDocumentReader(deps: DocumentReaderDeps): DocumentReader {
         // Notes pages double the conversion's time: a deck seen to have no notes goes without.
         if (notesPages) notesPages = hasSpeakerNotes(format, report);
       }
-      return deps.converter.convertToPdf(bytes, format, { signal, notesPages });
+      const accepted = acceptTrackedChanges(bytes, format);
+      changesAccepted = accepted.changes;
+      return deps.converter.convertToPdf(accepted.bytes, format, { signal, notesPages });
     });
-    return { pdf, notesPages };
+    return { pdf, notesPages, changesAccepted };
   };
   return {
     convertDocumentBytes,
     async prepareDocumentBytes(bytes, format, opts) {
-      const { pdf, notesPages } = await convertDocumentBytes(bytes, format, opts.signal);
-      return deps.readPdf(pdf, opts, { notesPages });
+      const { pdf, notesPages, changesAccepted } = await convertDocumentBytes(
+        bytes,
+        format,
+        opts.signal,
+      );
+      const read = await deps.readPdf(pdf, opts, { notesPages });
+      return changesAccepted > 0
+        ? { ...read, revisions: { message: changesAcceptedMessage(changesAccepted) } }
+        : read;
     },
   };
 }

@@ -47,6 +47,8 @@ interface Walk {
   sections: Section[];
   /** Parts the service reads that were left unread, said in the SOURCE_TRUNCATED warning. */
   unread: string[];
+  /** Attachments read with their tracked changes accepted, said in a REVISIONS_ACCEPTED warning. */
+  revised: string[];
   images: number;
   partPages: Map<string, PageBytes>;
 }
@@ -119,6 +121,7 @@ async function readAttachment(walk: Walk, a: ReadAttachment, name: string): Prom
   }
   if (kind === 'image') walk.images += 1;
   if (prepared.truncated) walk.unread.push(`${name}: ${prepared.truncated.message}`);
+  if (prepared.revisions) walk.revised.push(name);
   const pages = sourceBytesOf(prepared);
   if (pages) walk.partPages.set(name, pages);
   walk.sections.push({
@@ -201,6 +204,7 @@ export async function prepareEmail(
     opts,
     sections: [],
     unread: [],
+    revised: [],
     images: 0,
     partPages: new Map(),
   };
@@ -213,6 +217,10 @@ export async function prepareEmail(
   if (walk.unread.length > 0)
     prepared.truncated = {
       message: `Parts of the message were not read: ${walk.unread.join('; ')}.`,
+    };
+  if (walk.revised.length > 0)
+    prepared.revisions = {
+      message: `Attachments with tracked changes were read with them accepted, so deleted text is not part of what was read: ${walk.revised.join(', ')}.`,
     };
   // The parts with pages are drawn for the review view as their own kinds draw them.
   return keepPartBytes(prepared, walk.partPages);
