@@ -16,6 +16,7 @@ import {
   flatPresentation,
   flatTextDocument,
   officeFile,
+  redlinedDocx,
   startFixtureServer,
 } from '@xt/testkit/fixtures';
 import { stackTest } from '../support/stack.ts';
@@ -202,5 +203,26 @@ describe('documents', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expectGrounded(res.body.data.citations as Record<string, Citation>, '/value', 1);
+  });
+
+  test('a redlined DOCX reads as accepted, and its record says so', async ({ api, model }) => {
+    const schemaId = await schema(api, { vendor: { type: 'string' } });
+    model.setDefaultBehaviour({ output: { vendor: 'New Vendor GmbH' } });
+    const res = await api.request('POST', '/v1/extractions', {
+      body: upload(schemaId, 'document', redlinedDocx(), 'contract.docx'),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const sent = model.requests.at(-1)!.text;
+    expect(sent).toContain('Vendor: New Vendor GmbH');
+    expect(sent).not.toContain('Old Vendor Ltd');
+    expectGrounded(res.body.data.citations as Record<string, Citation>, '/vendor', 1);
+    const record = await api.request('GET', `/v1/extractions/${res.body.data.id}`);
+    expect(record.body.data.warnings).toEqual([
+      {
+        code: 'REVISIONS_ACCEPTED',
+        path: '',
+        message: expect.stringMatching(/^The document has tracked changes \(6 /),
+      },
+    ]);
   });
 });

@@ -397,13 +397,18 @@ export function createSourcePreparer(
       const bytes = await fileBytes(file, type, uploads, time);
       const format = await formatOf(bytes, file.contentType);
       if (!format) throw new ExtractionFailure('SOURCE_UNSUPPORTED', 'The file is not a document.');
-      const { pdf, notesPages } = await documents.convertDocumentBytes(bytes, format, opts.signal);
+      const { pdf, notesPages, revisions } = await documents.convertDocumentBytes(
+        bytes,
+        format,
+        opts.signal,
+      );
       const pageCount = await countPdfPages(pdf, opts, notesPages);
       return {
         pdf,
         notesPages,
         pageCount,
         content,
+        ...(revisions ? { revisions } : {}),
         ...(fetched ? { found: { type: fetched.kind, format: fetched.format } } : {}),
       };
     },
@@ -417,11 +422,14 @@ export function createSourcePreparer(
         }),
       ),
     async prepareConverted(converted, opts) {
-      const prepared = await withPreparations(opts.preparations, converted.content, () =>
-        time('rasterise', 'document', () =>
+      const prepared = await withPreparations(opts.preparations, converted.content, async () => {
+        const read = await time('rasterise', 'document', () =>
           preparePdfBytes(converted.pdf, opts, { notesPages: converted.notesPages }),
-        ),
-      );
+        );
+        // Inside the preparation, so that one taken from the store says it as well.
+        if (converted.revisions) read.revisions = converted.revisions;
+        return read;
+      });
       // A fetched document: what it was found to be, as `prepare` sets it.
       if (converted.found) prepared.found = converted.found;
       return prepared;

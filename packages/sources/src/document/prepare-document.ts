@@ -28,18 +28,18 @@ export interface DocumentReader {
     bytes: Uint8Array,
     format: FormatName,
     signal: AbortSignal,
-  ): Promise<ConvertedDocument>;
+  ): Promise<ConvertedPdf>;
 }
 
-export interface ConvertedDocument {
+export interface ConvertedPdf {
   pdf: Buffer;
   notesPages: boolean;
-  /** Tracked changes accepted before the layout (accept-changes.ts); 0 when there were none. */
-  changesAccepted: number;
+  /** Set when tracked changes were accepted before the layout (accept-changes.ts). */
+  revisions?: PreparedSource['revisions'];
 }
 
 /** What the record's warning says of a document whose tracked changes were accepted. */
-export function changesAcceptedMessage(changes: number): string {
+function changesAcceptedMessage(changes: number): string {
   return `The document has tracked changes (${changes} insertion${changes === 1 ? '' : 's'}, deletion${changes === 1 ? '' : 's'} or move${changes === 1 ? '' : 's'}); it was read with them accepted, so deleted text is not part of what was read.`;
 }
 
@@ -84,7 +84,7 @@ export function createDocumentReader(deps: DocumentReaderDeps): DocumentReader {
         `A ${nameOf(format)} file is not a document or presentation.`,
       );
     let notesPages = DOCUMENT_APPS[format] === 'impress';
-    let changesAccepted = 0;
+    let revisions: ConvertedPdf['revisions'];
     const pdf = await time('convert', 'document', async () => {
       // An expansion bomb or a damaged archive fails here, from the archive's directory and one
       // streamed inflation that keeps nothing but a presentation's notes, before LibreOffice
@@ -100,23 +100,19 @@ export function createDocumentReader(deps: DocumentReaderDeps): DocumentReader {
         if (notesPages) notesPages = hasSpeakerNotes(format, report);
       }
       const accepted = acceptTrackedChanges(bytes, format);
-      changesAccepted = accepted.changes;
+      if (accepted.changes > 0) revisions = { message: changesAcceptedMessage(accepted.changes) };
       return deps.converter.convertToPdf(accepted.bytes, format, { signal, notesPages });
     });
-    return { pdf, notesPages, changesAccepted };
+    return { pdf, notesPages, ...(revisions ? { revisions } : {}) };
   };
   return {
     convertDocumentBytes,
     async prepareDocumentBytes(bytes, format, opts) {
-      const { pdf, notesPages, changesAccepted } = await convertDocumentBytes(
-        bytes,
-        format,
-        opts.signal,
-      );
+      const { pdf, notesPages, revisions } = await convertDocumentBytes(bytes, format, opts.signal);
       const read = await deps.readPdf(pdf, opts, { notesPages });
-      return changesAccepted > 0
-        ? { ...read, revisions: { message: changesAcceptedMessage(changesAccepted) } }
-        : read;
+      // Set on the object itself: its page bytes for previews are kept by its identity.
+      if (revisions) read.revisions = revisions;
+      return read;
     },
   };
 }
