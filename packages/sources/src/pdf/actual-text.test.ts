@@ -5,6 +5,8 @@ import { withActualText } from './actual-text.ts';
 import { preparePdf } from './prepare-pdf.ts';
 
 const SCRIPTS = Object.keys(CJK_LINES) as (keyof typeof CJK_LINES)[];
+/** poppler-utils, a system package of the tests (catalogue.ts), not an npm binary. */
+const PDFTOTEXT = '/usr/bin/pdftotext';
 
 async function readLines(pdf: Buffer) {
   const read = await preparePdf(pdf, {
@@ -30,7 +32,7 @@ describe('the text layer of CJK PDFs', () => {
       const tops = lines.map((l) => l.box[1]);
       expect(tops).toEqual([...tops].sort((a, b) => a - b));
       expect(lines[1]!.box[2]).toBeGreaterThan(lines[0]!.box[2]);
-      const poppler = execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString();
+      const poppler = execFileSync(PDFTOTEXT, ['-layout', '-', '-'], { input: pdf }).toString();
       for (const line of CJK_LINES[script]) expect(poppler).toContain(line);
     },
   );
