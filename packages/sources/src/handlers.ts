@@ -58,6 +58,8 @@ export interface SourcesConfig {
   PREP_TEXT_TIMEOUT_MS: number;
   PREP_THREAD_HEAP_MB: number;
   OCR_TIMEOUT_MS: number;
+  /** Tesseract's languages; English when absent. */
+  OCR_LANGUAGES?: string | undefined;
   PDF_MODE: PdfMode;
   MAX_PDF_BYTES: number;
   MAX_PDF_PAGES: number;
@@ -138,7 +140,10 @@ export function createSourcePreparer(
   });
 
   // Scanned pages and images are read with OCR only when citations are asked for.
-  const ocrOptions = { timeoutMs: config.OCR_TIMEOUT_MS };
+  const ocrOptions = {
+    timeoutMs: config.OCR_TIMEOUT_MS,
+    ...(config.OCR_LANGUAGES ? { languages: config.OCR_LANGUAGES } : {}),
+  };
 
   // Fetched and uploaded files take the same path from their bytes on. With citations a copy is
   // kept for the page previews (the prep thread takes the bytes it is given).

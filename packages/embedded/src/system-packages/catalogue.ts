@@ -57,6 +57,12 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
     purposes: ['start', 'test', 'ci'],
   },
   {
+    name: 'tesseract-ocr-jpn',
+    probe: '/usr/share/tesseract-ocr/5/tessdata/jpn.traineddata',
+    why: 'the OCR tests read a Japanese scan (OCR_LANGUAGES=jpn); a deployment installs the language packages its OCR_LANGUAGES names',
+    purposes: ['test', 'ci'],
+  },
+  {
     name: 'python3',
     probe: 'python3',
     why: "the Python SDK's unittest suite (clients/python) runs against the service",
