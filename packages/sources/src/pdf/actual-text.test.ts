@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { asianFontPdf, CJK_LINES, missingGlyphPdf } from '@xt/testkit/fixtures';
-import { withActualText } from './actual-text.ts';
+import { mayHaveActualText, withActualText } from './actual-text.ts';
 import { preparePdf } from './prepare-pdf.ts';
 
 const SCRIPTS = Object.keys(CJK_LINES) as (keyof typeof CJK_LINES)[];
@@ -65,5 +65,16 @@ describe('withActualText', () => {
   it('leaves the runs as pdf.js read them when the sequences do not match one for one', () => {
     const items = [begin, run('請', 10), end];
     expect(withActualText(items, ['求', '書'])).toEqual([run('請', 10)]);
+  });
+});
+
+describe('mayHaveActualText', () => {
+  it('looks for Spans outside a structure tree, as LibreOffice writes them', () => {
+    const span = (id: string | null) => ({ type: 'beginMarkedContentProps', tag: 'Span', id });
+    expect(mayHaveActualText([span(null)])).toBe(true);
+    expect(mayHaveActualText([span('p3R_mc4')])).toBe(false);
+    expect(mayHaveActualText([{ type: 'beginMarkedContentProps', tag: 'OC', id: null }])).toBe(
+      false,
+    );
   });
 });

@@ -114,10 +114,20 @@ export type ContentItem = UserSpaceRun | { type: string };
 
 const isRun = (item: ContentItem): item is UserSpaceRun => 'str' in item;
 
-/** Whether the page has sequences that may carry ActualText: LibreOffice marks them `Span`. */
+/**
+ * Whether the page has sequences that may carry ActualText: LibreOffice's are `Span`s outside
+ * any structure tree, so without a marked-content id. A tagged PDF (Word's) has a `Span` with an
+ * id for every run of another language: reading its streams again for those would parse many
+ * documents twice for nothing, so their ActualText, if any, is not read.
+ */
 export function mayHaveActualText(items: readonly ContentItem[]): boolean {
   return items.some(
-    (i) => !isRun(i) && i.type === 'beginMarkedContentProps' && 'tag' in i && i.tag === 'Span',
+    (i) =>
+      !isRun(i) &&
+      i.type === 'beginMarkedContentProps' &&
+      'tag' in i &&
+      i.tag === 'Span' &&
+      (!('id' in i) || i.id === null),
   );
 }
 
