@@ -26,6 +26,7 @@ import { ExtractionService } from './extractions/service.ts';
 import { extractionRoutes } from './extractions/routes.ts';
 import { WebhookService } from './webhooks/service.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
+import { listedCapabilities, modelRoutes } from './models/routes.ts';
 import { IdempotencyKeys } from './idempotency/store.ts';
 import { createBlobStore } from '@xt/blob-store';
 import { UploadTempDir } from './uploads/temp-files.ts';
@@ -101,6 +102,7 @@ export function createApp(deps: AppDeps): Express {
       basePath: '/v1',
       allowlist: config.WEBHOOK_ALLOWLIST,
     }),
+    modelRoutes(config.models, listedCapabilities(redis, config.QUEUE_PREFIX)),
   ];
 
   // People: the dashboard, signed in with a session, over the same resource routers.
@@ -119,7 +121,7 @@ export function createApp(deps: AppDeps): Express {
 
   const api = Router();
   // Only resource paths are authenticated, so an unknown path is a 404 with or without a key.
-  const resources = ['/schemas', '/extractions', '/webhooks'];
+  const resources = ['/schemas', '/extractions', '/webhooks', '/models'];
   api.use(resources, authenticate(deps.keys));
   api.use(resources, rateLimit);
   for (const resource of resourceRouters) api.use(resource);

@@ -8,6 +8,7 @@ import {
   reuseConfig,
   sourceLimitsConfig,
 } from '@xt/runtime';
+import { modelEndpointsConfig, registryFromSettings, type ModelRegistry } from '@xt/model';
 import { trustProxySetting } from './http/trust-proxy.ts';
 
 /**
@@ -19,6 +20,7 @@ export const configSchema = z.object({
   ...jobPolicyConfig,
   ...sourceLimitsConfig,
   ...reuseConfig,
+  ...modelEndpointsConfig,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   // How long an authenticated API key is trusted without a database look-up; revocations reach
@@ -89,8 +91,10 @@ export const configSchema = z.object({
   IDEMPOTENCY_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(600),
 });
 
-export type ApiConfig = z.infer<typeof configSchema>;
+/** The settings, and the public model names they serve (checked on create, listed by /v1/models). */
+export type ApiConfig = z.infer<typeof configSchema> & { models: ModelRegistry };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
-  return parseEnv(configSchema, env);
+  const config = parseEnv(configSchema, env);
+  return { ...config, models: registryFromSettings(config, env, false) };
 }

@@ -7,7 +7,14 @@ import {
   reuseConfig,
   sourceLimitsConfig,
 } from '@xt/runtime';
-import { PriceOverridesSchema, priceTable } from '@xt/model';
+import {
+  modelEndpointsConfig,
+  PriceOverridesSchema,
+  priceTable,
+  registryFromSettings,
+  unknownPricedModels,
+  type ModelRegistry,
+} from '@xt/model';
 import { DEFAULT_RETRY_DELAYS, parseRetryDelays } from '@xt/webhooks';
 
 const MiB = 1024 * 1024;
@@ -79,6 +86,8 @@ export const configSchema = z.object({
   WORKER_INDEX: int(0),
   WORKER_METRICS_HOST: z.string().default('0.0.0.0'),
 
+  // Several model servers in one place (docs/models.md); unset: the one endpoint below.
+  ...modelEndpointsConfig,
   OPENAI_API_KEY: z.string().default(''),
   OPENAI_BASE_URL: z.url().optional(),
   MODEL_MAP: modelMap,
@@ -86,6 +95,15 @@ export const configSchema = z.object({
   // what records and usage show as cost (docs/cost.md). Defaults: OpenAI's list prices.
   MODEL_PRICES: modelPrices,
   MODEL_TIMEOUT_MS: int(120_000, 1000),
+  // What a server that is not OpenAI's can do is probed on first use (docs/models.md) and kept
+  // this long for every process; a probe call waits this long for its answer.
+  MODEL_PROBE_TTL_SECONDS: int(86_400, 1),
+  MODEL_PROBE_TIMEOUT_MS: int(120_000, 1000),
+  // A call's deadline is MODEL_TIMEOUT_MS plus this per thousand prompt tokens: a local server
+  // on a CPU reads a long prompt for minutes (docs/models.md#slow-servers).
+  MODEL_TIMEOUT_PER_1K_TOKENS_MS: int(1_000),
+  // How long a call waits for a server answering 503 while it loads its model.
+  MODEL_LOAD_WAIT_MS: int(300_000),
   MODEL_MAX_RETRIES: int(1),
   MODEL_MAX_INPUT_TOKENS: int(120_000, 1000),
   // Cost ceilings per extraction (docs/security.md#cost-bounds): estimated input tokens over all
@@ -248,10 +266,18 @@ const checked = configSchema.refine(
   },
 );
 
-export type WorkerConfig = z.infer<typeof configSchema>;
+/** The settings, and the models they serve with each one's endpoint (docs/models.md). */
+export type WorkerConfig = z.infer<typeof configSchema> & { models: ModelRegistry };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  return parseEnv(checked, env);
+  const config = parseEnv(checked, env);
+  const models = registryFromSettings(config, env, true);
+  const unknown = unknownPricedModels(config.MODEL_PRICES, models.names);
+  if (unknown.length > 0)
+    throw new Error(
+      `Invalid configuration:\n  MODEL_PRICES: ${unknown.join(', ')}: not a public model (${models.names.join(', ')})`,
+    );
+  return { ...config, models };
 }
 
 /** The port this worker's operational endpoints listen on; undefined when they are off. */

@@ -13,13 +13,8 @@ import {
   type SourceType,
 } from '@xt/contract';
 import { isDatabaseUnavailable } from '@xt/db';
-import {
-  countPages,
-  DEFAULT_PRICES,
-  type ExtractResult,
-  type ModelClient,
-  type PriceTable,
-} from '@xt/model';
+import { countPages, DEFAULT_PRICES, type ExtractResult, type PriceTable } from '@xt/model';
+import type { ModelAccess } from './job/model-access.ts';
 import { forJobFailure, type ExtractJobPayload } from '@xt/queue';
 import { createOutageReporter, errorSummary } from '@xt/runtime';
 import type { PreparationStore, SourcePreparer } from '@xt/sources';
@@ -53,7 +48,8 @@ import { planWindows } from './job/windows/plan.ts';
 export interface ProcessorDeps {
   /** The row's transitions and the "finished" message (job/lifecycle.ts). */
   lifecycle: JobLifecycle;
-  model: ModelClient;
+  /** each row's model: its endpoint's client and capabilities (docs/models.md) */
+  models: ModelAccess;
   sources: SourcePreparer;
   logger: Logger;
   jobTimeoutMs: number;
@@ -228,8 +224,15 @@ export function createProcessor(deps: ProcessorDeps) {
         'MODEL_UNAVAILABLE',
         'No model provider is configured on the worker: set OPENAI_API_KEY (and OPENAI_BASE_URL for another OpenAI-compatible server).',
       );
-    // A batch still at the provider is looked at before anything is prepared.
-    const batch = claimed.priority === 'batch' ? deps.batch : undefined;
+    // Learnt before anything is prepared: an endpoint that cannot be reached fails (or retries)
+    // the extraction having read nothing, and the preparation follows what the model takes.
+    const model = await deps.models.forModel(claimed.model, signal);
+    // A batch still at the provider is looked at before anything is prepared. Only the batch
+    // interface's own endpoint has one; another endpoint's batch extraction goes standard.
+    const batch =
+      claimed.priority === 'batch' && model.client === deps.models.clients.primary
+        ? deps.batch
+        : undefined;
     if (batch) await batch.advance(claimed);
     const windows = batch ? undefined : deps.windows;
     const preparations = deps.preparations?.(claimed);
@@ -244,6 +247,7 @@ export function createProcessor(deps: ProcessorDeps) {
               signal,
               preparations,
               beforeWindows: (found) => beforeWindows(claimed, found, log),
+              images: model.capabilities.images,
             },
           ),
           signal,
@@ -255,7 +259,9 @@ export function createProcessor(deps: ProcessorDeps) {
     const source = await withTimeout(
       split?.next === 'whole'
         ? split.prepare()
-        : prepareStep(deps.sources, claimed, signal, preparations),
+        : prepareStep(deps.sources, claimed, signal, preparations, {
+            images: model.capabilities.images,
+          }),
       signal,
     );
     if (await deletedWhilePreparing(lifecycle, claimed.id, performance.now() - preparing)) {
@@ -273,7 +279,7 @@ export function createProcessor(deps: ProcessorDeps) {
       time('model', type, () =>
         batch
           ? batch.run(row, source, signal)
-          : extractStep(deps.model, row, source, signal, {
+          : extractStep(model, row, source, signal, {
               onPagesDone: (done) => progress?.pagesDone(done),
             }),
       ),

@@ -1,7 +1,8 @@
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '@xt/db';
-import { DEFAULT_PRICES, type ModelClient, type PriceTable } from '@xt/model';
+import { DEFAULT_PRICES, type PriceTable } from '@xt/model';
+import type { ModelAccess } from './job/model-access.ts';
 import { forJobFailure, type WindowJobPayload } from '@xt/queue';
 import { errorSummary } from '@xt/runtime';
 import type { SourcePreparer } from '@xt/sources';
@@ -18,7 +19,7 @@ import { databaseRetryAt, stoppedForShutdown, withJobLog } from './job/job-run.t
 export interface WindowProcessorDeps {
   lifecycle: JobLifecycle;
   windows: WindowStore;
-  model: ModelClient;
+  models: ModelAccess;
   sources: SourcePreparer;
   logger: Logger;
   jobTimeoutMs: number;
@@ -112,18 +113,21 @@ export function createWindowProcessor(deps: WindowProcessorDeps) {
     window: WindowJobPayload,
     signal: AbortSignal,
   ): Promise<boolean> {
+    const model = await deps.models.forModel(row.model, signal);
     const source = await withTimeout(
-      prepareWindow(deps.sources, windows, row, window, signal),
+      prepareWindow(deps.sources, windows, row, window, signal, {
+        images: model.capabilities.images,
+      }),
       signal,
     );
     const pages = window.lastPage - window.firstPage + 1;
     const client = windowClient(
-      deps.model,
+      model.client,
       () => lifecycle.exists(row.id),
       pages / window.pagesTotal,
     );
     const result = await withTimeout(
-      extractStep(client, row, source, signal, {
+      extractStep({ ...model, client }, row, source, signal, {
         window: { index: window.index, count: window.count },
       }),
       signal,

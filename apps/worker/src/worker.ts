@@ -1,7 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import { createBlobStore } from '@xt/blob-store';
 import { createDb, runMigrations } from '@xt/db';
-import { createModelClient } from '@xt/model';
 import { pipelineVersion } from '@xt/model/pipeline-version';
 import {
   catalogueProcessor,
@@ -17,6 +16,7 @@ import { createAppLogger, createDependencyOutages, errorSummary, type Logger } f
 import { pagePreviews } from './page-previews/index.ts';
 import { SHUTDOWN_REASON } from './job/job-run.ts';
 import { createProcessor } from './processor.ts';
+import { setUpModels } from './models/setup.ts';
 import { createWindowProcessor } from './window-processor.ts';
 import { windowStore } from './job/windows/store.ts';
 import { jobLifecycle } from './job/lifecycle.ts';
@@ -33,7 +33,6 @@ import { startWebhookDelivery } from './webhooks.ts';
 import { startWorkerOps } from './ops/start-ops.ts';
 import { createWorkerMetrics } from './ops/worker-metrics.ts';
 import { startLoopWatchdog } from './ops/loop-watchdog.ts';
-import pLimit from 'p-limit';
 import {
   checkChromium,
   checkConverter,
@@ -124,27 +123,29 @@ export async function startWorker(
     loopHealthy: () => watchdog.healthy(),
   });
 
-  if (!config.OPENAI_API_KEY)
+  if (!config.MODEL_ENDPOINTS && !config.OPENAI_API_KEY)
     logger.warn('OPENAI_API_KEY is not set: model calls will be refused by the provider');
-  const model = createModelClient({
-    apiKey: config.OPENAI_API_KEY || 'not-set',
-    baseURL: config.OPENAI_BASE_URL,
-    modelMap: config.MODEL_MAP,
-    timeoutMs: config.MODEL_TIMEOUT_MS,
-    maxRetries: config.MODEL_MAX_RETRIES,
-    maxInputTokens: config.MODEL_MAX_INPUT_TOKENS,
-    maxExtractionInputTokens: config.MAX_INPUT_TOKENS_PER_EXTRACTION,
-    maxExtractionCalls: config.MAX_MODEL_CALLS_PER_EXTRACTION,
-    concurrency: config.MODEL_CHUNK_CONCURRENCY,
-    maxRepairs: config.MODEL_MAX_REPAIRS,
-    maxContinuations: config.MODEL_MAX_CONTINUATIONS,
-    promptCacheKey:
-      config.MODEL_PROMPT_CACHE_KEY === 'auto'
-        ? undefined
-        : config.MODEL_PROMPT_CACHE_KEY === 'true',
-    schedule: pLimit(config.MODEL_MAX_IN_FLIGHT),
-    onCall: (call) => metrics.modelCall(call),
-  });
+  const models = setUpModels(
+    config,
+    redis,
+    {
+      timeoutMs: config.MODEL_TIMEOUT_MS,
+      maxRetries: config.MODEL_MAX_RETRIES,
+      maxInputTokens: config.MODEL_MAX_INPUT_TOKENS,
+      maxExtractionInputTokens: config.MAX_INPUT_TOKENS_PER_EXTRACTION,
+      maxExtractionCalls: config.MAX_MODEL_CALLS_PER_EXTRACTION,
+      concurrency: config.MODEL_CHUNK_CONCURRENCY,
+      maxRepairs: config.MODEL_MAX_REPAIRS,
+      maxContinuations: config.MODEL_MAX_CONTINUATIONS,
+      promptCacheKey:
+        config.MODEL_PROMPT_CACHE_KEY === 'auto'
+          ? undefined
+          : config.MODEL_PROMPT_CACHE_KEY === 'true',
+      onCall: (call) => metrics.modelCall(call),
+    },
+    logger,
+  );
+  const model = models.clients.primary;
   const store = createBlobStore(config, db.db);
   const sources = createSourcePreparer(config, logger, {
     environment: processEnvironment(),
@@ -203,20 +204,22 @@ export async function startWorker(
       },
       logger,
     ),
-    model,
+    models,
     prices: config.MODEL_PRICES,
     sources,
     logger,
     jobTimeoutMs: config.JOB_TIMEOUT_MS,
     maxAttempts: config.JOB_ATTEMPTS,
-    modelConfigured: Boolean(config.OPENAI_API_KEY || config.OPENAI_BASE_URL),
+    modelConfigured: Boolean(
+      config.MODEL_ENDPOINTS || config.OPENAI_API_KEY || config.OPENAI_BASE_URL,
+    ),
     metrics,
     previews,
   });
   const windowProcessor = createWindowProcessor({
     lifecycle,
     windows,
-    model,
+    models,
     sources,
     logger,
     jobTimeoutMs: config.JOB_TIMEOUT_MS,

@@ -69,6 +69,7 @@ export const WARNING_CODES = [
   'OUTPUT_TRUNCATED',
   'SOURCE_TRUNCATED',
   'UNGROUNDED_VALUES',
+  'IMAGES_READ_AS_TEXT',
   'REVISIONS_ACCEPTED',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];

@@ -40,6 +40,19 @@ export interface PreparedSource {
    * becomes a REVISIONS_ACCEPTED warning.
    */
   revisions?: { message: string };
+  /**
+   * Set when the source was read for a model that takes no images (docs/sources.md#text-only-models):
+   * the pages and images sent as their OCR text instead, and the images left out (a webpage's
+   * screenshot, a picture beside a page's text). Becomes an IMAGES_READ_AS_TEXT warning.
+   */
+  imagesAsText?: ImagesAsText;
+}
+
+/** What a reading without images did in their place; each count may be 0. */
+export interface ImagesAsText {
+  pages: number;
+  images: number;
+  leftOut: number;
 }
 
 /** One line of a page as the worker read it: its text and its box (fractions, top-left origin). */

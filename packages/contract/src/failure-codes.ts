@@ -10,6 +10,9 @@ export const FAILURE_CODES = [
   'SOURCE_UNREADABLE',
   'MODEL_UNAVAILABLE',
   'MODEL_REFUSED',
+  // The model's context window cannot hold the smallest piece of the source with its prompt and
+  // answer, or the server cut a prompt that could not be made smaller (docs/models.md).
+  'MODEL_CONTEXT_TOO_SMALL',
   'OUTPUT_INVALID',
   'TIMEOUT',
   'INTERNAL',

@@ -228,7 +228,7 @@ export interface StoredExtraction {
   citationsRequested: boolean;
   /** Set with the output when citations were asked for. */
   citations: Citations | null;
-  /** What was left undone (OUTPUT_TRUNCATED, SOURCE_TRUNCATED, UNGROUNDED_VALUES); [] or null for none. */
+  /** What was left undone or done otherwise (WARNING_CODES); [] or null for none. */
   warnings: ExtractionWarning[] | null;
   /** The extraction whose answer this one reused (docs/reuse.md); null for work of its own. */
   reusedFrom: string | null;

@@ -1,7 +1,12 @@
 import type { GroundingSource } from '@xt/contract';
 import { CitationsSchema } from '@xt/contract';
 import { describe, expect, it } from 'vitest';
-import { buildCitations, UNGROUNDED_FACTOR } from './index.ts';
+import {
+  buildCitations,
+  UNGROUNDED_FACTOR,
+  GROUNDED_ONLY_CONFIDENCE,
+  UNGROUNDED_ONLY_CONFIDENCE,
+} from './index.ts';
 
 const source: GroundingSource = {
   kind: 'text',
@@ -69,5 +74,11 @@ describe('buildCitations', () => {
     expect(
       buildCitations({ output, source, probabilities: null }).citations['/total']!.confidence,
     ).toBeNull();
+  });
+
+  it('takes confidence from grounding alone for a model that gives no probabilities', () => {
+    const { citations } = buildCitations({ output, source, groundingOnly: true });
+    expect(citations['/total']!.confidence).toBe(GROUNDED_ONLY_CONFIDENCE);
+    expect(citations['/buyer']!.confidence).toBe(UNGROUNDED_ONLY_CONFIDENCE);
   });
 });

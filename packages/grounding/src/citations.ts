@@ -11,6 +11,15 @@ import { indexSource, isSourceIndex, type SourceIndex } from './source-index.ts'
  */
 export const UNGROUNDED_FACTOR = 0.5;
 
+/**
+ * Confidence from grounding alone, for a model whose server gives no token probabilities
+ * (docs/models.md): a value the service found in the source is far more often right than one it
+ * found nowhere, and that is all these two figures say. They are not calibrated per model; a
+ * model with log-probabilities gets its own figure per value instead.
+ */
+export const GROUNDED_ONLY_CONFIDENCE = 0.8;
+export const UNGROUNDED_ONLY_CONFIDENCE = 0.2;
+
 export function confidenceOf(
   probability: number | null | undefined,
   grounded: boolean,
@@ -32,6 +41,8 @@ export function buildCitations(input: {
   source: GroundingSource | SourceIndex;
   quotes?: Map<string, string> | null;
   probabilities?: Map<string, number> | null;
+  /** no token probabilities can come (the model's server takes no logprobs): grounding alone */
+  groundingOnly?: boolean;
 }): { citations: Citations; ungrounded: string[] } {
   const index = isSourceIndex(input.source) ? input.source : indexSource(input.source);
   const placed = placeOutput(index, input.output, input.quotes ?? null);
@@ -42,7 +53,11 @@ export function buildCitations(input: {
     const located = placed.get(pointer) ?? null;
     const confidence = input.probabilities
       ? confidenceOf(input.probabilities.get(pointer), located !== null)
-      : null;
+      : input.groundingOnly
+        ? located
+          ? GROUNDED_ONLY_CONFIDENCE
+          : UNGROUNDED_ONLY_CONFIDENCE
+        : null;
     const citation: Citation = located
       ? {
           grounded: true,

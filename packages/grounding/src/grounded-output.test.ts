@@ -45,6 +45,42 @@ describe('groundOutput', () => {
     ]);
   });
 
+  it('warns, with or without citations, that images were read as text for a text-only model', () => {
+    const source = {
+      parts: [{ kind: 'text' as const, text: '--- Page 1 ---\nTotal 12.50', unit: 1 }],
+      grounding: {
+        kind: 'pages' as const,
+        pages: [
+          {
+            page: 1,
+            ocr: true,
+            lines: [
+              {
+                text: 'Total 12.50',
+                box: [0.1, 0.2, 0.4, 0.25] as [number, number, number, number],
+              },
+            ],
+          },
+        ],
+      },
+      imagesAsText: { pages: 2, images: 0, leftOut: 1 },
+    };
+    const expected = {
+      code: 'IMAGES_READ_AS_TEXT',
+      path: '',
+      message:
+        'The model takes no images: 2 pages were read with OCR and sent as text. 1 image was left out.',
+    };
+    expect(groundOutput(result({ total: 12.5 }), source, false).warnings).toEqual([expected]);
+    const cited = groundOutput(result({ total: 12.5 }), source, true);
+    expect(cited.warnings).toEqual([expected]);
+    expect(cited.citations?.['/total']).toMatchObject({ grounded: true, page: 1 });
+    const image = { ...source, imagesAsText: { pages: 0, images: 1, leftOut: 0 } };
+    expect(groundOutput(result({ total: 12.5 }), image, false).warnings?.[0]?.message).toBe(
+      'The model takes no images: 1 image was read with OCR and sent as text.',
+    );
+  });
+
   it('has no warnings at all when nothing was left undone', () => {
     const source = { parts: [], grounding: { kind: 'text' as const, content: 'Total 12.50' } };
     expect(groundOutput(result({ total: 12.5 }), source, true).warnings).toBeNull();

@@ -1,4 +1,4 @@
-import type { Citations, ExtractionWarning, PreparedSource } from '@xt/contract';
+import type { Citations, ExtractionWarning, ImagesAsText, PreparedSource } from '@xt/contract';
 import { buildCitations } from './citations.ts';
 
 /** Ungrounded pointers named in the warning's message; the citations list every one. */
@@ -15,6 +15,11 @@ export interface ModelAnswer {
     /** The model's own probability per leaf pointer, where its answer carried logprobs. */
     probabilities?: Map<string, number> | null | undefined;
   };
+  /**
+   * The model cannot give token probabilities (its server takes no `logprobs`): confidence then
+   * comes from grounding alone (confidenceFromGrounding), rather than being null.
+   */
+  noTokenProbabilities?: boolean | undefined;
 }
 
 export interface GroundedOutput {
@@ -40,6 +45,8 @@ export function groundOutput(
   }));
   if (source.truncated)
     warnings.push({ code: 'SOURCE_TRUNCATED', path: '', message: source.truncated.message });
+  // Warned with or without citations: OCR misreads what a model looking at the image would not.
+  if (source.imagesAsText) warnings.push(imagesAsTextWarning(source.imagesAsText));
   if (source.revisions)
     warnings.push({ code: 'REVISIONS_ACCEPTED', path: '', message: source.revisions.message });
   let citations: Citations | null = null;
@@ -50,6 +57,7 @@ export function groundOutput(
       source: source.grounding ?? { kind: 'plain', text: '' },
       quotes: result.annotations.quotes,
       probabilities: result.annotations.probabilities ?? null,
+      groundingOnly: result.noTokenProbabilities === true,
     });
     citations = built.citations;
     if (built.ungrounded.length > 0) warnings.push(ungroundedWarning(built.ungrounded));
@@ -66,4 +74,20 @@ function ungroundedWarning(pointers: string[]): ExtractionWarning {
     path: pointers.length === 1 ? (pointers[0] ?? '') : '',
     message: `${pointers.length === 1 ? '1 value was' : `${pointers.length} values were`} found nowhere in the source: ${named}${more}.`,
   };
+}
+
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+function imagesAsTextWarning({ pages, images, leftOut }: ImagesAsText): ExtractionWarning {
+  const read = [pages > 0 && counted(pages, 'page'), images > 0 && counted(images, 'image')]
+    .filter(Boolean)
+    .join(' and ');
+  const sentences = ['The model takes no images:'];
+  if (read)
+    sentences.push(
+      `${read} ${pages + images === 1 ? 'was' : 'were'} read with OCR and sent as text.`,
+    );
+  if (leftOut > 0)
+    sentences.push(`${counted(leftOut, 'image')} ${leftOut === 1 ? 'was' : 'were'} left out.`);
+  return { code: 'IMAGES_READ_AS_TEXT', path: '', message: sentences.join(' ') };
 }

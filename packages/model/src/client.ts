@@ -1,14 +1,28 @@
-import OpenAI from 'openai';
+import OpenAI, { AzureOpenAI } from 'openai';
 import type { PublicModel } from '@xt/contract';
 
 export interface ModelClientOptions {
+  /** the endpoint's name (MODEL_ENDPOINTS), for messages and metrics; default `default` */
+  endpointName?: string | undefined;
   apiKey: string;
+  /**
+   * Azure OpenAI through the SDK's own Azure client: `baseURL` is then the resource's endpoint
+   * and the provider model name is the deployment, which the SDK puts in the path.
+   */
+  azure?: { apiVersion: string } | undefined;
   /** any OpenAI-compatible server; OpenAI's own when absent */
   baseURL?: string | undefined;
   /** public model name → provider model name; unmapped names are sent as they are */
   modelMap: Record<string, string>;
-  /** per HTTP call */
+  /** per HTTP call: its floor, for a prompt of no length */
   timeoutMs: number;
+  /**
+   * Added to a call's deadline per thousand prompt tokens: a local server reads a long prompt
+   * for minutes on a CPU, and a fixed deadline would abandon work it has begun. Default 0.
+   */
+  timeoutPer1kTokensMs?: number | undefined;
+  /** how long a call waits for a server that answers 503 while loading its model; default 0 */
+  loadWaitMs?: number | undefined;
   /**
    * SDK-internal retries per call (429, 5xx, connection errors). Keep it low: the job queue
    * retries the whole extraction with backoff, and retries multiply.
@@ -71,6 +85,8 @@ export interface ModelCallRecord {
 }
 
 export interface ModelClient {
+  /** the endpoint this client calls (MODEL_ENDPOINTS), named in failures and metrics */
+  readonly endpointName: string;
   readonly openai: OpenAI;
   providerModel(model: PublicModel): string;
   readonly maxInputTokens: number;
@@ -87,6 +103,10 @@ export interface ModelClient {
   /** runs one HTTP call (through the process-wide bound, when there is one) */
   readonly schedule: <T>(call: () => Promise<T>) => Promise<T>;
   readonly onCall: (call: ModelCallRecord) => void;
+  /** one call's deadline for a prompt of this many tokens: the floor plus the allowance */
+  callTimeoutMs(promptTokens: number): number;
+  /** how long a call waits for a server loading its model (endpoints/loading.ts) */
+  readonly loadWaitMs: number;
 }
 
 export const DEFAULT_MAX_INPUT_TOKENS = 120_000;
@@ -95,15 +115,24 @@ export const DEFAULT_MAX_REPAIRS = 2;
 export const DEFAULT_MAX_CONTINUATIONS = 8;
 
 export function createModelClient(options: ModelClientOptions): ModelClient {
-  const openai = new OpenAI({
-    apiKey: options.apiKey,
-    // explicit, so the SDK never falls back to reading OPENAI_BASE_URL itself
-    baseURL: options.baseURL ?? 'https://api.openai.com/v1',
-    timeout: options.timeoutMs,
-    maxRetries: options.maxRetries,
-  });
+  const openai = options.azure
+    ? new AzureOpenAI({
+        apiKey: options.apiKey,
+        endpoint: options.baseURL,
+        apiVersion: options.azure.apiVersion,
+        timeout: options.timeoutMs,
+        maxRetries: options.maxRetries,
+      })
+    : new OpenAI({
+        apiKey: options.apiKey,
+        // explicit, so the SDK never falls back to reading OPENAI_BASE_URL itself
+        baseURL: options.baseURL ?? 'https://api.openai.com/v1',
+        timeout: options.timeoutMs,
+        maxRetries: options.maxRetries,
+      });
   const key = options.apiKey;
   return {
+    endpointName: options.endpointName ?? 'default',
     openai,
     providerModel: (model) => options.modelMap[model] ?? model,
     maxInputTokens: positive(options.maxInputTokens, DEFAULT_MAX_INPUT_TOKENS),
@@ -117,8 +146,12 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     ),
     maxOutputTokens: options.maxOutputTokens,
     temperature: options.temperature === undefined ? 0 : options.temperature,
-    promptCacheKey: options.promptCacheKey ?? isOpenAi(options.baseURL),
+    promptCacheKey: options.promptCacheKey ?? (!options.azure && isOpenAi(options.baseURL)),
     schedule: options.schedule ?? ((call) => call()),
+    loadWaitMs: Math.max(0, options.loadWaitMs ?? 0),
+    callTimeoutMs: (promptTokens) =>
+      options.timeoutMs +
+      Math.ceil(Math.max(0, promptTokens) / 1000) * Math.max(0, options.timeoutPer1kTokensMs ?? 0),
     onCall: options.onCall ?? (() => undefined),
     redact: (text) => {
       let out = key.length >= 4 ? text.split(key).join('[redacted]') : text;

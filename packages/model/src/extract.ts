@@ -4,6 +4,9 @@ import { ExtractionFailure, NO_USAGE } from '@xt/contract';
 import { mapBounded } from './bounded.ts';
 import { chunkParts } from './chunking.ts';
 import type { ModelClient } from './client.ts';
+import type { Capabilities } from './endpoints/capabilities.ts';
+import { contextBudget, type ContextBudget } from './endpoints/context-budget.ts';
+import { PromptCut } from './endpoints/prompt-kept.ts';
 import { toJsonSchema } from './json-schema.ts';
 import { toCitedJsonSchema } from './cited-schema.ts';
 import { mergeAnswers, mergePieces } from './merge-answers.ts';
@@ -23,6 +26,16 @@ export interface ExtractInput {
   signal?: AbortSignal | undefined;
   /** overrides the client's per-call input budget */
   maxInputTokens?: number | undefined;
+  /**
+   * What the model can do (docs/models.md): its context window bounds every call's prompt and
+   * answer; absent, OpenAI's dialect and the configured budget.
+   */
+  capabilities?: Capabilities | undefined;
+  /**
+   * Told what a call taught about the model: a feature its server refused, or the window its
+   * server really keeps, so every later call (in any process) is shaped by it.
+   */
+  onCapabilitiesLearned?: ((capabilities: Capabilities) => void) | undefined;
   /** overrides the client's chunk concurrency */
   concurrency?: number | undefined;
   /** ask for the model's quote beside each value and for token log-probabilities */
@@ -52,10 +65,14 @@ export interface ExtractResult {
   /** the same calls' tokens as the provider reported them: input, output, cached input */
   usage: ModelUsage;
   calls: number;
+  /** the model's server gives no token probabilities: confidence comes from grounding alone */
+  noTokenProbabilities?: boolean;
 }
 
-/** Fewest tokens a chunk may hold, however large the fixed part of the prompt. */
+/** Fewest tokens a chunk may hold under the configured budget, however large the fixed part of the prompt. */
 const MIN_CHUNK_TOKENS = 1_000;
+/** Fewest source tokens worth a call within a model's own window: less, and nothing fits. */
+const MIN_CONTEXT_CHUNK_TOKENS = 200;
 
 /**
  * Extracts structured data from a prepared source. A source within the input budget takes one
@@ -73,8 +90,14 @@ export async function extract(input: ExtractInput): Promise<ExtractResult> {
       : {}),
   };
   try {
-    const result = await run(input, spend);
-    return { ...result, totalTokens: spend.tokens, usage: spend.usage, calls: spend.calls };
+    const result = await runWithinWindow(input, spend);
+    return {
+      ...result,
+      totalTokens: spend.tokens,
+      usage: spend.usage,
+      calls: spend.calls,
+      ...(input.capabilities && !input.capabilities.logprobs ? { noTokenProbabilities: true } : {}),
+    };
   } catch (error) {
     const failure =
       error instanceof ExtractionFailure
@@ -89,15 +112,53 @@ export async function extract(input: ExtractInput): Promise<ExtractResult> {
   }
 }
 
+/** Times a cut prompt is redone in smaller pieces before the extraction gives up. */
+const MAX_RESIZES = 2;
+
+/**
+ * Never silently short (docs/models.md): a server that kept only part of a prompt (its own
+ * count of prompt tokens far below what was sent) has told the real size of its window; the
+ * whole extraction is done again in pieces of that size, and the window is remembered for
+ * every later call. A cut that persists fails the extraction, saying so.
+ */
+async function runWithinWindow(input: ExtractInput, spend: Spend): Promise<CallResult> {
+  let current = input;
+  for (let resize = 0; ; resize += 1) {
+    try {
+      return await run(current, spend);
+    } catch (error) {
+      if (!(error instanceof PromptCut) || !current.capabilities) throw error;
+      const known = current.capabilities.contextTokens;
+      if (resize >= MAX_RESIZES || (known !== null && error.keptTokens >= known))
+        throw new ExtractionFailure(
+          'MODEL_CONTEXT_TOO_SMALL',
+          `The model's server kept only ${error.keptTokens} of about ${error.sentTokens} prompt tokens, and the prompt could not be made small enough for it: raise its context window (Ollama's num_ctx, llama.cpp's --ctx-size) or set contextTokens for the endpoint (docs/models.md).`,
+        );
+      const capabilities = { ...current.capabilities, contextTokens: error.keptTokens };
+      input.onCapabilitiesLearned?.(capabilities);
+      current = { ...current, capabilities };
+    }
+  }
+}
+
 async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
-  const { client, structure, source } = input;
+  const { structure, source } = input;
+  const fixed = fixedPromptTokens(input);
+  const fit = contextBudget({
+    configured: input.maxInputTokens ?? input.client.maxInputTokens,
+    capabilities: input.capabilities,
+    maxOutputTokens: input.client.maxOutputTokens,
+    fixedTokens: fixed,
+  });
+  // The answer's cap is what the window leaves it: prompt and answer together must fit.
+  const client =
+    fit.answerTokens === undefined
+      ? input.client
+      : { ...input.client, maxOutputTokens: fit.answerTokens };
   const providerModel = client.providerModel(input.model);
   const citations = input.citations === true;
   const base = { structure, instruction: input.instruction, meta: source.meta, citations };
-
-  const budget = input.maxInputTokens ?? client.maxInputTokens;
-  const fixed = fixedPromptTokens(input);
-  const chunkBudget = Math.max(MIN_CHUNK_TOKENS, budget - fixed);
+  const chunkBudget = chunkTokens(fit);
   const estimate = (part: ContentPart) => estimatePartTokens(input.model, part);
   const chunks = chunkParts(source.parts, chunkBudget, estimate);
   checkCeilings(client, chunks, fixed, estimate);
@@ -106,6 +167,8 @@ async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
     const answer = await callWithRepairs({
       client,
       providerModel,
+      capabilities: input.capabilities,
+      onCapabilitiesRefused: input.onCapabilitiesLearned,
       structure,
       messages: buildMessages({ ...base, parts: source.parts }),
       spend,
@@ -125,6 +188,8 @@ async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
       const answer = await callWithRepairs({
         client,
         providerModel,
+        capabilities: input.capabilities,
+        onCapabilitiesRefused: input.onCapabilitiesLearned,
         structure: relaxed,
         messages: buildMessages({
           ...base,
@@ -145,6 +210,22 @@ async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
   // A window's answer is one piece of the document's, checked once the windows are merged.
   if (input.window) return mergePieces(relaxed, answers);
   return mergeAnswers(structure, answers);
+}
+
+/**
+ * The source tokens one call may carry. With the configured budget alone a chunk keeps a floor
+ * (a prompt's fixed part may be large); a model's own window has none: what does not fit it
+ * cannot be sent, and the extraction fails saying so rather than sending a prompt the server
+ * would cut.
+ */
+function chunkTokens(fit: ContextBudget): number {
+  if (!fit.fromContext) return Math.max(MIN_CHUNK_TOKENS, fit.sourceTokens);
+  if (fit.sourceTokens < MIN_CONTEXT_CHUNK_TOKENS)
+    throw new ExtractionFailure(
+      'MODEL_CONTEXT_TOO_SMALL',
+      `The model's context window (${fit.contextTokens} tokens) cannot hold the instructions, the schema, an answer and any of the source: ${fit.fixedTokens} tokens of instructions and schema and ${fit.answerTokens ?? 0} kept for the answer leave ${Math.max(0, fit.sourceTokens)} for the source. Use a model with a larger context, or raise it on the server (docs/models.md).`,
+    );
+  return fit.sourceTokens;
 }
 
 /** Where a chunk stands in the document, as its prompt says: within its window, if any. */

@@ -34,6 +34,7 @@ export {
   costUsd,
   DEFAULT_PRICES,
   priceTable,
+  unknownPricedModels,
   PriceOverridesSchema,
   type ModelPrices,
   type PriceOverrides,
@@ -41,3 +42,64 @@ export {
   type Priority,
   type TokenPrices,
 } from './prices.ts';
+export {
+  STRUCTURED_OUTPUT_MODES,
+  OPENAI_CAPABILITIES,
+  LEAST_CAPABILITIES,
+  type Capabilities,
+  type StructuredOutputMode,
+  type MaxTokensField,
+} from './endpoints/capabilities.ts';
+export {
+  ENDPOINT_KINDS,
+  modelEndpointsSetting,
+  type EndpointEntry,
+  type EndpointKind,
+  type CapabilityOverrides,
+} from './endpoints/config.ts';
+export {
+  modelRegistry,
+  SINGLE_ENDPOINT_NAME,
+  type Endpoint,
+  type ModelRegistry,
+  type ModelRoute,
+} from './endpoints/registry.ts';
+export { modelEndpointsConfig, registryFromSettings } from './endpoints/settings.ts';
+export {
+  redisCapabilityStore,
+  memoryCapabilityStore,
+  type CapabilityRedis,
+  type CapabilityStore,
+  type ProbedCapabilities,
+} from './endpoints/capability-store.ts';
+export {
+  capabilityResolver,
+  effectiveCapabilities,
+  needsProbe,
+  type CapabilityResolver,
+  type ProbeModel,
+  type ResolverOptions,
+} from './endpoints/resolve.ts';
+export { modelClients, type ModelClients, type SharedClientOptions } from './endpoints/clients.ts';
+export { adaptSchema } from './endpoints/schema-dialect.ts';
+export { readJsonAnswer, type JsonAnswer } from './endpoints/read-answer.ts';
+export {
+  responseFormat,
+  schemaInstruction,
+  withSchemaInstruction,
+  SCHEMA_INSTRUCTION,
+} from './endpoints/dialect.ts';
+export { downgrade, refusedCapability, type RefusedField } from './endpoints/refusals.ts';
+export { redisEndpointSlots, type EndpointSlots, type SlotOptions } from './endpoints/slots.ts';
+export { whileLoading, isLoading } from './endpoints/loading.ts';
+export { checkPromptKept, PromptCut, KEPT_RATIO } from './endpoints/prompt-kept.ts';
+export { contextBudget, CONTEXT_MARGIN, type ContextBudget } from './endpoints/context-budget.ts';
+export { probeCapabilities, type ProbeOptions, type ProbeResult } from './endpoints/probe.ts';
+export { ProbeError, type ProbeFailure } from './endpoints/probe-error.ts';
+export {
+  OLLAMA_DEFAULT_CONTEXT,
+  readServerInfo,
+  type ServerInfo,
+  type ServerKind,
+} from './endpoints/server-info.ts';
+export { createHttp, type Http, type HttpResult } from './endpoints/http.ts';

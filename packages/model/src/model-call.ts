@@ -11,6 +11,10 @@ import { chatRequest } from './chat-request.ts';
 import { carry, keepPresent, noAnnotations, type Annotations } from './annotations.ts';
 import { OUTPUT_KEY, QUOTES_KEY, readQuotes, toCitedJsonSchema } from './cited-schema.ts';
 import type { ModelCallOutcome, ModelClient } from './client.ts';
+import type { Capabilities } from './endpoints/capabilities.ts';
+import { checkPromptKept, promptTokensOf } from './endpoints/prompt-kept.ts';
+import { whileLoading } from './endpoints/loading.ts';
+import { downgrade, refusedCapability } from './endpoints/refusals.ts';
 import { appendContinuation, continuationMessages, type Cut } from './continuation.ts';
 import { toJsonSchema, WRAP_KEY } from './json-schema.ts';
 import { readPartialAnswer } from './partial-answer.ts';
@@ -20,6 +24,7 @@ import { addUsage } from './usage.ts';
 import { relaxStructure } from './relax.ts';
 import { CUT_OFF_REQUEST, repairRequest } from './repair-request.ts';
 import { validateOutput } from './validate-output.ts';
+import { readJsonAnswer } from './endpoints/read-answer.ts';
 
 /** Tokens and calls spent by one extraction, shared by all its calls (chunks and repairs). */
 export interface Spend {
@@ -43,6 +48,10 @@ export interface ModelCallInput {
   citations?: boolean | undefined;
   /** sends each request instead of a direct call (a batch round, docs/batch.md) */
   transport?: ChatTransport | undefined;
+  /** what the model can do (docs/models.md); absent: OpenAI's dialect */
+  capabilities?: Capabilities | undefined;
+  /** told when a server refused a feature and the call went again without it */
+  onCapabilitiesRefused?: ((weaker: Capabilities) => void) | undefined;
 }
 
 /**
@@ -160,8 +169,8 @@ async function answer(
         `The model refused to extract from this source${message?.refusal ? `: ${message.refusal.slice(0, 500)}` : '.'}`,
       );
     }
-    const content = message?.content ?? '';
-    const tokens = choice?.logprobs?.content ?? undefined;
+    let content = message?.content ?? '';
+    let tokens = choice?.logprobs?.content ?? undefined;
     let value: unknown;
     if (choice?.finish_reason === 'length') {
       record('truncated');
@@ -184,9 +193,17 @@ async function answer(
       // The output itself was complete; only the quotes after it were cut.
       value = partial.value;
     } else {
-      const parsed = parseJson(content);
+      const parsed = readJsonAnswer(content);
       if (!parsed.ok) problems = [`the answer is not valid JSON (${parsed.error})`];
-      else value = parsed.value;
+      else {
+        value = parsed.value;
+        // JSON read out of prose or a fence: its probabilities are those of the tokens that
+        // wrote the JSON alone, and a repair quotes the JSON read.
+        if (parsed.at) {
+          if (tokens) tokens = tokensWithin(tokens, parsed.at.start, parsed.at.end);
+          content = content.slice(parsed.at.start, parsed.at.end);
+        }
+      }
     }
     if (value !== undefined) {
       const output = outputOf(value, outputAt);
@@ -312,19 +329,40 @@ async function send(
       `The extraction needed more than ${spend.maxCalls} model calls, the most allowed per extraction.`,
     );
   let completion: ChatCompletion;
-  try {
-    const body = chatRequest(client, {
-      providerModel: input.providerModel,
-      messages,
-      schema,
-      citations: input.citations,
-    });
+  let body: ChatCompletionCreateParamsNonStreaming | undefined;
+  const request = () => {
+    body = chatRequest(
+      client,
+      { providerModel: input.providerModel, messages, schema, citations: input.citations },
+      input.capabilities,
+    );
+    const sent = body;
     const { transport } = input;
-    completion = transport
-      ? await transport(body, input.signal)
-      : await client.schedule(() =>
-          client.openai.chat.completions.create(body, { signal: input.signal }),
-        );
+    if (transport) return transport(sent, input.signal);
+    // The deadline starts when the request is sent (after any wait for the endpoint's slot, in
+    // schedule) and grows with the prompt (docs/models.md#slow-servers).
+    const timeout = client.callTimeoutMs(promptTokensOf(sent));
+    return client.schedule(() =>
+      whileLoading(
+        () => client.openai.chat.completions.create(sent, { signal: input.signal, timeout }),
+        client.loadWaitMs,
+        input.signal,
+      ),
+    );
+  };
+  try {
+    try {
+      completion = await request();
+    } catch (error) {
+      // A server that refuses a feature it was thought to take (a probe's finding gone stale,
+      // a gateway routing to another backend) is sent the call once more without it, and every
+      // later call learns it too (docs/models.md).
+      const weaker = weakerAfterRefusal(input, error);
+      if (!weaker) throw error;
+      input.capabilities = weaker;
+      input.onCapabilitiesRefused?.(weaker);
+      completion = await request();
+    }
   } catch (error) {
     const failure = providerFailure(error, client.redact);
     client.onCall({
@@ -343,7 +381,17 @@ async function send(
   spend.calls += 1;
   spend.tokens += completion.usage?.total_tokens ?? 0;
   addUsage(spend.usage, completion.usage);
+  if (body && input.capabilities?.cutsLongPrompts)
+    checkPromptKept(body, completion.usage?.prompt_tokens);
   return completion;
+}
+
+function weakerAfterRefusal(input: ModelCallInput, error: unknown): Capabilities | undefined {
+  if (!input.capabilities || input.transport) return undefined;
+  const refused = refusedCapability(error);
+  if (!refused) return undefined;
+  const weaker = downgrade(input.capabilities, refused);
+  return weaker === input.capabilities ? undefined : weaker;
 }
 
 function formatError(error: FieldError): string {
@@ -351,28 +399,26 @@ function formatError(error: FieldError): string {
 }
 
 /**
- * The inside of a Markdown fence around the whole answer: some OpenAI-compatible servers ignore
- * response_format and wrap the JSON in one. Cut by position rather than a pattern, whose
- * `\s*` runs around the lazy body backtrack super-linearly on a hostile answer.
+ * The tokens that spell `text.slice(start, end)` of the text they spell together, the first and
+ * last cut to the span: a token that also wrote prose keeps its probability, as the whole of the
+ * token was one choice of the model.
  */
-function fencedBody(text: string): string | undefined {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith('```') || !trimmed.endsWith('```') || trimmed.length < 6) return;
-  const firstLine = trimmed.indexOf('\n');
-  const lastLine = trimmed.lastIndexOf('\n');
-  if (firstLine === -1 || lastLine <= firstLine) return;
-  const info = trimmed.slice(3, firstLine).trim().toLowerCase();
-  if (info !== '' && info !== 'json') return;
-  if (trimmed.slice(lastLine + 1).trim() !== '```') return;
-  return trimmed.slice(firstLine + 1, lastLine);
-}
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    const fenced = fencedBody(text);
-    if (fenced !== undefined) return parseJson(fenced);
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+function tokensWithin(
+  tokens: ChatCompletionTokenLogprob[],
+  start: number,
+  end: number,
+): ChatCompletionTokenLogprob[] {
+  const out: ChatCompletionTokenLogprob[] = [];
+  let at = 0;
+  for (const token of tokens) {
+    const from = at;
+    at += token.token.length;
+    if (at <= start || from >= end) continue;
+    const text = token.token.slice(
+      Math.max(0, start - from),
+      Math.min(token.token.length, end - from),
+    );
+    out.push({ ...token, token: text });
   }
+  return out;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PUBLIC_MODELS, type ModelUsage, type PublicModel } from '@xt/contract';
+import type { ModelUsage, PublicModel } from '@xt/contract';
 
 /** USD per 1,000,000 tokens. `cachedInput` is what an input token the provider had cached costs. */
 export interface TokenPrices {
@@ -14,7 +14,13 @@ export interface ModelPrices {
   batch: TokenPrices;
 }
 
+/** Prices by public name; a name without prices (a model the operator runs) costs nothing. */
 export type PriceTable = Record<PublicModel, ModelPrices>;
+
+const FREE: ModelPrices = {
+  standard: { input: 0, cachedInput: 0, output: 0 },
+  batch: { input: 0, cachedInput: 0, output: 0 },
+};
 
 export type Priority = 'standard' | 'batch';
 
@@ -52,19 +58,10 @@ const tokenPrices = z.strictObject({
  */
 const modelPrices = tokenPrices.extend({ batch: tokenPrices.optional() }).optional();
 
+// Any public name: the names served are known only with MODEL_ENDPOINTS, so the worker checks
+// the keys against them once both are read (unknownPricedModels).
 export const PriceOverridesSchema = z
-  .strictObject(
-    Object.fromEntries(PUBLIC_MODELS.map((model) => [model, modelPrices])) as Record<
-      PublicModel,
-      typeof modelPrices
-    >,
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys'
-          ? `${issue.keys.join(', ')}: not a public model (${PUBLIC_MODELS.join(', ')})`
-          : undefined,
-    },
-  )
+  .record(z.string(), modelPrices)
   .meta({ description: 'price overrides per public model, USD per 1M tokens' });
 
 export type PriceOverrides = z.output<typeof PriceOverridesSchema>;
@@ -72,7 +69,7 @@ export type PriceOverrides = z.output<typeof PriceOverridesSchema>;
 /** The defaults with the operator's overrides applied. */
 export function priceTable(overrides: PriceOverrides = {}): PriceTable {
   const table: PriceTable = { ...DEFAULT_PRICES };
-  for (const model of PUBLIC_MODELS) {
+  for (const model of Object.keys(overrides)) {
     const given = overrides[model];
     if (!given) continue;
     const standard = complete(given);
@@ -99,11 +96,19 @@ export function costUsd(
   priority: Priority,
   usage: ModelUsage,
 ): number {
-  const prices = table[model][priority];
+  const prices = (table[model] ?? FREE)[priority];
   const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
   const dollars =
     (usage.inputTokens - cached) * prices.input +
     cached * prices.cachedInput +
     usage.outputTokens * prices.output;
   return dollars / 1_000_000;
+}
+
+/**
+ * Names the table prices that no endpoint serves, beside OpenAI's defaults: a typo in
+ * MODEL_PRICES the operator should hear of at start rather than find as a free model later.
+ */
+export function unknownPricedModels(table: PriceTable, served: readonly string[]): string[] {
+  return Object.keys(table).filter((name) => !served.includes(name) && !(name in DEFAULT_PRICES));
 }

@@ -39,7 +39,11 @@ export type SourceFormat =
   | 'eml'
   | 'msg'
   | 'office-encrypted';
-export type PublicModel = 'gpt-4.1' | 'gpt-4.1-mini';
+/**
+ * A model name the service serves: `gpt-4.1` and `gpt-4.1-mini` by default, or any name its
+ * operator configured (`client.models()` lists them).
+ */
+export type PublicModel = string;
 export type WebhookEventType = 'extraction.completed' | 'extraction.failed';
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -51,6 +55,7 @@ export type FailureCode =
   | 'SOURCE_UNREADABLE'
   | 'MODEL_UNAVAILABLE'
   | 'MODEL_REFUSED'
+  | 'MODEL_CONTEXT_TOO_SMALL'
   | 'OUTPUT_INVALID'
   | 'TIMEOUT'
   | 'INTERNAL';
@@ -162,7 +167,11 @@ export interface Citation {
 export type Citations = Record<string, Citation>;
 
 export type WarningCode =
-  'OUTPUT_TRUNCATED' | 'SOURCE_TRUNCATED' | 'UNGROUNDED_VALUES' | 'REVISIONS_ACCEPTED';
+  | 'OUTPUT_TRUNCATED'
+  | 'SOURCE_TRUNCATED'
+  | 'UNGROUNDED_VALUES'
+  | 'IMAGES_READ_AS_TEXT'
+  | 'REVISIONS_ACCEPTED';
 
 export interface ExtractionWarning {
   code: WarningCode;

@@ -26,7 +26,7 @@ import {
 } from './preparer.ts';
 import { keepSourceBytes, type PageBytes } from './previews/source-bytes.ts';
 import { withSentText } from './sent-text.ts';
-import { withPreparations } from './preparations.ts';
+import { contentReadWith, withPreparations } from './preparations.ts';
 import { createSpreadsheetReader } from './spreadsheet/reader.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
 import { prepareTextBytes } from './text.ts';
@@ -139,11 +139,14 @@ export function createSourcePreparer(
     dispatcher,
   });
 
-  // Scanned pages and images are read with OCR only when citations are asked for.
+  // Scanned pages and images are read with OCR only when citations are asked for, or when the
+  // model takes no images and OCR is the only way it can read them.
   const ocrOptions = {
     timeoutMs: config.OCR_TIMEOUT_MS,
     ...(config.OCR_LANGUAGES ? { languages: config.OCR_LANGUAGES } : {}),
   };
+  const ocrFor = ({ citations, images }: PrepareOptions) =>
+    citations || images === false ? { ocr: ocrOptions } : {};
 
   // Fetched and uploaded files take the same path from their bytes on. With citations a copy is
   // kept for the page previews (the prep thread takes the bytes it is given).
@@ -159,11 +162,8 @@ export function createSourcePreparer(
       ? keepSourceBytes(prepared, { drawAs, bytes: kept, ...(window ? { window } : {}) })
       : prepared;
 
-  async function preparePdfBytes(
-    bytes: Buffer,
-    { model, citations, pages, window, converted: asConverted }: PrepareOptions,
-    converted = asConverted,
-  ) {
+  async function preparePdfBytes(bytes: Buffer, opts: PrepareOptions, converted = opts.converted) {
+    const { model, citations, images, pages, window } = opts;
     const kept = keepFor(citations, bytes);
     const pdf = await pool.runPrep({
       kind: 'pdf',
@@ -175,7 +175,8 @@ export function createSourcePreparer(
         maxImagePages: config.MAX_PDF_IMAGE_PAGES,
         maxImagePixels: config.MAX_IMAGE_PIXELS,
         grounding: citations === true,
-        ...(citations ? { ocr: ocrOptions } : {}),
+        ...ocrFor(opts),
+        ...(images === false ? { images } : {}),
         ...(converted ? { converted } : {}),
         ...(pages ? { pages } : {}),
         ...(window ? { window } : {}),
@@ -187,15 +188,16 @@ export function createSourcePreparer(
     );
     return withBytes(pdf, kept, 'pdf', window);
   }
-  async function prepareImageBytes(bytes: Buffer, { model, citations }: PrepareOptions) {
-    const kept = keepFor(citations, bytes);
+  async function prepareImageBytes(bytes: Buffer, opts: PrepareOptions) {
+    const kept = keepFor(opts.citations, bytes);
     const image = await pool.runPrep({
       kind: 'image',
       bytes,
       opts: {
-        model,
+        model: opts.model,
         maxPixels: config.MAX_IMAGE_PIXELS,
-        ...(citations ? { ocr: ocrOptions } : {}),
+        ...ocrFor(opts),
+        ...(opts.images === false ? { images: false } : {}),
       },
     });
     return withBytes(image, kept, 'image');
@@ -239,7 +241,7 @@ export function createSourcePreparer(
           { timeoutMs: config.PREP_TEXT_TIMEOUT_MS },
         );
 
-  async function renderWebpage(url: string, { model, signal, citations }: PrepareOptions) {
+  async function renderWebpage(url: string, { model, signal, citations, images }: PrepareOptions) {
     if (chromium && !(await chromium).ok)
       throw new ExtractionFailure(
         'SOURCE_UNSUPPORTED',
@@ -260,7 +262,7 @@ export function createSourcePreparer(
     });
     const r = renderer;
     const rendered = await renderSlot(() =>
-      time('render', 'webpage', () => r.render(url, { signal, model })),
+      time('render', 'webpage', () => r.render(url, { signal, model, images })),
     );
     return citations ? withSentText(rendered) : rendered;
   }
@@ -395,7 +397,10 @@ export function createSourcePreparer(
       const { uploads } = options;
       const fetched = 'bytes' in file ? file : undefined;
       if (type !== 'document' || (!fetched && !uploads)) return undefined;
-      const content = { type, sha256: file.sha256, contentType: file.contentType };
+      const content = contentReadWith(
+        { type, sha256: file.sha256, contentType: file.contentType },
+        opts,
+      );
       // Read before (docs/reuse.md#preparations): the one job takes that, nothing is converted.
       if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
         return undefined;
@@ -427,7 +432,8 @@ export function createSourcePreparer(
         }),
       ),
     async prepareConverted(converted, opts) {
-      const prepared = await withPreparations(opts.preparations, converted.content, async () => {
+      const content = contentReadWith(converted.content, opts);
+      const prepared = await withPreparations(opts.preparations, content, async () => {
         const read = await time('rasterise', 'document', () =>
           preparePdfBytes(converted.pdf, opts, { notesPages: converted.notesPages }),
         );

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { PreparedSource } from '@xt/contract';
+import { dispatch } from './preparer.ts';
 import {
+  contentReadWith,
   restorePrepared,
   serializePrepared,
   withPreparations,
@@ -101,5 +103,54 @@ describe('withPreparations', () => {
     };
     expect(await withPreparations(broken, pdf, produce)).toEqual(scanned());
     expect(await withPreparations(undefined, pdf, produce)).toEqual(scanned());
+  });
+
+  it('never serves a reading for a model that takes no images to one that takes them, or back', async () => {
+    // Keyed by the bytes alone: the reading must still be told apart.
+    const { store, read } = memoryStore();
+    const asText: PreparedSource = {
+      parts: [{ kind: 'text', text: '--- Page 2 ---\nTotal 12.50', unit: 2 }],
+      imagesAsText: { pages: 1, images: 0, leftOut: 0 },
+    };
+    const forImages = vi.fn(() => Promise.resolve(scanned()));
+    const forText = vi.fn(() => Promise.resolve(asText));
+    const textOnly = contentReadWith(pdf, { images: false });
+    expect(textOnly).toEqual({ ...pdf, images: false });
+    expect(contentReadWith(pdf, { images: true })).toEqual(pdf);
+
+    expect(await withPreparations(store, pdf, forImages)).toEqual(scanned());
+    expect(await withPreparations(store, textOnly, forText)).toEqual(asText);
+    expect(await withPreparations(store, pdf, forImages)).toEqual(scanned());
+    expect(forImages).toHaveBeenCalledTimes(2);
+    expect(forText).toHaveBeenCalledOnce();
+    expect(read.mock.calls.map(([c]) => c.images)).toEqual([undefined, false, undefined]);
+  });
+
+  it('is keyed by the reading when a fetched file is prepared for a model that takes no images', async () => {
+    const { store, read } = memoryStore();
+    const seen: (boolean | undefined)[] = [];
+    const { prepareFetched } = dispatch(
+      {
+        pdf: {
+          bytes: (_bytes, _type, opts) => {
+            seen.push(opts.images);
+            return Promise.resolve({ parts: [{ kind: 'text', text: 'Total 12.50' }] });
+          },
+        },
+      },
+      { fetch: () => Promise.reject(new Error('not fetched here')) },
+    );
+    const fetched = {
+      url: 'https://files.example/a.pdf',
+      kind: 'pdf' as const,
+      bytes: Buffer.from('%PDF-'),
+      contentType: 'application/pdf',
+      format: 'pdf' as const,
+      sha256: pdf.sha256,
+    };
+    const signal = new AbortController().signal;
+    await prepareFetched(fetched, { model: 'gpt-4.1', signal, preparations: store, images: false });
+    expect(seen).toEqual([false]);
+    expect(read.mock.calls[0]?.[0]).toMatchObject({ sha256: pdf.sha256, images: false });
   });
 });

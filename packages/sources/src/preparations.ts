@@ -13,7 +13,26 @@ export interface ContentId {
   /** SHA-256 of the bytes, hex */
   sha256: string;
   contentType: string | null;
+  /**
+   * false: read for a model that takes no images (scans as OCR text), which a store keys apart.
+   * Absent for the usual reading, so that the keys stored before it existed still match.
+   */
+  images?: false;
 }
+
+/** `content` as read with `opts`: what the store must tell apart. */
+export const contentReadWith = (content: ContentId, opts: { images?: boolean | undefined }) =>
+  opts.images === false ? { ...content, images: false as const } : content;
+
+/**
+ * Whether a stored preparation is one a reading of `content` may serve: never page images to a
+ * model that takes none, nor OCR text to one that reads the images better, even from a store
+ * whose key leaves the reading out.
+ */
+const servesReading = (prepared: PreparedSource, content: ContentId) =>
+  content.images === false
+    ? prepared.parts.every((part) => part.kind !== 'image')
+    : prepared.imagesAsText === undefined;
 
 /**
  * Where earlier preparations of the same content are kept (docs/reuse.md#preparations): the
@@ -108,7 +127,7 @@ export async function withPreparations(
   if (!store || content.type === 'text') return produce();
   const earlier = await store.read(content).catch(() => undefined);
   const restored = earlier === undefined ? undefined : restorePrepared(earlier);
-  if (restored) return restored;
+  if (restored && servesReading(restored, content)) return restored;
   const prepared = await produce();
   const serialized = serializePrepared(prepared);
   if (serialized !== undefined) await store.write(content, serialized).catch(() => undefined);

@@ -13,7 +13,12 @@ import type { PagePreview, PreviewTask } from './previews/render.ts';
 import type { WindowPages } from './pdf/window-pages.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
 import { readUpload, type UploadedSource } from './upload.ts';
-import { withPreparations, type ContentId, type PreparationStore } from './preparations.ts';
+import {
+  contentReadWith,
+  withPreparations,
+  type ContentId,
+  type PreparationStore,
+} from './preparations.ts';
 
 export type { UploadedSource } from './upload.ts';
 
@@ -25,6 +30,13 @@ export interface PrepareOptions {
    * read scanned pages with OCR, so that values can be located in it (docs/citations.md).
    */
   citations?: boolean | undefined;
+  /**
+   * Whether the model takes images; true when absent. false (most small local models): scanned
+   * pages and images go as their OCR text, a webpage without its screenshots, and the source
+   * records it for an IMAGES_READ_AS_TEXT warning (docs/sources.md#text-only-models). Part of
+   * the key of `preparations`: a reading of one kind is never served for the other.
+   */
+  images?: boolean | undefined;
   /**
    * Earlier preparations of the same content, for the job's account and these options
    * (docs/reuse.md#preparations): a file read before is not read again. None when absent.
@@ -242,7 +254,7 @@ export function dispatch(
     const renderFound = handlers[fetched.kind]?.url;
     const prepared = renderFound
       ? await renderFound(fetched.url, opts)
-      : await withPreparations(opts.preparations, contentOf(fetched), () =>
+      : await withPreparations(opts.preparations, contentOf(fetched, opts), () =>
           bytesHandler(fetched.kind)(fetched.bytes, fetched.contentType, opts),
         );
     // Set on the prepared object itself: what preparation kept beside it is keyed by it.
@@ -256,7 +268,10 @@ export function dispatch(
       const { uploads } = files;
       if (!uploads) throw notEnabled(type);
       const read = bytesHandler(type);
-      const content = { type, sha256: file.sha256, contentType: file.contentType };
+      const content = contentReadWith(
+        { type, sha256: file.sha256, contentType: file.contentType },
+        opts,
+      );
       if (opts.pages || opts.window) {
         const bytes = await fileBytes(file, type, uploads, time);
         return read(bytes, file.contentType, { ...opts, preparations: undefined });
@@ -271,7 +286,10 @@ export function dispatch(
     async countUploadPages(type, file, opts) {
       const count = handlers[type]?.countPages;
       if (!count || (!('bytes' in file) && !files.uploads)) return undefined;
-      const content = { type, sha256: file.sha256, contentType: file.contentType };
+      const content = contentReadWith(
+        { type, sha256: file.sha256, contentType: file.contentType },
+        opts,
+      );
       if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
         return undefined;
       const read = bytesHandler(type);
@@ -303,11 +321,11 @@ export function dispatch(
   };
 }
 
-/** What a fetched file's preparation is kept by: its kind, bytes and content type. */
-const contentOf = (fetched: FetchedFile): ContentId => ({
-  type: fetched.kind,
-  sha256: fetched.sha256,
-  contentType: fetched.contentType,
-});
+/** What a fetched file's preparation is kept by: its kind, bytes, content type and reading. */
+const contentOf = (fetched: FetchedFile, opts: PrepareOptions): ContentId =>
+  contentReadWith(
+    { type: fetched.kind, sha256: fetched.sha256, contentType: fetched.contentType },
+    opts,
+  );
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

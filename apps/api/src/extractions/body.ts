@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import {
-  DEFAULT_MODEL,
   DEFAULT_PRIORITY,
   EXTRACTION_PRIORITIES,
   isSourceType,
-  PUBLIC_MODELS,
   SOURCE_KINDS,
   SOURCE_TYPES,
   typeOfRecord,
@@ -54,6 +52,8 @@ export interface BodyOptions {
   form: boolean;
   /** The multipart `source` file part, and how many such parts came. */
   files?: { file?: ReceivedFile; count: number };
+  /** the public model names served (MODEL_ENDPOINTS), and the one used when none is named */
+  models: { names: readonly string[]; defaultModel: string };
 }
 
 const oneString = (name: string) =>
@@ -86,10 +86,11 @@ export const extractionFields = z.object({
     .pipe(z.uuid({ error: 'schema_id must be a UUID' })),
   type: oneString('type').pipe(z.enum(SOURCE_TYPES, { error: (i) => typeMessage(i.input) })),
   source: oneString('source'),
+  // Any public name the operator configured (MODEL_ENDPOINTS); checked against them in
+  // parseExtractionBody, since the list is the process's configuration, not the contract's.
   model: z
-    .union([z.literal(''), z.enum(PUBLIC_MODELS)], {
-      error: `model must be one of: ${PUBLIC_MODELS.join(', ')}`,
-    })
+    .string({ error: 'model must be a string' })
+    .max(100, 'model must be at most 100 characters')
     .optional(),
   instruction: z
     .string({ error: 'instruction must be a string' })
@@ -162,6 +163,12 @@ export async function parseExtractionBody(
   errors.push(...citations.errors);
   const cache = parseCache(body, opts.form);
   errors.push(...cache.errors);
+  const model = parsed?.model?.trim() || opts.models.defaultModel;
+  if (parsed && !opts.models.names.includes(model))
+    errors.push({
+      field: 'model',
+      message: `model must be one of: ${opts.models.names.join(', ')}`,
+    });
   const type = isSourceType(body.type) ? body.type : undefined;
   const upload = type ? await uploadOf(type, body, opts) : null;
   if (upload && !upload.ok) errors.push({ field: 'source', message: upload.message });
@@ -185,7 +192,7 @@ export async function parseExtractionBody(
     // An upload with `auto` is stored as the kind its content is.
     type: upload?.ok ? upload.upload.type : parsed.type,
     source,
-    model: parsed.model ? parsed.model : DEFAULT_MODEL,
+    model,
     metadata: metadata.metadata,
     citations: citations.citations,
     priority: parsed.priority ?? DEFAULT_PRIORITY,

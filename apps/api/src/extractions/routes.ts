@@ -92,6 +92,7 @@ export function extractionRoutes(
             // Forms carry metadata as a JSON string; JSON bodies as an object.
             form: !req.is(['application/json', 'application/*+json']),
             files: receivedFile(req),
+            models: config.models,
           }),
         ['metadata'],
       ),

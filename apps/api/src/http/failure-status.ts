@@ -12,7 +12,12 @@ export const SOURCE_FAILURES: ReadonlySet<FailureCode> = new Set([
 /** HTTP status a synchronous create answers with when the extraction ended in this failure. */
 export function failureHttpStatus(code: FailureCode): number {
   if (SOURCE_FAILURES.has(code)) return 422;
-  if (code === 'MODEL_UNAVAILABLE' || code === 'MODEL_REFUSED' || code === 'OUTPUT_INVALID')
+  if (
+    code === 'MODEL_UNAVAILABLE' ||
+    code === 'MODEL_REFUSED' ||
+    code === 'MODEL_CONTEXT_TOO_SMALL' ||
+    code === 'OUTPUT_INVALID'
+  )
     return 502;
   // docs/api.md#failure-codes: everything else, TIMEOUT included, is a 500.
   return 500;

@@ -136,6 +136,7 @@ it('generates a client that compiles and uses every route of the real API', asyn
     uploadedStatus: expect.stringMatching(/^(pending|processing|completed)$/),
     secretChanged: true,
     deliveries: 0,
+    defaultModel: 'gpt-4.1',
     health: true,
     ready: true,
     documentHasPaths: true,

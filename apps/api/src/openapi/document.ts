@@ -12,6 +12,7 @@ import { createDocument, createSchema, type CreateDocumentOptions } from 'zod-op
 import { z } from 'zod';
 import { SOURCE_KINDS, SOURCE_TYPES, WebhookEventSchema } from '@xt/contract';
 import { extractionPaths } from './extractions-paths.ts';
+import { modelPaths } from './models-paths.ts';
 import { opsPaths } from './ops-paths.ts';
 import { schemaPaths } from './schemas-paths.ts';
 import { webhookPaths } from './webhooks-paths.ts';
@@ -135,9 +136,10 @@ function build() {
           description: 'A source read into JSON shaped by a schema; created, awaited, listed',
         },
         { name: 'Webhooks', description: 'Endpoints told when extractions finish' },
+        { name: 'Models', description: 'The models an extraction may name, and what each can do' },
         { name: 'Operations', description: 'Outside /v1, without an API key' },
       ],
-      paths: { ...schemaPaths, ...extractionPaths, ...webhookPaths, ...opsPaths },
+      paths: { ...schemaPaths, ...extractionPaths, ...webhookPaths, ...modelPaths, ...opsPaths },
       webhooks: {
         'extraction.completed': event('extractionCompleted', 'An extraction completed'),
         'extraction.failed': event('extractionFailed', 'An extraction failed'),

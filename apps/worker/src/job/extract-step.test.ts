@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createModelClient } from '@xt/model';
+import { createModelClient, modelRegistry, OPENAI_CAPABILITIES } from '@xt/model';
 import { startModelStandIn, type ModelStandIn } from '@xt/testkit/model-stand-in';
 import { extractStep } from './extract-step.ts';
 import { claimedRow } from '../../test/claimed-row.ts';
@@ -25,8 +25,13 @@ describe('extractStep', () => {
       maxRetries: 0,
     });
     const row = claimedRow({ model: 'gpt-4.1-mini', instruction: 'Amounts in euros.' });
+    const { registry } = modelRegistry(
+      undefined,
+      { apiKey: 'k', baseURL: undefined, modelMap: {} },
+      {},
+    );
     const result = await extractStep(
-      client,
+      { client, route: registry.route('gpt-4.1-mini')!, capabilities: OPENAI_CAPABILITIES },
       row,
       { parts: [{ kind: 'text', text: 'Total due: 12.50 EUR' }] },
       new AbortController().signal,

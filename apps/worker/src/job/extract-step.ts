@@ -1,5 +1,6 @@
 import type { PreparedSource } from '@xt/contract';
-import { extract, type ExtractResult, type ModelClient } from '@xt/model';
+import { extract, type ExtractResult } from '@xt/model';
+import type { ModelAccessed } from './model-access.ts';
 import type { ExtractionRow } from './lifecycle.ts';
 
 type ExtractRow = Pick<
@@ -9,7 +10,7 @@ type ExtractRow = Pick<
 
 /** The model's answer for the prepared source, shaped by the row's schema snapshot. */
 export function extractStep(
-  model: ModelClient,
+  model: ModelAccessed,
   row: ExtractRow,
   source: PreparedSource,
   signal: AbortSignal,
@@ -23,7 +24,9 @@ export function extractStep(
   } = {},
 ): Promise<ExtractResult> {
   return extract({
-    client: model,
+    client: model.client,
+    capabilities: model.capabilities,
+    onCapabilitiesLearned: model.learned,
     model: row.model,
     structure: row.schemaStructure,
     source,

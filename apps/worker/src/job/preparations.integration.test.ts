@@ -103,6 +103,12 @@ describe('jobPreparations', () => {
     expect(await cited.read(content(1))).toBeUndefined();
     const images = jobPreparations(handle.db, settings({ reading: { pdfMode: 'images' } }), silent);
     expect(await images(job)!.read(content(1))).toBeUndefined();
+    // Read for a model that takes no images (scans as OCR text), it is other work too.
+    const textOnly = { ...content(1), images: false as const };
+    expect(await store.read(textOnly)).toBeUndefined();
+    await store.write(textOnly, body(3));
+    expect(await store.read(textOnly)).toBe(body(3));
+    expect(await store.read(content(1))).toBe(body(1));
   });
 
   it('keeps no entry larger than the bound, and an account within its bytes, oldest first', async () => {

@@ -44,6 +44,8 @@ export function jobPreparations(
             row.citationsRequested,
             SOURCE_READING_VERSION,
             reading,
+            // Only a text-only reading adds to the key: the keys stored before it still match.
+            ...(content.images === false ? ['images-as-text'] : []),
           ]),
         )
         .digest();

@@ -58,6 +58,26 @@ describe('prepareStep', () => {
   });
 });
 
+describe('prepareStep for a model that takes no images', () => {
+  it('asks the preparer for a reading without images, and for the usual one by default', async () => {
+    const sources = fakeSources();
+    const signal = new AbortController().signal;
+    const row = claimedRow({ sourceType: 'image', source: 'https://e.com/scan.png' });
+    await prepareStep(sources, row, signal, undefined, { images: false });
+    expect(sources.prepare).toHaveBeenLastCalledWith(
+      'image',
+      'https://e.com/scan.png',
+      expect.objectContaining({ images: false }),
+    );
+    await prepareStep(sources, row, signal, undefined, {});
+    expect(sources.prepare).toHaveBeenLastCalledWith(
+      'image',
+      'https://e.com/scan.png',
+      expect.not.objectContaining({ images: false }),
+    );
+  });
+});
+
 describe('prepareStep with earlier preparations', () => {
   it("hands the job's store to the preparer, for uploads and URLs alike", async () => {
     const sources = fakeSources();

@@ -21,12 +21,15 @@ export function prepareStep(
   row: SourceRow,
   signal: AbortSignal,
   preparations?: PreparationStore,
+  /** `images: false`: the model takes no images, so scans go as OCR text (docs/sources.md). */
+  { images = true }: { images?: boolean } = {},
 ): Promise<PreparedSource> {
   const opts = {
     model: row.model,
     signal,
     citations: row.citationsRequested,
     ...(preparations ? { preparations } : {}),
+    ...(images ? {} : { images }),
   };
   return row.file
     ? sources.prepareUpload(

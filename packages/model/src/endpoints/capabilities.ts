@@ -23,7 +23,17 @@ export interface Capabilities {
   /** `json_schema` taken with `strict: true` (OpenAI's strict mode); else sent non-strict */
   strict: boolean;
   /** JSON Schema keywords the server's enforcement honours; the rest are rewritten (schema-dialect.ts) */
-  schemaKeywords: { refs: boolean; pattern: boolean; enum: boolean; anyOf: boolean };
+  schemaKeywords: {
+    refs: boolean;
+    pattern: boolean;
+    enum: boolean;
+    anyOf: boolean;
+    /**
+     * lengths, ranges, `format` and the rarer keywords grammar engines refuse (schema-dialect.ts);
+     * unset: as `pattern`, since an engine without regular expressions seldom has these
+     */
+    constraints?: boolean;
+  };
   /** takes image parts; without, pages and images go as OCR text */
   images: boolean;
   /** answers token log-probabilities when asked */
@@ -39,8 +49,12 @@ export interface Capabilities {
   outputTokens: number | null;
   /** requests the server works at once (llama.cpp's slots); null: not told */
   slots: number | null;
-  /** whether the server reports prompt tokens it was sent (used to notice a cut prompt) */
-  reportsUsage: boolean;
+  /**
+   * May keep only part of a prompt longer than its window, without an error (Ollama's num_ctx,
+   * llama.cpp's context shift): each answer's prompt-token count is then checked against what
+   * was sent (prompt-kept.ts). OpenAI and Azure refuse such a prompt with a 400 instead.
+   */
+  cutsLongPrompts: boolean;
 }
 
 /** OpenAI's own dialect: what api.openai.com and Azure OpenAI take. */
@@ -56,7 +70,7 @@ export const OPENAI_CAPABILITIES: Capabilities = {
   contextTokens: null,
   outputTokens: null,
   slots: null,
-  reportsUsage: true,
+  cutsLongPrompts: false,
 };
 
 /** What is assumed of a server nothing is known of yet: the least it could be. */
@@ -72,5 +86,5 @@ export const LEAST_CAPABILITIES: Capabilities = {
   contextTokens: null,
   outputTokens: null,
   slots: null,
-  reportsUsage: false,
+  cutsLongPrompts: true,
 };

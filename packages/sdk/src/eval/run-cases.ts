@@ -1,6 +1,6 @@
 import type { XtClient } from '../client.ts';
 import { ApiError, ExtractionFailedError, XtError } from '../errors.ts';
-import type { Extraction, PublicModel } from '../types.ts';
+import type { Extraction } from '../types.ts';
 import type { CaseOutcome } from './aggregate.ts';
 import { caseSource, type Dataset, type DatasetCase } from './dataset.ts';
 import { scoreOutput, type CaseScore } from './score.ts';
@@ -45,7 +45,7 @@ async function runCase(item: DatasetCase, options: RunOptions): Promise<CaseOutc
     const params = {
       schemaId: options.schemaId,
       ...source,
-      ...(options.model ? { model: options.model as PublicModel } : {}),
+      ...(options.model ? { model: options.model } : {}),
       ...(options.instruction ? { instruction: options.instruction } : {}),
       ...(options.citations ? { citations: true } : {}),
       metadata: { eval_case: item.name.slice(0, 500) },

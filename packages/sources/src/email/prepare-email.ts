@@ -4,6 +4,7 @@ import {
   type ContentPart,
   type FormatName,
   type GroundingPart,
+  type ImagesAsText,
   type PreparedSource,
   type SourceType,
 } from '@xt/contract';
@@ -51,6 +52,8 @@ interface Walk {
   revised: string[];
   images: number;
   partPages: Map<string, PageBytes>;
+  /** What the attachments read for a model that takes no images did in the images' place. */
+  asText: ImagesAsText;
 }
 
 const KIND_NOUNS: Partial<Record<SourceType, string>> = {
@@ -122,6 +125,11 @@ async function readAttachment(walk: Walk, a: ReadAttachment, name: string): Prom
   if (kind === 'image') walk.images += 1;
   if (prepared.truncated) walk.unread.push(`${name}: ${prepared.truncated.message}`);
   if (prepared.revisions) walk.revised.push(name);
+  if (prepared.imagesAsText) {
+    walk.asText.pages += prepared.imagesAsText.pages;
+    walk.asText.images += prepared.imagesAsText.images;
+    walk.asText.leftOut += prepared.imagesAsText.leftOut;
+  }
   const pages = sourceBytesOf(prepared);
   if (pages) walk.partPages.set(name, pages);
   walk.sections.push({
@@ -207,6 +215,7 @@ export async function prepareEmail(
     revised: [],
     images: 0,
     partPages: new Map(),
+    asText: { pages: 0, images: 0, leftOut: 0 },
   };
   await walkMessage(walk, message, 'body', '', null);
   const prepared: PreparedSource = { parts: renumber(walk.sections) };
@@ -218,6 +227,8 @@ export async function prepareEmail(
     prepared.truncated = {
       message: `Parts of the message were not read: ${walk.unread.join('; ')}.`,
     };
+  const { pages, images, leftOut } = walk.asText;
+  if (pages + images + leftOut > 0) prepared.imagesAsText = walk.asText;
   if (walk.revised.length > 0)
     prepared.revisions = {
       message: `Attachments with tracked changes were read with them accepted, so deleted text is not part of what was read: ${walk.revised.join(', ')}.`,

@@ -1,5 +1,10 @@
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
-import { ExtractionFailure, type PreparedSource, type PublicModel } from '@xt/contract';
+import {
+  ExtractionFailure,
+  type GroundingLine,
+  type PreparedSource,
+  type PublicModel,
+} from '@xt/contract';
 import { ocrLines, type OcrOptions } from '../ocr/index.ts';
 import { encodeForModel } from './encode.ts';
 import { visionSize } from './vision-size.ts';
@@ -10,6 +15,11 @@ export interface ImageOptions {
   maxPixels: number;
   /** Read the image's lines with OCR to locate values in (citations asked for). */
   ocr?: OcrOptions | undefined;
+  /**
+   * false: the model takes no images, so the image goes as its OCR text (needs `ocr`), with
+   * its lines kept as grounding whether or not citations were asked for.
+   */
+  images?: boolean | undefined;
 }
 
 /** Tesseract reads a photo or scan well at this size; larger only costs time. */
@@ -84,6 +94,7 @@ async function readHeader(bytes: Buffer, maxPixels: number): Promise<Metadata> {
  */
 export async function prepareImage(bytes: Buffer, opts: ImageOptions): Promise<PreparedSource> {
   const meta = await readHeader(bytes, opts.maxPixels);
+  if (opts.images === false) return imageAsText(bytes, opts);
   const target = visionSize(opts.model, meta.autoOrient);
   let raw: { data: Buffer; info: OutputInfo };
   try {
@@ -124,6 +135,31 @@ export async function prepareImage(bytes: Buffer, opts: ImageOptions): Promise<P
   if (!opts.ocr) return prepared;
   const lines = await readLines(bytes, opts.maxPixels, opts.ocr);
   return { ...prepared, grounding: { kind: 'pages', pages: [{ page: 1, lines, ocr: true }] } };
+}
+
+/**
+ * For a model that takes no images: the image's OCR lines in reading order as its text. The
+ * lines are kept as grounding even without citations, since reading them cost the same and a
+ * value's page and box then come with it if citations are asked of a reuse.
+ */
+async function imageAsText(bytes: Buffer, opts: ImageOptions): Promise<PreparedSource> {
+  if (!opts.ocr) throw new Error('an image read as text needs OCR options');
+  let lines: GroundingLine[];
+  try {
+    lines = await readLines(bytes, opts.maxPixels, opts.ocr);
+  } catch (err) {
+    throw classify(err);
+  }
+  if (lines.length === 0)
+    throw new ExtractionFailure(
+      'SOURCE_UNREADABLE',
+      'The model takes no images, and OCR found no text in the image.',
+    );
+  return {
+    parts: [{ kind: 'text', text: lines.map((line) => line.text).join('\n'), unit: 1 }],
+    grounding: { kind: 'pages', pages: [{ page: 1, lines, ocr: true }] },
+    imagesAsText: { pages: 0, images: 1, leftOut: 0 },
+  };
 }
 
 /**

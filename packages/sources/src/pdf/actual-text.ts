@@ -110,7 +110,7 @@ function pageMarks(page: PDFDict): (string | null)[] {
 }
 
 /** A text content item: a run of text, or where a marked-content sequence begins or ends. */
-export type ContentItem = UserSpaceRun | { type: string };
+export type ContentItem = UserSpaceRun | { type: string; tag?: string | null; id?: string | null };
 
 const isRun = (item: ContentItem): item is UserSpaceRun => 'str' in item;
 
@@ -125,9 +125,8 @@ export function mayHaveActualText(items: readonly ContentItem[]): boolean {
     (i) =>
       !isRun(i) &&
       i.type === 'beginMarkedContentProps' &&
-      'tag' in i &&
       i.tag === 'Span' &&
-      (!('id' in i) || i.id === null),
+      (i.id ?? null) === null,
   );
 }
 

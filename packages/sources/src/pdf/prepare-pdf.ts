@@ -40,6 +40,11 @@ export interface PdfOptions {
   /** With `grounding`: read pages sent as images with OCR, under this deadline per page. */
   ocr?: OcrOptions | undefined;
   /**
+   * false: the model takes no images, so a page that would go as an image goes as its OCR text
+   * (needs `ocr`), and a picture beside a page's good text is left out.
+   */
+  images?: boolean | undefined;
+  /**
    * A document LibreOffice converted (docs/sources.md#documents): each page's comments are read
    * from its annotations, and with `notesPages` (a presentation) the second half of the pages
    * are the slides' notes pages, read as the notes of their slides rather than as pages.
@@ -98,6 +103,8 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
       grounding: [],
       textPages: 0,
       imagePages: 0,
+      ocrPages: 0,
+      leftOut: 0,
       actual: actualTexts(bytes),
     };
     const cut = opts.window;
@@ -124,7 +131,7 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
         page.cleanup();
       }
     }
-    const { parts, grounding, textPages, imagePages } = read;
+    const { parts, grounding, textPages, imagePages, ocrPages, leftOut } = read;
     if (parts.length === 0 && !opts.pages && !cut) throw nothingReadable(pages, opts.mode);
     return {
       parts,
@@ -132,6 +139,7 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
       textPages,
       imagePages,
       ...(opts.grounding ? { grounding: { kind: 'pages', pages: grounding } } : {}),
+      ...(ocrPages + leftOut > 0 ? { imagesAsText: { pages: ocrPages, images: 0, leftOut } } : {}),
     };
   } catch (err) {
     if (err instanceof ExtractionFailure) throw err;
@@ -148,6 +156,10 @@ interface ReadState {
   grounding: GroundingPage[];
   textPages: number;
   imagePages: number;
+  /** Pages sent as their OCR text for a model that takes no images. */
+  ocrPages: number;
+  /** Pictures beside a page's text not sent, for a model that takes no images. */
+  leftOut: number;
   /** What marked runs of the document's pages read as, where they say (actual-text.ts). */
   actual: ActualTexts;
 }
@@ -178,6 +190,11 @@ async function readPage(
     read.textPages++;
     if (treatment === 'text') return lines;
   }
+  if (opts.images === false) {
+    if (treatment === 'both') read.leftOut++;
+    else await readPageAsText(page, n, opts, read, window);
+    return lines;
+  }
   if (read.imagePages >= opts.maxImagePages) throw tooManyImagePages(opts.maxImagePages, window);
   const rendered = await renderPage(page, opts.model);
   if (rendered.blank) return lines;
@@ -196,6 +213,29 @@ async function readPage(
   });
   read.imagePages++;
   return lines;
+}
+
+/**
+ * A page that would go as an image, for a model that takes no images: its OCR lines as the
+ * page's text, grounded as any OCR'd page. It counts against the image pages' cap: OCR costs
+ * more CPU than the render it replaces. A page OCR finds nothing on is left out and not
+ * counted, as a blank render is.
+ */
+async function readPageAsText(
+  page: PDFPageProxy,
+  n: number,
+  opts: PdfOptions,
+  read: ReadState,
+  window?: WindowPages,
+): Promise<void> {
+  if (!opts.ocr) throw new Error('a page read as text needs OCR options');
+  if (read.ocrPages >= opts.maxImagePages) throw tooManyImagePages(opts.maxImagePages, window);
+  const lines = await ocrPage(page, opts.ocr);
+  if (lines.length === 0) return;
+  read.ocrPages++;
+  const text = lines.map((line) => line.text).join('\n');
+  read.parts.push({ kind: 'text', text: `${marker(n)}\n${text}`, unit: n });
+  if (opts.grounding) read.grounding.push({ page: n, lines, ocr: true });
 }
 
 /**

@@ -47,7 +47,7 @@ export interface WebpageRendererOptions {
 export interface WebpageRenderer {
   render(
     url: string,
-    opts?: { signal?: AbortSignal; model?: PublicModel },
+    opts?: { signal?: AbortSignal; model?: PublicModel; images?: boolean | undefined },
   ): Promise<RenderedWebpage>;
   /** Proxy decisions so far, for metrics and tests. */
   readonly proxyCounters: Readonly<ProxyCounters> | null;
@@ -121,6 +121,7 @@ export function createWebpageRenderer(opts: WebpageRendererOptions): WebpageRend
         pageScript,
         settings,
         model: renderOpts.model ?? 'gpt-4.1',
+        images: renderOpts.images,
         signal: renderOpts.signal,
       });
     },

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { startModelStandIn } from './server.ts';
+import type { Dialect } from './types.ts';
 
 // Run by hand: npx tsx packages/testkit/src/model-stand-in/cli.ts --port 4010 [--oracle]
+//   [--dialect '{"server":"ollama","contextTokens":4096,"images":false}'] [--models llama3.1:8b]
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '4010' },
@@ -10,6 +12,10 @@ const { values } = parseArgs({
     'delay-ms': { type: 'string' },
     // Answer only from what reached it (see oracle/index.ts): for measuring pipeline recall.
     oracle: { type: 'boolean', default: false },
+    // A server that speaks less than OpenAI's dialect (types.ts `Dialect`), as JSON.
+    dialect: { type: 'string' },
+    // The model names it serves, comma-separated (vLLM and Ollama refuse others).
+    models: { type: 'string' },
   },
 });
 
@@ -19,11 +25,20 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 const delayMs = values['delay-ms'] === undefined ? undefined : Number(values['delay-ms']);
+let dialect: Dialect = {};
+try {
+  dialect = JSON.parse(values.dialect ?? '{}') as Dialect;
+} catch {
+  console.error(`--dialect must be a JSON object, got ${values.dialect}`);
+  process.exit(2);
+}
 
 const standIn = await startModelStandIn({
   port,
   host: values.host,
   apiKey: values['api-key'],
+  dialect,
+  ...(values.models ? { models: values.models.split(',').map((m) => m.trim()) } : {}),
   defaultBehaviour: {
     ...(delayMs === undefined ? {} : { delayMs }),
     ...(values.oracle ? { oracle: true } : {}),

@@ -1,4 +1,13 @@
 export { startModelStandIn } from './server.ts';
 export type { ModelStandIn, ModelStandInOptions } from './server.ts';
 export { sampleValue } from './sample-value.ts';
-export type { Behaviour, RecordedImage, RecordedMessage, RecordedRequest, Usage } from './types.ts';
+export type {
+  Behaviour,
+  Dialect,
+  RecordedImage,
+  RecordedMessage,
+  RecordedRequest,
+  ServerKind,
+  StandInStats,
+  Usage,
+} from './types.ts';

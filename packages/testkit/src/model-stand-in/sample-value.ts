@@ -1,3 +1,5 @@
+import { samplePattern } from './pattern-sample.ts';
+
 /**
  * Generates a deterministic value that satisfies a JSON schema of the subset OpenAI strict
  * Structured Outputs accepts: strings "sample text" (or the first enum value), numbers 1,
@@ -51,6 +53,8 @@ function sampleObject(schema: Schema, root: unknown): Record<string, unknown> {
  * and also honours real `minLength`/`maxLength` keywords for non-strict callers.
  */
 function sampleString(schema: Schema): string {
+  const patterned = typeof schema.pattern === 'string' ? samplePattern(schema.pattern) : undefined;
+  if (patterned !== undefined) return patterned;
   const description = typeof schema.description === 'string' ? schema.description : '';
   let min = typeof schema.minLength === 'number' ? schema.minLength : 0;
   let max = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity;

@@ -1,12 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBatchInterface, type BatchInterface, type BatchOptions } from './batch.ts';
-import { asksForQuotes, shapeAnswer } from './cited-answer.ts';
-import { oracleAnswer } from './oracle/index.ts';
+import { completion, oracleBehaviour } from './completion.ts';
 import { createPromptCache } from './prompt-cache.ts';
 import { recordRequest } from './record.ts';
-import { sampleValue } from './sample-value.ts';
-import type { Behaviour, RecordedImage, RecordedRequest, Usage } from './types.ts';
+import { LOADING_BODY, refusalUnder, textChars } from './dialect.ts';
+import { followedSchema, heldToSchema, keptRequest, restyle } from './dialect-answer.ts';
+import { serverInfo } from './server-info.ts';
+import { createSlots } from './slots.ts';
+import type { Behaviour, Dialect, RecordedRequest, StandInStats } from './types.ts';
 
 export interface ModelStandInOptions {
   port?: number;
@@ -19,6 +21,8 @@ export interface ModelStandInOptions {
   models?: string[];
   /** OpenAI's Files and Batches interface (batch.ts): on by default, completing at once */
   batch?: BatchOptions;
+  /** how much of OpenAI's dialect it speaks (types.ts `Dialect`); default all of it */
+  dialect?: Dialect;
 }
 
 export interface ModelStandIn {
@@ -32,7 +36,13 @@ export interface ModelStandIn {
   behave(next: Behaviour | Behaviour[]): void;
   /** how every request is answered once the one-shot queue is empty (a provider's mood) */
   setDefaultBehaviour(next: Behaviour): void;
-  /** forget recorded requests, queued behaviours and the prompt cache */
+  /** requests sent with `x-xt-probe: 1` (capability probes), apart from `requests` */
+  probes: RecordedRequest[];
+  /** the load the server saw: most worked and queued at once, requests abandoned */
+  stats: StandInStats;
+  /** speak this dialect from the next request on (loading starts over) */
+  setDialect(next: Dialect): void;
+  /** forget recorded requests and probes, queued behaviours, the prompt cache and stats */
   reset(): void;
   close(): Promise<void>;
 }
@@ -55,9 +65,17 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
   const promptCache = createPromptCache();
   /** The behaviour for this request: the next queued one, else the default, as it picks. */
   function next(recorded: RecordedRequest): Behaviour {
-    const behaviour = queue.shift() ?? defaultBehaviour;
+    return pick(queue.shift() ?? defaultBehaviour, recorded);
+  }
+  function pick(behaviour: Behaviour, recorded: RecordedRequest): Behaviour {
     return behaviour.pick?.(recorded) ?? behaviour;
   }
+  const probes: RecordedRequest[] = [];
+  let dialect: Dialect = options.dialect ?? {};
+  let loadingLeft = dialect.loading ?? 0;
+  const slots = createSlots(dialect.slots);
+  /** the models chat requests have used, which Ollama lists as loaded */
+  const loaded = new Set<string>();
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -80,11 +98,15 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
       );
       return;
     }
-    if (req.method === 'GET' && path === '/v1/models') {
-      sendJson(res, 200, {
-        object: 'list',
-        data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'stand-in' })),
-      });
+    // only Ollama's /api/show reads a body; uploads are not parsed twice
+    const infoBody = path === '/api/show' ? parseJson(rawBody) : undefined;
+    const info = serverInfo(req.method ?? 'GET', path, infoBody, {
+      dialect,
+      models,
+      loaded,
+    });
+    if (info) {
+      sendJson(res, info.status, info.body);
       return;
     }
     const batchAnswer = await batch.handle(
@@ -106,8 +128,24 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
       return;
     }
     const recorded = recordRequest(req.method, path, req.headers, rawBody);
-    requests.push(recorded);
-    const behaviour = next(recorded);
+    // Capability probes are answered like any call but kept apart, and leave the one-shot
+    // queue to the calls a test is about.
+    const probe = req.headers['x-xt-probe'] === '1';
+    (probe ? probes : requests).push(recorded);
+    if (loadingLeft > 0) {
+      loadingLeft -= 1;
+      sendJson(res, 503, LOADING_BODY);
+      return;
+    }
+    const chars = textChars(recorded, rawBody.length);
+    const refusal = refusalUnder(dialect, recorded, chars, models);
+    if (refusal) {
+      sendJson(res, refusal.status, refusal.body);
+      return;
+    }
+    if (recorded.model) loaded.add(recorded.model);
+    const behaviour = probe ? pick(defaultBehaviour, recorded) : next(recorded);
+    if (!(await slots.enter(res))) return;
 
     if (behaviour.hang) return; // the socket stays open until the client or close() ends it
     if (behaviour.delayMs) await sleep(behaviour.delayMs);
@@ -116,7 +154,9 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
     if (behaviour.status !== undefined)
       for (const [name, value] of Object.entries(behaviour.headers ?? {}))
         res.setHeader(name, value);
-    const answered = await answerChat(recorded, rawBody, behaviour);
+    const kept = keptRequest(dialect, recorded, chars);
+    const bodySize = rawBody.length - (chars - kept.textChars);
+    const answered = await answerChat(kept.request, rawBody, behaviour, bodySize);
     if (res.destroyed || !answered) return;
     sendJson(res, answered.status, answered.body);
   }
@@ -129,6 +169,7 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
     recorded: RecordedRequest,
     rawBody: string,
     behaviour: Behaviour,
+    bodySize = rawBody.length,
   ): Promise<{ status: number; body: unknown } | null> {
     if (behaviour.hang) return null;
     if (behaviour.status !== undefined)
@@ -150,9 +191,19 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
       };
     counter += 1;
     const id = `chatcmpl-standin-${counter}`;
-    const answer = behaviour.oracle ? await oracleBehaviour(recorded, behaviour) : behaviour;
+    // the model follows the schema it is held to, else the one its prompt shows (if any)
+    const view = followedSchema(dialect, recorded);
+    const seen = { ...recorded, schema: view.schema };
+    const told = dialect.logprobs === false ? { ...behaviour, logprobs: false } : behaviour;
+    const read = told.oracle ? await oracleBehaviour(seen, told) : told;
+    const answer =
+      read !== told && view.enforced && 'output' in read
+        ? { ...read, output: heldToSchema(view.schema, read.output) }
+        : read;
     const cached = promptCache.cachedTokens(recorded.body);
-    return { status: 200, body: completion(recorded, answer, id, rawBody.length, cached) };
+    const body = completion(seen, answer, id, bodySize, cached);
+    if (answer.content === undefined && answer.refuse === undefined) restyle(body, view);
+    return { status: 200, body };
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -165,7 +216,14 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
   return {
     url: `http://${host}:${address.port}/v1`,
     requests,
+    probes,
+    stats: slots.stats,
     batch,
+    setDialect(next) {
+      dialect = next;
+      loadingLeft = next.loading ?? 0;
+      slots.setLimit(next.slots);
+    },
     behave(next) {
       queue.push(...(Array.isArray(next) ? next : [next]));
     },
@@ -174,7 +232,11 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
     },
     reset() {
       requests.length = 0;
+      probes.length = 0;
       queue.length = 0;
+      slots.reset();
+      loaded.clear();
+      loadingLeft = dialect.loading ?? 0;
       batch.reset();
       promptCache.clear();
     },
@@ -186,131 +248,6 @@ export async function startModelStandIn(options: ModelStandInOptions = {}): Prom
       });
     },
   };
-}
-
-/**
- * GPT-4.1's output cap in tokens: the oracle stops there as the real model would, so answers
- * too long for one call show up as truncation instead of passing unseen.
- */
-const ORACLE_OUTPUT_CAP = 32_768;
-
-async function oracleBehaviour(request: RecordedRequest, behaviour: Behaviour): Promise<Behaviour> {
-  // With citations the oracle fills the output part; quotes, continuations and the output
-  // limit are then applied to its answer as to any other (see completion()).
-  const schema = request.schema as { properties?: { output?: unknown } } | undefined;
-  const target = asksForQuotes(schema) ? schema?.properties?.output : schema;
-  const output = await oracleAnswer(request.body, target);
-  const body = (request.body ?? {}) as { max_completion_tokens?: unknown; max_tokens?: unknown };
-  const requested = body.max_completion_tokens ?? body.max_tokens;
-  const cap =
-    typeof requested === 'number' ? Math.min(requested, ORACLE_OUTPUT_CAP) : ORACLE_OUTPUT_CAP;
-  return { ...behaviour, output, outputLimit: Math.min(behaviour.outputLimit ?? cap, cap) };
-}
-
-function completion(
-  request: RecordedRequest,
-  behaviour: Behaviour,
-  id: string,
-  bodySize: number,
-  cachedTokens: number,
-) {
-  let content: string | null = null;
-  let refusal: string | null = null;
-  if (behaviour.refuse !== undefined) refusal = behaviour.refuse;
-  else if (behaviour.content !== undefined) content = behaviour.content;
-  else content = JSON.stringify(shapeAnswer(fullOutput(request, behaviour), request, behaviour));
-
-  let finishReason = behaviour.finishReason ?? 'stop';
-  // A model stops writing at its output limit, wherever it is in the JSON.
-  if (content !== null && behaviour.outputLimit !== undefined) {
-    if (Math.ceil(content.length / CHARS_PER_TOKEN) > behaviour.outputLimit) {
-      content = content.slice(0, behaviour.outputLimit * CHARS_PER_TOKEN);
-      finishReason = 'length';
-    }
-  }
-  const wantsLogprobs = (request.body as { logprobs?: unknown } | undefined)?.logprobs === true;
-  const logprobs =
-    wantsLogprobs && behaviour.logprobs !== false && content !== null
-      ? { content: tokenLogprobs(content, behaviour.tokenLogprob ?? -0.01), refusal: null }
-      : null;
-
-  const usage = estimateUsage(request, bodySize, content ?? refusal ?? '');
-  if (cachedTokens > 0)
-    usage.prompt_tokens_details = { cached_tokens: Math.min(cachedTokens, usage.prompt_tokens) };
-  if (behaviour.usage) {
-    // A test's own figures stand alone: no cached part unless it gives one.
-    delete usage.prompt_tokens_details;
-    Object.assign(usage, behaviour.usage);
-    if (behaviour.usage.total_tokens === undefined)
-      usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
-  }
-  return {
-    id,
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model: request.model ?? 'unknown',
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content, refusal, annotations: [] },
-        logprobs,
-        finish_reason: finishReason,
-      },
-    ],
-    usage,
-    system_fingerprint: 'fp_stand_in',
-  };
-}
-
-/** The whole answer the behaviour gives, before it is shaped for the request. */
-function fullOutput(request: RecordedRequest, behaviour: Behaviour): unknown {
-  if ('output' in behaviour) return behaviour.output;
-  if (behaviour.respond) return behaviour.respond(request);
-  const schema = request.schema as { properties?: { output?: unknown } } | undefined;
-  return sampleValue(asksForQuotes(schema) ? schema?.properties?.output : schema, schema);
-}
-
-/** The stand-in's tokens: short runs of letters or digits, whitespace runs, single symbols. */
-function tokenLogprobs(content: string, logprob: number) {
-  return (content.match(/[A-Za-z]{1,6}|\d{1,3}|\s+|[^A-Za-z\d\s]/gu) ?? []).map((token) => ({
-    token,
-    logprob,
-    bytes: [...Buffer.from(token, 'utf8')],
-    top_logprobs: [],
-  }));
-}
-
-const CHARS_PER_TOKEN = 4;
-
-/**
- * Roughly what OpenAI would bill: 4 characters of request text per token, and for images the
- * gpt-4.1 tile formula when the header gave a size (765, a 1024x1024 image, when it did not).
- */
-function estimateUsage(request: RecordedRequest, bodySize: number, answer: string): Usage {
-  const imageChars = request.images.reduce(
-    (sum, image) => sum + Math.ceil((image.bytes * 4) / 3),
-    0,
-  );
-  const imageTokens = request.images.reduce((sum, image) => sum + imageTokenCost(image), 0);
-  const prompt = Math.ceil(Math.max(0, bodySize - imageChars) / 4) + imageTokens;
-  const completionTokens = Math.max(1, Math.ceil(answer.length / CHARS_PER_TOKEN));
-  return {
-    prompt_tokens: prompt,
-    completion_tokens: completionTokens,
-    total_tokens: prompt + completionTokens,
-  };
-}
-
-function imageTokenCost(image: RecordedImage): number {
-  if (image.detail === 'low') return 85;
-  if (!image.width || !image.height) return 765;
-  let w = image.width;
-  let h = image.height;
-  const fit = Math.min(1, 2048 / Math.max(w, h));
-  w *= fit;
-  h *= fit;
-  const shorten = Math.min(1, 768 / Math.min(w, h));
-  return 85 + 170 * Math.ceil((w * shorten) / 512) * Math.ceil((h * shorten) / 512);
 }
 
 function errorType(status: number): string {
@@ -347,6 +284,14 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function sleep(ms: number): Promise<void> {

@@ -103,3 +103,47 @@ export interface Behaviour {
    */
   invent?: { pointer: string; value: unknown; quote?: string }[];
 }
+
+/** The servers whose self-description the stand-in imitates (`GET /props`, `/api/show`, …). */
+export type ServerKind = 'openai' | 'vllm' | 'llamacpp' | 'ollama' | 'lmstudio';
+
+/**
+ * How much of OpenAI's dialect the stand-in speaks (issue #36): each field imitates what a
+ * real server does, so the service is tested against servers that speak less. `{}` is OpenAI.
+ */
+export interface Dialect {
+  /** which server it says it is, at its own endpoints; default 'openai' (none of them) */
+  server?: ServerKind;
+  /**
+   * - `json_schema`: enforced, as OpenAI strict mode (default);
+   * - `json_object_only`: `json_schema` refused with a 400, `json_object` taken (Groq, DeepSeek);
+   * - `ignored`: any response_format taken, the JSON answered in a ```json fence after a sentence
+   *   (vLLM without guided decoding);
+   * - `unenforced`: taken, but the JSON does not follow the schema unless the prompt carries it.
+   */
+  structuredOutput?: 'json_schema' | 'json_object_only' | 'ignored' | 'unenforced';
+  /** request fields refused with a 400 naming them, as vLLM's pydantic models do */
+  rejectFields?: string[];
+  /** `false`: a request with image parts is refused as a text-only model refuses it */
+  images?: boolean;
+  /** `false`: never sends log-probabilities, silently */
+  logprobs?: boolean;
+  /** the context window in tokens (4 characters of request body each) */
+  contextTokens?: number;
+  /** a longer prompt: cut silently (default, as Ollama does) or refused (vLLM) */
+  overflow?: 'truncate' | 'error';
+  /** chat requests worked at once; the rest wait in the server, first come first served */
+  slots?: number;
+  /** the first N chat requests answer 503 "Loading model", as llama.cpp does while loading */
+  loading?: number;
+}
+
+/** What a dialect's server saw of the load put on it. */
+export interface StandInStats {
+  /** the most chat requests worked at once */
+  maxInFlight: number;
+  /** the most chat requests waiting for a slot at once */
+  maxQueued: number;
+  /** requests whose client went away while they were queued or worked */
+  abandoned: number;
+}

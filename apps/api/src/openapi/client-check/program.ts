@@ -145,6 +145,8 @@ export async function useEveryRoute(t: Target) {
     await api.DELETE('/webhooks/{id}', { params: { path: { id: endpointId } } }),
   );
   must('deleteSchema', await api.DELETE('/schemas/{id}', { params: { path: { id: schemaId } } }));
+  const models = must('listModels', await api.GET('/models'));
+  const defaultModel: string | undefined = models.data.find((m) => m.default)?.id;
 
   const health = must('getHealth', await ops.GET('/healthz'));
   const ready = must('getReadiness', await ops.GET('/readyz'));
@@ -168,6 +170,7 @@ export async function useEveryRoute(t: Target) {
     uploadedStatus: uploaded.data.status,
     secretChanged: rotated.data.secret !== secret,
     deliveries: deliveries.data.meta.total,
+    defaultModel,
     health: health.status,
     ready: ready.status,
     documentHasPaths: 'paths' in document,

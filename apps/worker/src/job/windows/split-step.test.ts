@@ -127,6 +127,24 @@ describe('splitStep', () => {
     expect(await whole.prepare()).toEqual({ parts: [{ kind: 'text', text: 'pdf' }] });
   });
 
+  it("reads for a model that takes no images when told, so a short source's scans go as text", async () => {
+    const f = fakes(40);
+    const asked: unknown[] = [];
+    const sources = {
+      ...f.sources,
+      countUploadPages: (type: SourceType, up: UploadedSource | FetchedFile, opts: unknown) => {
+        asked.push(opts);
+        return f.sources.countUploadPages(type, up);
+      },
+    };
+    await splitStep(sources, f.keep, row(), 40, { signal, images: false });
+    await splitStep(sources, f.keep, row(), 40, { signal });
+    expect(asked).toEqual([
+      expect.objectContaining({ images: false }),
+      expect.not.objectContaining({ images: false }),
+    ]);
+  });
+
   it('leaves batch priority, other kinds and URL kinds never a long document to one job, fetching nothing', async () => {
     const long = fakes(400);
     for (const over of [

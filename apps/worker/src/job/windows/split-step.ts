@@ -65,15 +65,24 @@ export async function splitStep(
     signal,
     preparations,
     beforeWindows,
+    images = true,
   }: {
     signal: AbortSignal;
     preparations?: PreparationStore | undefined;
     beforeWindows?: ((found: FetchedLong) => Promise<{ status: string } | undefined>) | undefined;
+    /** false: the model takes no images; a short source prepared here reads scans as text. */
+    images?: boolean | undefined;
   },
 ): Promise<SplitOutcome> {
   if (row.priority === 'batch') return { next: 'one-job' };
   // A document read before is not converted again (docs/reuse.md#preparations).
-  const opts = { model: row.model, signal, citations: row.citationsRequested, preparations };
+  const opts = {
+    model: row.model,
+    signal,
+    citations: row.citationsRequested,
+    preparations,
+    ...(images ? {} : { images }),
+  };
   let file: UploadedSource | FetchedFile;
   let kind = row.sourceType;
   let otherwise: SplitOutcome = { next: 'one-job' };

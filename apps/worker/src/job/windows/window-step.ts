@@ -67,8 +67,15 @@ export async function prepareWindow(
   row: WindowRow,
   window: WindowJobPayload,
   signal: AbortSignal,
+  /** `images: false`: the model takes no images, so scans go as OCR text (docs/sources.md). */
+  { images = true }: { images?: boolean } = {},
 ): Promise<PreparedSource> {
-  const opts = { model: row.model, signal, citations: row.citationsRequested };
+  const opts = {
+    model: row.model,
+    signal,
+    citations: row.citationsRequested,
+    ...(images ? {} : { images }),
+  };
   const converted = (notesPages: boolean) =>
     row.sourceType === 'document' ? { converted: { notesPages } } : {};
   const own = await stored.pdf(row.id, window.index);

@@ -44,20 +44,22 @@ async function screenshotParts(
 
 /**
  * The page as model input: Markdown sections (repeated blocks dropped, a header with title and
- * URL), plus screenshot tiles when there is too little text. Fails when there is nothing at all,
- * as a TIMEOUT when the page had not even loaded its content.
+ * URL), plus screenshot tiles when there is too little text, unless the model takes no images
+ * (`images: false`): then the screenshot is left out (`leftOut`). Fails when there is nothing
+ * at all, as a TIMEOUT when the page had not even loaded its content.
  */
 export async function contentParts(
   page: Page,
   read: { snapshot: PageSnapshot; finalUrl: string; contentLoaded: boolean },
-  opts: { model: PublicModel; settings: ContentSettings },
-): Promise<{ parts: ContentPart[]; sections: string[]; screenshots: boolean }> {
+  opts: { model: PublicModel; settings: ContentSettings; images?: boolean | undefined },
+): Promise<{ parts: ContentPart[]; sections: string[]; screenshots: boolean; leftOut: boolean }> {
   const { snapshot, finalUrl } = read;
   const blocks = dropRepeatedBlocks(splitBlocks(snapshot.markdown));
   const sections = splitSections(documentHeader(snapshot.title, finalUrl), blocks);
   const parts: ContentPart[] = sections.map((text, i) => ({ kind: 'text', text, unit: i + 1 }));
   const bodyChars = nonWhitespaceChars(blocks.join('\n'));
-  const screenshots = bodyChars < opts.settings.minTextChars;
+  const wanted = bodyChars < opts.settings.minTextChars;
+  const screenshots = wanted && opts.images !== false;
   if (screenshots)
     parts.push(...(await screenshotParts(page, snapshot.scrollHeight, opts, sections.length + 1)));
   if (bodyChars === 0 && parts.every((p) => p.kind === 'text')) {
@@ -70,5 +72,5 @@ export async function contentParts(
     }
     throw new ExtractionFailure('SOURCE_UNREADABLE', 'The page has no readable content.');
   }
-  return { parts, sections, screenshots };
+  return { parts, sections, screenshots, leftOut: wanted && !screenshots };
 }

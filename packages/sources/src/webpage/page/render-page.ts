@@ -35,6 +35,8 @@ interface RenderDeps {
   host: BrowserHost;
   settings: RenderSettings;
   model: PublicModel;
+  /** false: the model takes no images, so no screenshot is taken. */
+  images?: boolean | undefined;
   signal: AbortSignal | undefined;
   /** The bundled DOM → Markdown extractor (markdown/page-script.ts). */
   pageScript: string;
@@ -218,7 +220,7 @@ async function renderInContext(
     );
   }
   const htmlBytes = await htmlSize(response, snapshot, settings);
-  const { parts, sections, screenshots } = await contentParts(
+  const { parts, sections, screenshots, leftOut } = await contentParts(
     guarded.page,
     { snapshot, finalUrl, contentLoaded: guarded.watch.contentLoaded },
     deps,
@@ -237,6 +239,7 @@ async function renderInContext(
     title,
     htmlBytes,
     markdownChars,
+    ...(leftOut ? { imagesAsText: { pages: 0, images: 0, leftOut: 1 } } : {}),
     // The page's text stops where the Markdown limit was reached (SOURCE_TRUNCATED).
     ...(markdownChars > MAX_MARKDOWN_CHARS
       ? {

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { testRedisUrl, uniquePrefix } from '@xt/testkit';
+import { flushPrefix } from '@xt/testkit/env';
+import { redisEndpointSlots } from './slots.ts';
+
+let redis: Redis[];
+let prefix: string;
+beforeAll(() => {
+  prefix = `{${uniquePrefix('slots')}}`;
+  // one connection per "worker process"
+  redis = [0, 1, 2].map(() => new Redis(testRedisUrl()));
+});
+afterAll(async () => {
+  for (const r of redis) r.disconnect();
+  await flushPrefix(testRedisUrl(), `semaphore:${prefix}`);
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('endpoint slots', () => {
+  it('never lets more calls than the endpoint has slots be in flight, across processes', async () => {
+    const processes = redis.map((r) => redisEndpointSlots(r, prefix, { waitMs: 30_000 }));
+    let inFlight = 0;
+    let most = 0;
+    const call = async () => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await sleep(30);
+      inFlight -= 1;
+      return 'done';
+    };
+    const calls = Array.from({ length: 12 }, (_, i) =>
+      processes[i % processes.length]!.run('local', 2, call),
+    );
+    expect(await Promise.all(calls)).toEqual(Array(12).fill('done'));
+    expect(most).toBe(2);
+  });
+
+  it('lets every call through at once when the limit is unknown', async () => {
+    const slots = redisEndpointSlots(redis[0]!, prefix, { waitMs: 1_000 });
+    let inFlight = 0;
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        slots.run('open', undefined, async () => {
+          inFlight += 1;
+          most = Math.max(most, inFlight);
+          await sleep(20);
+          inFlight -= 1;
+        }),
+      ),
+    );
+    expect(most).toBe(5);
+  });
+
+  it('gives up waiting as a retryable model failure naming the endpoint', async () => {
+    const slots = redisEndpointSlots(redis[1]!, prefix, { waitMs: 300 });
+    const held = slots.run('busy', 1, () => sleep(1_500));
+    await sleep(50);
+    await expect(slots.run('busy', 1, () => Promise.resolve())).rejects.toMatchObject({
+      code: 'MODEL_UNAVAILABLE',
+      retryable: true,
+      message: expect.stringContaining('"busy"'),
+    });
+    await held;
+  });
+});
