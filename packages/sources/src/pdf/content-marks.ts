@@ -40,7 +40,12 @@ export function decodeTextString(bytes: Uint8Array): string {
 
 class Lexer {
   i = 0;
-  constructor(private readonly s: Uint8Array) {}
+  // A plain field, not a parameter property: prep threads load this file with Node's type
+  // stripping, which has no parameter properties.
+  private readonly s: Uint8Array;
+  constructor(s: Uint8Array) {
+    this.s = s;
+  }
 
   private skipSpace(): void {
     const s = this.s;
