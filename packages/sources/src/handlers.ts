@@ -222,6 +222,7 @@ export function createSourcePreparer(
   const documents = createDocumentReader({
     converter,
     archive,
+    acceptChanges: (bytes, format) => pool.runPrep({ kind: 'accept-changes', bytes, format }),
     readPdf: (pdf, opts, converted) =>
       time('rasterise', 'document', () => preparePdfBytes(pdf, opts, converted)),
     time,

@@ -124,12 +124,17 @@ const ODF_PARTS = new Set(['content.xml', 'styles.xml']);
 /** Quick signs of a change, looked for before any part is rewritten. */
 const WORD_SIGNS = /<w:(ins|del|moveFrom|moveTo)\b/;
 
+/** Whether files of `format` may have changes this file accepts (DOCX and ODT). */
+export function hasTrackedChanges(format: FormatName): boolean {
+  return format === 'docx' || format === 'odt';
+}
+
 /**
  * A DOCX or ODT with its tracked changes accepted; any other format, or a file without
  * changes, as it is. The archive's bounds were checked before (checkArchive).
  */
 export function acceptTrackedChanges(bytes: Uint8Array, format: FormatName): AcceptedChanges {
-  if (format !== 'docx' && format !== 'odt') return { bytes, changes: 0 };
+  if (!hasTrackedChanges(format)) return { bytes, changes: 0 };
   const isPart = (name: string) =>
     format === 'docx' ? WORD_PARTS.test(name) : ODF_PARTS.has(name);
   let parts: Record<string, Uint8Array>;
@@ -152,8 +157,12 @@ export function acceptTrackedChanges(bytes: Uint8Array, format: FormatName): Acc
   if (Object.keys(rewritten).length === 0) return { bytes, changes: 0 };
   const all = unzipSync(bytes);
   const zipped: Zippable = {};
-  // Entry order is kept: ODF's `mimetype` must stay first, and stored.
-  for (const [name, data] of Object.entries(all))
-    zipped[name] = [rewritten[name] ?? data, { level: name === 'mimetype' ? 0 : 6 }];
+  // Entry order is kept: ODF's `mimetype` must stay first, and stored. This runs on the worker's
+  // event loop, so the archive is written fast rather than small: pictures, most of a large
+  // document's bytes and compressed already, are stored, and XML deflated at the lowest level.
+  for (const [name, data] of Object.entries(all)) {
+    const level = /\.(xml|rels)$/.test(name) ? 1 : 0;
+    zipped[name] = [rewritten[name] ?? data, { level }];
+  }
   return { bytes: zipSync(zipped), changes };
 }

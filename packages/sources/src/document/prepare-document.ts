@@ -3,7 +3,7 @@ import { isPasswordProtected } from '@xt/formats';
 import { checkArchive, type ArchiveLimits } from '../archive/bounds.ts';
 import type { PrepareOptions } from '../preparer.ts';
 import { untimed, type SourceStageTimer } from '../stages.ts';
-import { acceptTrackedChanges } from './accept-changes.ts';
+import { acceptTrackedChanges, hasTrackedChanges, type AcceptedChanges } from './accept-changes.ts';
 import type { DocumentConverter } from './converter/converter.ts';
 import { DOCUMENT_APPS, isDocumentFormat } from './export-filter.ts';
 import { NOTES_ENTRIES, hasSpeakerNotes } from './speaker-notes.ts';
@@ -60,6 +60,12 @@ export interface DocumentReaderDeps {
     converted: { notesPages: boolean },
   ): Promise<PreparedSource>;
   time?: SourceStageTimer | undefined;
+  /**
+   * Accepts a DOCX's or ODT's tracked changes (accept-changes.ts), given a copy of its bytes:
+   * on a prep thread in the worker, since rewriting a large part's XML would hold the loop.
+   * `bytes` is unused when `changes` is 0. Done here when absent.
+   */
+  acceptChanges?: ((bytes: Uint8Array, format: FormatName) => Promise<AcceptedChanges>) | undefined;
 }
 
 /** "DOCX", or what a password-protected Office file is called. */
@@ -99,9 +105,17 @@ export function createDocumentReader(deps: DocumentReaderDeps): DocumentReader {
         // Notes pages double the conversion's time: a deck seen to have no notes goes without.
         if (notesPages) notesPages = hasSpeakerNotes(format, report);
       }
-      const accepted = acceptTrackedChanges(bytes, format);
-      if (accepted.changes > 0) revisions = { message: changesAcceptedMessage(accepted.changes) };
-      return deps.converter.convertToPdf(accepted.bytes, format, { signal, notesPages });
+      let laidOut = bytes;
+      if (hasTrackedChanges(format)) {
+        const accept =
+          deps.acceptChanges ?? ((b, f) => Promise.resolve(acceptTrackedChanges(b, f)));
+        const accepted = await accept(new Uint8Array(bytes), format);
+        if (accepted.changes > 0) {
+          laidOut = accepted.bytes;
+          revisions = { message: changesAcceptedMessage(accepted.changes) };
+        }
+      }
+      return deps.converter.convertToPdf(laidOut, format, { signal, notesPages });
     });
     return { pdf, notesPages, ...(revisions ? { revisions } : {}) };
   };
