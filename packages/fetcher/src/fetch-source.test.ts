@@ -18,6 +18,8 @@ const FILES: Record<string, [string, Buffer]> = {
   '/html-as-png': ['image/png', bytes('<!DOCTYPE html><html><body>login</body></html>')],
   '/text-as-pdf': ['application/pdf', bytes('not a pdf at all')],
   '/empty': ['application/pdf', Buffer.alloc(0)],
+  '/prices.csv': ['text/plain', bytes('Price list 2024\nSKU,Price\nA-1,2.00,new\nTotal,2.00\n')],
+  '/prices': ['text/plain', bytes('Price list 2024\nSKU,Price\nA-1,2.00,new\nTotal,2.00\n')],
 };
 
 beforeAll(async () => {
@@ -44,6 +46,13 @@ describe('fetchSource', () => {
     expect(got.contentType).toBe('application/pdf');
     expect(got.bytes.equals(SAMPLES.pdf)).toBe(true);
     expect(got.finalUrl).toBe(`${server.origin}/doc.pdf`);
+  });
+
+  it('takes a ragged table whose URL path is a .csv for a spreadsheet, as an upload of that name', async () => {
+    const got = await fetchSource(`${server.origin}/prices.csv`, 'spreadsheet', opts());
+    expect(got).toMatchObject({ format: 'csv', contentType: 'text/csv' });
+    const unnamed = await failureOf(fetchSource(`${server.origin}/prices`, 'spreadsheet', opts()));
+    expect(unnamed.code).toBe('SOURCE_UNSUPPORTED');
   });
 
   it('accepts a real PDF served under the wrong header', async () => {
