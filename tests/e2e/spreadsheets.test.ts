@@ -132,6 +132,16 @@ describe('spreadsheets', () => {
     });
     expect(ragged.status, JSON.stringify(ragged.body)).toBe(200);
     expect(model.requests.at(-1)!.text).toContain('| 3 | A-1 | Widget | 2.00 |');
+    // With no name to tell it by, asking for a spreadsheet is what makes it one.
+    const unnamed = await api.request('POST', '/v1/extractions', {
+      json: {
+        schema_id: schemaId,
+        type: 'spreadsheet',
+        source: `data:text/csv;base64,${Buffer.from('Prices\nSKU;Price\nB-2;4,50;new\n').toString('base64')}`,
+      },
+    });
+    expect(unnamed.status, JSON.stringify(unnamed.body)).toBe(200);
+    expect(model.requests.at(-1)!.text).toContain('| 3 | B-2 | 4,50 | new |');
   });
 });
 

@@ -39,10 +39,11 @@ export async function fetchSource(
   if (res.body.length === 0) {
     throw new ExtractionFailure('SOURCE_UNREADABLE', `The source at ${res.finalUrl} is empty.`);
   }
-  // The path's name only chooses among text formats (a `.csv` of ragged rows is a table).
+  // The path's name, or a spreadsheet being asked for, only chooses among text formats: rows of
+  // unequal length are a table then.
   const detected = await detectFormat(
     { bytes: res.body },
-    { name: new URL(res.finalUrl).pathname },
+    { name: new URL(res.finalUrl).pathname, table: type === 'spreadsheet' },
   );
   if (!detected.format || !acceptsFormat(type, detected.format)) {
     const found = detected.format ? FORMATS[detected.format].mime : detected.found;

@@ -21,6 +21,11 @@ export interface DetectOptions {
    */
   name?: string | undefined;
   /**
+   * The sender asked for a table (a `spreadsheet`): text with a delimiter on most of its rows is
+   * then CSV or TSV even when its rows differ in length and no name says so.
+   */
+  table?: boolean | undefined;
+  /**
    * An OLE compound file is read whole to list its streams: past this size it is not
    * recognised (the service's upload and download caps are lower).
    */
@@ -133,5 +138,5 @@ export async function detectFormat(input: FileInput, opts: DetectOptions = {}): 
     return { format: null, found: 'an unrecognised binary format' };
   }
   if (text.trim() === '') return { format: null, found: 'an empty file' };
-  return { format: textFormatOf(text, { complete, name: opts.name }) };
+  return { format: textFormatOf(text, { complete, name: opts.name, table: opts.table }) };
 }

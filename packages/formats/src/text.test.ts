@@ -76,6 +76,16 @@ describe('textFormatOf', () => {
     // A shape the content has still outranks the name.
     expect(textFormatOf('{"total": 1}', { complete: true, name: 'data.csv' })).toBe('json');
   });
+
+  it('reads rows of unequal length as a table when a table is asked for, without a name', () => {
+    const ragged = 'Price list 2024\nSKU;Description;Price\nA-1;Widget;2,00\nTotal;;5,50\n';
+    expect(textFormatOf(ragged, { complete: true, table: true })).toBe('csv');
+    expect(textFormatOf('a\tb\tc\n1\t2\n3\n', { complete: true, table: true })).toBe('tsv');
+    expect(
+      textFormatOf('Dear customer\nthank you\nregards, me\n', { complete: true, table: true }),
+    ).toBe('txt');
+    expect(textFormatOf(ragged, whole)).toBe('txt');
+  });
 });
 
 describe('csvDelimiter', () => {

@@ -161,7 +161,7 @@ function looksLikeJson(text: string): boolean {
  */
 export function textFormatOf(
   sample: string,
-  opts: { complete: boolean; name?: string | undefined },
+  opts: { complete: boolean; name?: string | undefined; table?: boolean | undefined },
 ): FormatName {
   const text = sample.replace(/^\uFEFF/, '');
   if (looksLikeHtml(text)) return 'html';
@@ -177,5 +177,28 @@ export function textFormatOf(
   // rule above cannot tell from prose.
   const named = opts.name ? namedTextFormat(opts.name) : undefined;
   if (named) return named;
+  if (opts.table) return raggedTable(text, opts.complete) ?? 'txt';
   return 'txt';
+}
+
+/**
+ * Rows of unequal length, asked to be read as a table (a spreadsheet sent with no name to tell
+ * it by): a delimiter on most rows, two at least. Prose with commas could pass, which is why
+ * only a client that asked for a spreadsheet gets this reading.
+ */
+function raggedTable(text: string, complete: boolean): 'csv' | 'tsv' | undefined {
+  const judged = (delimiter: string) => {
+    const rows = countsPerRow(text, delimiter);
+    return complete ? rows : rows.slice(0, -1);
+  };
+  for (const [delimiter, format] of [
+    ['\t', 'tsv'],
+    [',', 'csv'],
+    [';', 'csv'],
+  ] as const) {
+    const rows = judged(delimiter);
+    const delimited = rows.filter((n) => n > 0).length;
+    if (delimited >= 2 && delimited * 2 >= rows.length) return format;
+  }
+  return undefined;
 }
