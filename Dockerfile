@@ -10,10 +10,10 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
 # Chromium renders webpages; LibreOffice lays out documents and presentations as PDFs; fonts so
-# text in pages and scans rasterises.
+# text in pages and scans rasterises (Noto CJK for Japanese, Chinese and Korean).
 RUN apt-get update && apt-get install -y --no-install-recommends chromium fonts-dejavu-core ca-certificates \
   libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui \
-  fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea \
+  fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea fonts-noto-cjk \
   && rm -rf /var/lib/apt/lists/*
 # Chromium and LibreOffice read what clients send, so each runs as a user of its own, never as
 # the worker's: an exploit in a renderer or in LibreOffice cannot read the worker's

@@ -13,9 +13,12 @@ import type { Citation } from '@xt/contract';
 import { openTestPool } from '@xt/testkit';
 import type { TestApi } from '@xt/api/testing';
 import {
+  CJK_LINES,
   flatPresentation,
+  missingGlyphPdf,
   flatTextDocument,
   officeFile,
+  redlinedDocx,
   startFixtureServer,
 } from '@xt/testkit/fixtures';
 import { stackTest } from '../support/stack.ts';
@@ -202,5 +205,72 @@ describe('documents', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expectGrounded(res.body.data.citations as Record<string, Citation>, '/value', 1);
+  });
+
+  test('a redlined DOCX reads as accepted, and its record says so', async ({ api, model }) => {
+    const schemaId = await schema(api, { vendor: { type: 'string' } });
+    model.setDefaultBehaviour({ output: { vendor: 'New Vendor GmbH' } });
+    const res = await api.request('POST', '/v1/extractions', {
+      body: upload(schemaId, 'document', redlinedDocx(), 'contract.docx'),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const sent = model.requests.at(-1)!.text;
+    expect(sent).toContain('Vendor: New Vendor GmbH');
+    expect(sent).not.toContain('Old Vendor Ltd');
+    expectGrounded(res.body.data.citations as Record<string, Citation>, '/vendor', 1);
+    const record = await api.request('GET', `/v1/extractions/${res.body.data.id}`);
+    expect(record.body.data.warnings).toEqual([
+      {
+        code: 'REVISIONS_ACCEPTED',
+        path: '',
+        message: expect.stringMatching(/^The document has tracked changes \(6 /),
+      },
+    ]);
+  });
+
+  test('a DOCX in Japanese, Chinese and Korean: values as written, each on its own line', async ({
+    api,
+    model,
+  }) => {
+    const lines = [...CJK_LINES.ja, ...CJK_LINES.zh, ...CJK_LINES.ko];
+    const cjk = await officeFile(flatTextDocument({ paragraphs: lines }), 'docx');
+    const schemaId = await schema(api, {
+      ja_vendor: { type: 'string' },
+      zh_vendor: { type: 'string' },
+      ko_vendor: { type: 'string' },
+    });
+    const output = {
+      ja_vendor: '株式会社テスト',
+      zh_vendor: '北京测试有限公司',
+      ko_vendor: '주식회사 테스트',
+    };
+    model.setDefaultBehaviour({ output });
+    // The DOCX as LibreOffice lays it out with Noto CJK, and a PDF of the same lines as it
+    // writes them without a CJK font (every character one missing glyph, the text in ActualText).
+    for (const [type, bytes, name] of [
+      ['document', cjk, 'invoice.docx'],
+      ['pdf', missingGlyphPdf(lines), 'invoice.pdf'],
+    ] as const) {
+      const res = await api.request('POST', '/v1/extractions', {
+        body: upload(schemaId, type, bytes, name),
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const sent = model.requests.at(-1)!.text;
+      for (const line of lines) expect(sent, name).toContain(line);
+      const citations = res.body.data.citations as Record<string, Citation>;
+      const tops = Object.keys(output).map((key) => {
+        const c = citations[`/${key}`]!;
+        expect(c, `${name} ${key}`).toMatchObject({
+          grounded: true,
+          page: 1,
+          quote: output[key as keyof typeof output],
+        });
+        return c.boxes[0]![1];
+      });
+      // Each value is boxed on its own line, in the order the lines are on the page.
+      expect(tops).toEqual([...tops].sort((a, b) => a - b));
+      expect(new Set(tops).size).toBe(3);
+      expect(await previewPages(res.body.data.id)).toEqual(['1']);
+    }
   });
 });

@@ -120,6 +120,28 @@ describe('spreadsheets', () => {
     expect(model.requests.at(-1)!.text).toContain('Sheet 1 of 1: "Sheet1"');
     const record = await api.request('GET', `/v1/extractions/${csv.body.data.id}`);
     expect(record.body.data.source).toMatchObject({ type: 'spreadsheet', format: 'csv' });
+
+    // Rows of unequal length (a title line, a short total row) are still a table.
+    const ragged = await api.request('POST', '/v1/extractions', {
+      body: upload(
+        'spreadsheet',
+        Buffer.from('Price list 2024\nSKU,Description,Price\nA-1,Widget,2.00\nTotal,,2.00\n'),
+        'ragged.csv',
+        schemaId,
+      ),
+    });
+    expect(ragged.status, JSON.stringify(ragged.body)).toBe(200);
+    expect(model.requests.at(-1)!.text).toContain('| 3 | A-1 | Widget | 2.00 |');
+    // With no name to tell it by, asking for a spreadsheet is what makes it one.
+    const unnamed = await api.request('POST', '/v1/extractions', {
+      json: {
+        schema_id: schemaId,
+        type: 'spreadsheet',
+        source: `data:text/csv;base64,${Buffer.from('Prices\nSKU;Price\nB-2;4,50;new\n').toString('base64')}`,
+      },
+    });
+    expect(unnamed.status, JSON.stringify(unnamed.body)).toBe(200);
+    expect(model.requests.at(-1)!.text).toContain('| 3 | B-2 | 4,50 | new |');
   });
 });
 

@@ -54,3 +54,16 @@ describe('CONVERT_REQUIRE_ISOLATION', () => {
     );
   });
 });
+
+describe('OCR_LANGUAGES', () => {
+  it('is English by default and takes a + list of Tesseract languages, nothing else', () => {
+    expect(parseEnv(configSchema, base).OCR_LANGUAGES).toBe('eng');
+    expect(
+      parseEnv(configSchema, { ...base, OCR_LANGUAGES: 'eng+jpn+chi_sim' }).OCR_LANGUAGES,
+    ).toBe('eng+jpn+chi_sim');
+    for (const bad of ['eng jpn', 'jpn+', '--psm 0'])
+      expect(() => parseEnv(configSchema, { ...base, OCR_LANGUAGES: bad }), bad).toThrow(
+        /OCR_LANGUAGES/,
+      );
+  });
+});

@@ -107,6 +107,16 @@ export const configSchema = z.object({
   // Tesseract's deadline per scanned page or image, read only when citations are asked for
   // (docs/citations.md); past it the page's values are reported as not found.
   OCR_TIMEOUT_MS: int(30_000, 1000),
+  // Tesseract's languages, `+`-joined (`eng+jpn`): each needs its Debian package
+  // (tesseract-ocr-jpn, -chi-sim, -kor). Only English by default: every language added slows
+  // each scanned page down, and a script the page does not use can misread it.
+  OCR_LANGUAGES: z
+    .string()
+    .regex(
+      /^[a-z]{3}(?:_[a-z]+)?(?:\+[a-z]{3}(?:_[a-z]+)?)*$/,
+      'is a + list of Tesseract languages',
+    )
+    .default('eng'),
   // Reading a text source (HTML to Markdown, paragraphs) is linear in its length: a megabyte
   // takes well under a second, so a text still being read after this is hostile, not retried.
   PREP_TEXT_TIMEOUT_MS: int(30_000, 1000),

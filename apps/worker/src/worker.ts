@@ -203,6 +203,7 @@ export async function startWorker(
           maxPdfImagePages: config.MAX_PDF_IMAGE_PAGES,
           maxImagePixels: config.MAX_IMAGE_PIXELS,
           ocrTimeoutMs: config.OCR_TIMEOUT_MS,
+          ocrLanguages: config.OCR_LANGUAGES,
         },
       },
       logger,

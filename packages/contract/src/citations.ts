@@ -70,6 +70,7 @@ export const WARNING_CODES = [
   'SOURCE_TRUNCATED',
   'UNGROUNDED_VALUES',
   'IMAGES_READ_AS_TEXT',
+  'REVISIONS_ACCEPTED',
 ] as const;
 export type WarningCode = (typeof WARNING_CODES)[number];
 

@@ -36,6 +36,11 @@ export interface PreparedSource {
   /** Set when pages or characters past a limit were not read: becomes a SOURCE_TRUNCATED warning. */
   truncated?: { message: string };
   /**
+   * Set when a document's tracked changes were accepted before it was read (docs/sources.md):
+   * becomes a REVISIONS_ACCEPTED warning.
+   */
+  revisions?: { message: string };
+  /**
    * Set when the source was read for a model that takes no images (docs/sources.md#text-only-models):
    * the pages and images sent as their OCR text instead, and the images left out (a webpage's
    * screenshot, a picture beside a page's text). Becomes an IMAGES_READ_AS_TEXT warning.

@@ -72,6 +72,18 @@ describe('resolveAndCheck', () => {
     expect(refused.message).not.toMatch(/private/);
   });
 
+  it('reaches localhost at 127.0.0.1, asking no resolver, as its allow-list entry names it', async () => {
+    const lookup: LookupAll = () => Promise.resolve([{ address: '::1', family: 6 }]);
+    const allowlist = parseAllowlist('127.0.0.1:4010');
+    for (const host of ['localhost', 'app.localhost', 'LOCALHOST.'])
+      await expect(resolveAndCheck(host, 4010, allowlist, { lookup })).resolves.toEqual({
+        address: '127.0.0.1',
+        family: 4,
+      });
+    const refused = await failureOf(resolveAndCheck('localhost', 4011, allowlist, { lookup }));
+    expect(refused.code).toBe('SOURCE_FORBIDDEN');
+  });
+
   it('returns a public literal without any lookup', async () => {
     const lookup: LookupAll = () => Promise.reject(new Error('must not be called'));
     await expect(resolveAndCheck('8.8.8.8', 80, none, { lookup })).resolves.toEqual({

@@ -19,6 +19,9 @@ const FILES: Record<string, [string, Buffer]> = {
   '/text-as-pdf': ['application/pdf', bytes('not a pdf at all')],
   '/empty': ['application/pdf', Buffer.alloc(0)],
   '/lying.msg': ['application/vnd.ms-outlook', craftedMsg({ bodySize: 256 * 2 ** 20 })],
+  '/prices.csv': ['text/plain', bytes('Price list 2024\nSKU,Price\nA-1,2.00,new\nTotal,2.00\n')],
+  '/prices': ['text/plain', bytes('Price list 2024\nSKU,Price\nA-1,2.00,new\nTotal,2.00\n')],
+  '/letter': ['text/plain', bytes('Dear customer\nthank you for your order\nregards\n')],
 };
 
 beforeAll(async () => {
@@ -45,6 +48,20 @@ describe('fetchSource', () => {
     expect(got.contentType).toBe('application/pdf');
     expect(got.bytes.equals(SAMPLES.pdf)).toBe(true);
     expect(got.finalUrl).toBe(`${server.origin}/doc.pdf`);
+  });
+
+  it('takes a ragged table for a spreadsheet, named .csv or asked for as one', async () => {
+    for (const path of ['/prices.csv', '/prices'])
+      expect(await fetchSource(`${server.origin}${path}`, 'spreadsheet', opts())).toMatchObject({
+        format: 'csv',
+        contentType: 'text/csv',
+      });
+    // auto reads an unnamed ragged table as the text it looks like.
+    expect(await fetchSource(`${server.origin}/prices`, 'auto', opts())).toMatchObject({
+      format: 'txt',
+    });
+    const letter = await failureOf(fetchSource(`${server.origin}/letter`, 'spreadsheet', opts()));
+    expect(letter.code).toBe('SOURCE_UNSUPPORTED');
   });
 
   it('accepts a real PDF served under the wrong header', async () => {

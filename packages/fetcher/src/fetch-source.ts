@@ -39,7 +39,12 @@ export async function fetchSource(
   if (res.body.length === 0) {
     throw new ExtractionFailure('SOURCE_UNREADABLE', `The source at ${res.finalUrl} is empty.`);
   }
-  const detected = await detectFormat({ bytes: res.body });
+  // The path's name, or a spreadsheet being asked for, only chooses among text formats: rows of
+  // unequal length are a table then.
+  const detected = await detectFormat(
+    { bytes: res.body },
+    { name: new URL(res.finalUrl).pathname, table: type === 'spreadsheet' },
+  );
   if (!detected.format || !acceptsFormat(type, detected.format)) {
     const found = detected.format ? FORMATS[detected.format].mime : detected.found;
     const declared = res.headerContentType ? ` (served as ${res.headerContentType})` : '';

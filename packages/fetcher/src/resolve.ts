@@ -17,6 +17,17 @@ export const systemLookup: LookupAll = async (host) => {
   return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 
+/**
+ * `localhost` and names under it (RFC 6761) are the loopback address 127.0.0.1, asked of no
+ * resolver: a resolver may add `::1`, which an allow-list entry `127.0.0.1:port` does not name,
+ * and a client that wrote `localhost` meant the same place as one that wrote 127.0.0.1.
+ */
+export const LOCALHOST_ADDRESS = '127.0.0.1';
+
+export function isLocalhostName(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost');
+}
+
 /** DNS answers that may change on a retry, as opposed to a definite "no such name". */
 const TRANSIENT_DNS = new Set(['EAI_AGAIN', 'ETIMEOUT', 'ESERVFAIL', 'ECONNREFUSED', 'EAI_FAIL']);
 
@@ -47,6 +58,8 @@ export async function resolveAndCheck(
   let addresses: ResolvedAddress[];
   if (literal !== 0) {
     addresses = [{ address: bare, family: literal === 6 ? 6 : 4 }];
+  } else if (isLocalhostName(bare.toLowerCase().replace(/\.$/, ''))) {
+    addresses = [{ address: LOCALHOST_ADDRESS, family: 4 }];
   } else {
     try {
       addresses = await (opts.lookup ?? systemLookup)(bare);

@@ -107,6 +107,24 @@ describe('checkSubmittedUrl', () => {
     expect(checkSubmittedUrl('http://127.0.0.1/doc.pdf', allowlist)).not.toBeNull();
   });
 
+  it('takes localhost for 127.0.0.1 under the allow-list', () => {
+    const allowlist = parseAllowlist('127.0.0.1:4010');
+    expect(checkSubmittedUrl('http://localhost:4010/doc.pdf', allowlist)).toBeNull();
+    expect(checkSubmittedUrl('http://LOCALHOST.:4010/doc.pdf', allowlist)).toBeNull();
+    expect(checkSubmittedUrl('http://api.localhost:4010/doc.pdf', allowlist)).toBeNull();
+    expect(checkSubmittedUrl('http://localhost:4011/doc.pdf', allowlist)).not.toBeNull();
+    expect(checkSubmittedUrl('http://printer.local:4010/', allowlist)).not.toBeNull();
+  });
+
+  it('names the setting that would allow a refused place', () => {
+    expect(checkSubmittedUrl('http://127.0.0.1:4010/')).toBe(
+      "must not point to a non-public address (loopback address 127.0.0.1), unless the service's SOURCE_ALLOWLIST names it",
+    );
+    expect(checkSubmittedUrl('http://localhost/', undefined, 'WEBHOOK_ALLOWLIST')).toBe(
+      "must not point to a local host name (localhost), unless the service's WEBHOOK_ALLOWLIST names it",
+    );
+  });
+
   it('lets a CIDR entry cover literal hosts inside it', () => {
     const allowlist = parseAllowlist('10.0.0.0/8, localhost');
     expect(checkSubmittedUrl('http://10.2.3.4/', allowlist)).toBeNull();

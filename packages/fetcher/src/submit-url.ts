@@ -1,5 +1,6 @@
 import { classifyIp, parseIp } from './classify.ts';
 import { EMPTY_ALLOWLIST, isAllowlisted, normalizeHost, type Allowlist } from './allowlist.ts';
+import { isLocalhostName, LOCALHOST_ADDRESS } from './resolve.ts';
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -29,6 +30,8 @@ export function defaultPort(url: URL): number {
 export function checkSubmittedUrl(
   raw: string,
   allowlist: Allowlist = EMPTY_ALLOWLIST,
+  /** The setting that would allow a non-public place, named in the refusal. */
+  setting = 'SOURCE_ALLOWLIST',
 ): string | null {
   if (raw.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
   let url: URL;
@@ -43,11 +46,18 @@ export function checkSubmittedUrl(
   if (url.username !== '' || url.password !== '') return 'must not contain credentials';
   const host = normalizeHost(url.hostname);
   if (host === '') return 'must name a host';
-  if (isAllowlisted(allowlist, { host, port: defaultPort(url) })) return null;
+  const port = defaultPort(url);
+  if (isAllowlisted(allowlist, { host, port })) return null;
+  if (isLocalhostName(host) && isAllowlisted(allowlist, { host, port, address: LOCALHOST_ADDRESS }))
+    return null;
+  // A client who runs the service can allow the place; one who does not learns it is policy.
+  const unless = `, unless the service's ${setting} names it`;
   if (parseIp(host) !== null) {
     const verdict = classifyIp(host);
-    return verdict.public ? null : `must not point to a non-public address (${verdict.reason})`;
+    return verdict.public
+      ? null
+      : `must not point to a non-public address (${verdict.reason})${unless}`;
   }
-  if (isLocalName(host)) return `must not point to a local host name (${host})`;
+  if (isLocalName(host)) return `must not point to a local host name (${host})${unless}`;
   return null;
 }

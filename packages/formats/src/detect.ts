@@ -20,8 +20,16 @@ export type Detection =
   | { format: null; found: string; damaged?: true };
 
 export interface DetectOptions {
-  /** The file's name, which only tells Markdown from plain text (never a kind). */
+  /**
+   * The file's name (or a URL's path), which only chooses among text formats for text of no
+   * other shape: Markdown, HTML, or CSV and TSV whose rows differ in length.
+   */
   name?: string | undefined;
+  /**
+   * The sender asked for a table (a `spreadsheet`): text with a delimiter on most of its rows is
+   * then CSV or TSV even when its rows differ in length and no name says so.
+   */
+  table?: boolean | undefined;
   /**
    * An OLE compound file is read whole to list its streams: past this size it is not
    * recognised (the service's upload and download caps are lower).
@@ -138,5 +146,5 @@ export async function detectFormat(input: FileInput, opts: DetectOptions = {}): 
     return { format: null, found: 'an unrecognised binary format' };
   }
   if (text.trim() === '') return { format: null, found: 'an empty file' };
-  return { format: textFormatOf(text, { complete, name: opts.name }) };
+  return { format: textFormatOf(text, { complete, name: opts.name, table: opts.table }) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isEightBitMessage, textFormatOf } from './text.ts';
+import { csvDelimiter, isEightBitMessage, textFormatOf } from './text.ts';
 
 const whole = { complete: true };
 
@@ -64,5 +64,33 @@ describe('textFormatOf', () => {
     expect(textFormatOf(pre, whole)).toBe('txt');
     // The name never outranks a shape the content has.
     expect(textFormatOf('a,b\n1,2\n3,4', { complete: true, name: 'rows.htm' })).toBe('csv');
+  });
+
+  it('reads a file called .csv or .tsv as a table whatever its row lengths', () => {
+    // A title line, a header, rows, a total row with fewer fields: no shape of a table.
+    const ragged =
+      'Price list 2024\nSKU,Description,Price\nA-1,Widget,2.00\nA-2,Gadget\nTotal,,5.50\n';
+    expect(textFormatOf(ragged, whole)).toBe('txt');
+    expect(textFormatOf(ragged, { complete: true, name: 'prices.CSV' })).toBe('csv');
+    expect(textFormatOf('a\tb\tc\n1\t2\n3\n', { complete: true, name: 'rows.tab' })).toBe('tsv');
+    // A shape the content has still outranks the name.
+    expect(textFormatOf('{"total": 1}', { complete: true, name: 'data.csv' })).toBe('json');
+  });
+
+  it('reads rows of unequal length as a table when a table is asked for, without a name', () => {
+    const ragged = 'Price list 2024\nSKU;Description;Price\nA-1;Widget;2,00\nTotal;;5,50\n';
+    expect(textFormatOf(ragged, { complete: true, table: true })).toBe('csv');
+    expect(textFormatOf('a\tb\tc\n1\t2\n3\n', { complete: true, table: true })).toBe('tsv');
+    expect(
+      textFormatOf('Dear customer\nthank you\nregards, me\n', { complete: true, table: true }),
+    ).toBe('txt');
+    expect(textFormatOf(ragged, whole)).toBe('txt');
+  });
+});
+
+describe('csvDelimiter', () => {
+  it('tells a semicolon from a comma when rows differ in length', () => {
+    expect(csvDelimiter('SKU;Price;Qty\nA-1;1,50;3\nA-2;7,00\nTotal;8,50\n', true)).toBe(';');
+    expect(csvDelimiter('SKU,Price,Qty\nA-1,1.50,3\nA-2,7.00\nTotal;ok,8.50\n', true)).toBe(',');
   });
 });

@@ -1,4 +1,4 @@
-import type { FormatName } from '@xt/contract';
+import { FORMATS, type FormatName } from '@xt/contract';
 import { looksLikeHtml } from './sniff.ts';
 
 /** How much of a text file its shape is judged by. */
@@ -57,6 +57,16 @@ export function isEightBitMessage(head: Buffer): boolean {
   return looksLikeMessage(head.toString('latin1').split(/\r?\n/, 200));
 }
 
+/** The text formats a name may choose, by the registry's extensions (FORMATS). */
+const NAMED_TEXT_FORMATS = ['md', 'html', 'csv', 'tsv'] as const satisfies readonly FormatName[];
+
+function namedTextFormat(name: string): FormatName | undefined {
+  const lower = name.toLowerCase();
+  return NAMED_TEXT_FORMATS.find((f) =>
+    (FORMATS[f].extensions as readonly string[]).some((ext) => lower.endsWith(ext)),
+  );
+}
+
 /** Records judged for a table, at most. */
 const RECORDS = 200;
 
@@ -106,13 +116,30 @@ function delimitedBy(text: string, delimiter: string, complete: boolean): boolea
   return judged.every((row) => countOutsideQuotes(row, delimiter) === first);
 }
 
+/** Delimiters counted outside double quotes on each of the sample's non-empty records. */
+function countsPerRow(text: string, delimiter: string): number[] {
+  return records(text)
+    .filter((l) => l.trim() !== '')
+    .map((l) => countOutsideQuotes(l, delimiter));
+}
+
 /**
  * The field delimiter of a CSV file: a semicolon where every row has the same number of them
- * and commas do not make a table (as European spreadsheets write CSV), else a comma.
+ * and commas do not make a table (as European spreadsheets write CSV), else a comma. Rows of
+ * unequal length make neither a table by that rule; then the semicolon is chosen where more rows
+ * have more semicolons than commas, since a ragged European file is still one.
  */
 export function csvDelimiter(sample: string, complete: boolean): ',' | ';' {
   const text = sample.replace(/^\uFEFF/, '');
-  return !delimitedBy(text, ',', complete) && delimitedBy(text, ';', complete) ? ';' : ',';
+  if (delimitedBy(text, ',', complete)) return ',';
+  if (delimitedBy(text, ';', complete)) return ';';
+  const commas = countsPerRow(text, ',');
+  const semicolons = countsPerRow(text, ';');
+  let vote = 0;
+  commas.forEach((c, i) => {
+    vote += Math.sign(semicolons[i]! - c);
+  });
+  return vote > 0 ? ';' : ',';
 }
 
 function looksLikeJson(text: string): boolean {
@@ -128,12 +155,13 @@ function looksLikeJson(text: string): boolean {
 
 /**
  * The format of a UTF-8 text by its shape: HTML, a message, JSON, tab- or comma-separated
- * rows; else Markdown or HTML when the name says so, plain text otherwise. `complete` says whether the
- * sample is the whole file (else its last line is not judged, and JSON is not parsed).
+ * rows; else Markdown, HTML, CSV or TSV when the name says so, plain text otherwise. `complete`
+ * says whether the sample is the whole file (else its last line is not judged, and JSON is not
+ * parsed).
  */
 export function textFormatOf(
   sample: string,
-  opts: { complete: boolean; name?: string | undefined },
+  opts: { complete: boolean; name?: string | undefined; table?: boolean | undefined },
 ): FormatName {
   const text = sample.replace(/^\uFEFF/, '');
   if (looksLikeHtml(text)) return 'html';
@@ -144,8 +172,33 @@ export function textFormatOf(
   if (delimitedBy(text, ',', opts.complete) || delimitedBy(text, ';', opts.complete)) return 'csv';
   // Among text formats the name may choose how text that has no other shape is read: nothing is
   // trusted on it, only parsed differently. HTML that opens with a tag outside the sniffing
-  // list (`<pre>`, `<section>`) is still HTML when it is called so.
-  if (opts.name && /\.(md|markdown)$/i.test(opts.name)) return 'md';
-  if (opts.name && /\.html?$/i.test(opts.name)) return 'html';
+  // list (`<pre>`, `<section>`) is still HTML when it is called so, and a file called CSV is a
+  // table even when its rows differ in length (a title line, a total row), which the shape
+  // rule above cannot tell from prose.
+  const named = opts.name ? namedTextFormat(opts.name) : undefined;
+  if (named) return named;
+  if (opts.table) return raggedTable(text, opts.complete) ?? 'txt';
   return 'txt';
+}
+
+/**
+ * Rows of unequal length, asked to be read as a table (a spreadsheet sent with no name to tell
+ * it by): a delimiter on most rows, two at least. Prose with commas could pass, which is why
+ * only a client that asked for a spreadsheet gets this reading.
+ */
+function raggedTable(text: string, complete: boolean): 'csv' | 'tsv' | undefined {
+  const judged = (delimiter: string) => {
+    const rows = countsPerRow(text, delimiter);
+    return complete ? rows : rows.slice(0, -1);
+  };
+  for (const [delimiter, format] of [
+    ['\t', 'tsv'],
+    [',', 'csv'],
+    [';', 'csv'],
+  ] as const) {
+    const rows = judged(delimiter);
+    const delimited = rows.filter((n) => n > 0).length;
+    if (delimited >= 2 && delimited * 2 >= rows.length) return format;
+  }
+  return undefined;
 }

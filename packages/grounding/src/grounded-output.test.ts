@@ -85,4 +85,12 @@ describe('groundOutput', () => {
     const source = { parts: [], grounding: { kind: 'text' as const, content: 'Total 12.50' } };
     expect(groundOutput(result({ total: 12.5 }), source, true).warnings).toBeNull();
   });
+
+  it('says when a document was read with its tracked changes accepted', () => {
+    const message = 'The document has tracked changes (2 …); it was read with them accepted.';
+    const source = { parts: [], revisions: { message } };
+    expect(groundOutput(result({ vendor: 'New Vendor GmbH' }), source, false).warnings).toEqual([
+      { code: 'REVISIONS_ACCEPTED', path: '', message },
+    ]);
+  });
 });

@@ -47,6 +47,8 @@ export function groundOutput(
     warnings.push({ code: 'SOURCE_TRUNCATED', path: '', message: source.truncated.message });
   // Warned with or without citations: OCR misreads what a model looking at the image would not.
   if (source.imagesAsText) warnings.push(imagesAsTextWarning(source.imagesAsText));
+  if (source.revisions)
+    warnings.push({ code: 'REVISIONS_ACCEPTED', path: '', message: source.revisions.message });
   let citations: Citations | null = null;
   if (citationsRequested) {
     const built = buildCitations({

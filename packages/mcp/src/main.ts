@@ -6,6 +6,11 @@ import { serveHttp } from './http.ts';
 import { createXtMcpServer } from './server.ts';
 import { checkFilesRoot } from './files.ts';
 
+/** How long a stop waits for calls in progress (an extraction being waited for) to answer. */
+const STOP_GRACE_MS = 5_000;
+/** How often the parent is looked for. */
+const ORPHAN_CHECK_MS = 1_000;
+
 // stdout carries the protocol over stdio: everything for people goes to stderr.
 async function main(): Promise<void> {
   if (process.argv.includes('--help')) {
@@ -33,9 +38,23 @@ async function main(): Promise<void> {
     say(`no XT_MCP_TOKEN given; this run's token: ${config.token}`);
     say('clients send it as Authorization: Bearer <token>');
   }
-  const stop = () => listener.close(() => process.exit(0));
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    listener.close(() => process.exit(0));
+    // An idle keep-alive connection would hold the port open as long as its client lives.
+    listener.closeIdleConnections();
+    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+  };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  // `npx xt-mcp` runs this under npm and `sh -c`: a SIGTERM to npx ends those two and not this
+  // process, which went on holding the port. Its parent gone, it stops as on SIGTERM.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop();
+  }, ORPHAN_CHECK_MS).unref();
 }
 
 main().catch((error: unknown) => {

@@ -17,6 +17,15 @@ export interface ErrorEnvelope {
   extractionId?: string;
 }
 
+/**
+ * One 422 entry as a sentence. The service's messages name their field already ("source is not
+ * a spreadsheet"), so prefixing the field again read "source source is not..."; a message that
+ * does not start with its field still gets it, so no problem loses where it was.
+ */
+function fieldProblem(e: FieldError): string {
+  return e.message.startsWith(e.field) ? e.message : `${e.field}: ${e.message}`;
+}
+
 /** The service answered with an error status; carries its envelope. */
 export class ApiError extends XtError {
   /** The HTTP status. */
@@ -38,9 +47,7 @@ export class ApiError extends XtError {
     meta: { requestId?: string | undefined; retryAfter?: number | undefined } = {},
   ) {
     const fields = body?.errors ?? [];
-    const detail = fields.length
-      ? `: ${fields.map((e) => `${e.field} ${e.message}`).join('; ')}`
-      : '';
+    const detail = fields.length ? `: ${fields.map(fieldProblem).join('; ')}` : '';
     super(`${status} ${body?.message ?? 'request failed'}${detail}`);
     this.name = 'ApiError';
     this.status = status;

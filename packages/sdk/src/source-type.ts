@@ -78,6 +78,9 @@ const BY_EXTENSION: Record<string, SourceType> = {
   '.msg': 'email',
 };
 
+/** The file extensions a type is guessed from, in the registry's order. */
+export const FILE_EXTENSIONS: readonly string[] = Object.keys(BY_EXTENSION);
+
 /**
  * The source type a file name or URL suggests: by its extension; any other URL is a webpage;
  * undefined for a file of another kind.

@@ -193,7 +193,11 @@ export interface Citation {
 export type Citations = Record<string, Citation>;
 
 export type WarningCode =
-  'OUTPUT_TRUNCATED' | 'SOURCE_TRUNCATED' | 'UNGROUNDED_VALUES' | 'IMAGES_READ_AS_TEXT';
+  | 'OUTPUT_TRUNCATED'
+  | 'SOURCE_TRUNCATED'
+  | 'UNGROUNDED_VALUES'
+  | 'IMAGES_READ_AS_TEXT'
+  | 'REVISIONS_ACCEPTED';
 
 export interface ExtractionWarning {
   code: WarningCode;

@@ -1,5 +1,7 @@
 import { openAsBlob } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { XtError } from './errors.ts';
 
 /** A file to upload as the multipart `source` part. */
 export type Upload =
@@ -27,7 +29,7 @@ export function isUpload(value: unknown): value is Upload {
 export async function uploadBlob(upload: Upload): Promise<{ blob: Blob; filename: string }> {
   const type = upload.contentType ? { type: upload.contentType } : {};
   if ('path' in upload) {
-    const blob = await openAsBlob(upload.path, type);
+    const blob = await openPath(upload.path, type);
     return { blob, filename: upload.filename ?? basename(upload.path) };
   }
   const filename = upload.filename ?? 'upload';
@@ -44,6 +46,35 @@ export async function uploadBlob(upload: Upload): Promise<{ blob: Blob; filename
     chunks.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : copy(chunk));
   }
   return { blob: new Blob(chunks, type), filename };
+}
+
+const REASONS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EISDIR: 'it is a folder, not a file',
+  ENOTDIR: 'a part of the path is not a folder',
+};
+
+/**
+ * A path as a Blob, or an error naming it: Node's own says "Unable to open file as blob" for a
+ * missing file, without its path, and opens a folder as if it were one.
+ */
+async function openPath(path: string, type: { type?: string }): Promise<Blob> {
+  const problem = (why: string, cause?: unknown) =>
+    new XtError(`cannot upload ${path}: ${why}`, { cause });
+  const reason = (err: unknown) => {
+    const code = (err as { code?: unknown }).code;
+    return (typeof code === 'string' && REASONS[code]) || String(err);
+  };
+  const info = await stat(path).catch((err: unknown) => {
+    throw problem(reason(err), err);
+  });
+  if (!info.isFile()) throw problem(REASONS.EISDIR!);
+  try {
+    return await openAsBlob(path, type);
+  } catch (err) {
+    throw problem(reason(err), err);
+  }
 }
 
 /** Blob parts must be backed by a plain ArrayBuffer; a Buffer may sit in a shared pool. */

@@ -58,6 +58,8 @@ export interface SourcesConfig {
   PREP_TEXT_TIMEOUT_MS: number;
   PREP_THREAD_HEAP_MB: number;
   OCR_TIMEOUT_MS: number;
+  /** Tesseract's languages; English when absent. */
+  OCR_LANGUAGES?: string | undefined;
   PDF_MODE: PdfMode;
   MAX_PDF_BYTES: number;
   MAX_PDF_PAGES: number;
@@ -141,7 +143,10 @@ export function createSourcePreparer(
 
   // Scanned pages and images are read with OCR only when citations are asked for, or when the
   // model takes no images and OCR is the only way it can read them.
-  const ocrOptions = { timeoutMs: config.OCR_TIMEOUT_MS };
+  const ocrOptions = {
+    timeoutMs: config.OCR_TIMEOUT_MS,
+    ...(config.OCR_LANGUAGES ? { languages: config.OCR_LANGUAGES } : {}),
+  };
   const ocrFor = ({ citations, images }: PrepareOptions) =>
     citations || images === false ? { ocr: ocrOptions } : {};
 
@@ -220,6 +225,7 @@ export function createSourcePreparer(
   const documents = createDocumentReader({
     converter,
     archive,
+    acceptChanges: (bytes, format) => pool.runPrep({ kind: 'accept-changes', bytes, format }),
     readPdf: (pdf, opts, converted) =>
       time('rasterise', 'document', () => preparePdfBytes(pdf, opts, converted)),
     time,
@@ -405,13 +411,18 @@ export function createSourcePreparer(
       const bytes = await fileBytes(file, type, uploads, time);
       const format = await formatOf(bytes, file.contentType);
       if (!format) throw new ExtractionFailure('SOURCE_UNSUPPORTED', 'The file is not a document.');
-      const { pdf, notesPages } = await documents.convertDocumentBytes(bytes, format, opts.signal);
+      const { pdf, notesPages, revisions } = await documents.convertDocumentBytes(
+        bytes,
+        format,
+        opts.signal,
+      );
       const pageCount = await countPdfPages(pdf, opts, notesPages);
       return {
         pdf,
         notesPages,
         pageCount,
         content,
+        ...(revisions ? { revisions } : {}),
         ...(fetched ? { found: { type: fetched.kind, format: fetched.format } } : {}),
       };
     },
@@ -426,11 +437,14 @@ export function createSourcePreparer(
       ),
     async prepareConverted(converted, opts) {
       const content = contentReadWith(converted.content, opts);
-      const prepared = await withPreparations(opts.preparations, content, () =>
-        time('rasterise', 'document', () =>
+      const prepared = await withPreparations(opts.preparations, content, async () => {
+        const read = await time('rasterise', 'document', () =>
           preparePdfBytes(converted.pdf, opts, { notesPages: converted.notesPages }),
-        ),
-      );
+        );
+        // Inside the preparation, so that one taken from the store says it as well.
+        if (converted.revisions) read.revisions = converted.revisions;
+        return read;
+      });
       // A fetched document: what it was found to be, as `prepare` sets it.
       if (converted.found) prepared.found = converted.found;
       return prepared;

@@ -95,6 +95,8 @@ export interface ConvertedDocument {
   content: ContentId;
   /** A document fetched from a URL: what it was found to be, set on its preparation. */
   found?: PreparedSource['found'];
+  /** Set when its tracked changes were accepted before conversion, set on its preparation. */
+  revisions?: PreparedSource['revisions'];
 }
 
 /**

@@ -21,7 +21,7 @@ export async function checkEndpointUrl(
   allowlist: Allowlist,
   opts: { lookup?: LookupAll } = {},
 ): Promise<string | null> {
-  const problem = checkSubmittedUrl(raw, allowlist);
+  const problem = checkSubmittedUrl(raw, allowlist, 'WEBHOOK_ALLOWLIST');
   if (problem) return `url ${problem}`;
   const url = new URL(raw);
   try {

@@ -5,6 +5,7 @@ import {
   isSourceType,
   SOURCE_KINDS,
   SOURCE_TYPES,
+  typeOfRecord,
   type ExtractionPriority,
   type PublicModel,
   type SourceType,
@@ -65,14 +66,25 @@ const oneString = (name: string) =>
           : `${name} must be a string`,
   });
 
+/**
+ * The refusal of an unknown `type`. A record shows a webpage as `source.type: "url"`, so a
+ * client copying it back sends `url`: the message then says which type that is.
+ */
+function typeMessage(input: unknown): string {
+  const all = `type must be one of: ${SOURCE_TYPES.join(', ')}`;
+  if (typeof input !== 'string') return all;
+  const kind = typeOfRecord(input);
+  return kind && kind !== input
+    ? `${all}; records show type ${kind} as "${input}", send ${kind}`
+    : all;
+}
+
 /** The create form's plain fields; `source` may also be a file (docs/uploads.md), `metadata` is checked by parseMetadata. */
 export const extractionFields = z.object({
   schema_id: oneString('schema_id')
     .trim()
     .pipe(z.uuid({ error: 'schema_id must be a UUID' })),
-  type: oneString('type').pipe(
-    z.enum(SOURCE_TYPES, { error: `type must be one of: ${SOURCE_TYPES.join(', ')}` }),
-  ),
+  type: oneString('type').pipe(z.enum(SOURCE_TYPES, { error: (i) => typeMessage(i.input) })),
   source: oneString('source'),
   // Any public name the operator configured (MODEL_ENDPOINTS); checked against them in
   // parseExtractionBody, since the list is the process's configuration, not the contract's.

@@ -125,6 +125,13 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
   else sendError(res, known.status, { message: known.message, code: known.code, ...known.extra });
 };
 
-export const notFoundHandler: RequestHandler = (_req, _res, next) => {
-  next(new HttpError(404, 'NOT_FOUND', 'Route not found.'));
+/** Characters of a path a 404 repeats, at most: enough for any route, not a client's essay. */
+const PATH_SHOWN = 200;
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  // The path as sent, query left out (it may carry what the client would not have echoed):
+  // "not found" alone hid a typo in it.
+  const path = req.originalUrl.split('?')[0] ?? '';
+  const shown = path.length > PATH_SHOWN ? `${path.slice(0, PATH_SHOWN)}…` : path;
+  next(new HttpError(404, 'NOT_FOUND', `No route ${req.method} ${shown}.`));
 };

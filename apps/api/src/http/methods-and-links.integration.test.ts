@@ -46,6 +46,11 @@ describe('a method the route does not have', () => {
 
   it('leaves unknown paths 404 and known methods to their handlers', async () => {
     expect((await api.request('PUT', '/v1/nothing')).status).toBe(404);
+    expect((await api.request('GET', '/v1/extractionz?limit=5')).body).toEqual({
+      status: false,
+      code: 'NOT_FOUND',
+      message: 'No route GET /v1/extractionz.',
+    });
     expect((await api.request('PUT', '/v1/schemas/x/y')).status).toBe(404);
     expect((await api.request('PUT', '/v1/healthz', { key: null })).status).toBe(404);
     expect((await api.request('GET', '/v1/extractions', { key: null })).status).toBe(401);

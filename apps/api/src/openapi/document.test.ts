@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
+import { SOURCE_KINDS } from '@xt/contract';
 import { openApiDocument } from './document.ts';
 import { createResponseChecker } from '../../test/response-check.ts';
 import { MAX_PAGE } from '../http/list-query.ts';
@@ -23,6 +24,15 @@ const answer = (path: string, status: number, body: unknown, method = 'GET', hea
   check({ method, path, status, headers, body });
 
 describe('the generated OpenAPI document', () => {
+  it('names every kind of source in its summary', () => {
+    const { description } = openApiDocument().info;
+    const { text, auto, ...files } = SOURCE_KINDS;
+    for (const kind of Object.values(files)) expect(description).toContain(kind.noun);
+    expect(description).toContain(`typed ${text.recordType}`);
+    expect(description).toContain(`type ${auto.recordType}`);
+    expect(description).toContain('a webpage (by URL)');
+  });
+
   it('is a valid OpenAPI 3.1 document', async () => {
     const result = await new Validator().validate(
       // As served: plain JSON.

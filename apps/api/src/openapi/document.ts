@@ -10,7 +10,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { createDocument, createSchema, type CreateDocumentOptions } from 'zod-openapi';
 import { z } from 'zod';
-import { WebhookEventSchema } from '@xt/contract';
+import { SOURCE_KINDS, SOURCE_TYPES, WebhookEventSchema } from '@xt/contract';
 import { extractionPaths } from './extractions-paths.ts';
 import { modelPaths } from './models-paths.ts';
 import { opsPaths } from './ops-paths.ts';
@@ -24,6 +24,16 @@ const signatureHeaders = z.object({
     .string()
     .meta({ description: '`v1,<base64 HMAC-SHA256>` over `<id>.<timestamp>.<body>`' }),
 });
+
+/**
+ * What a source may be, in the summary, from the registry: the summary named three kinds long
+ * after the service read seven.
+ */
+const SOURCES = `typed text, or by URL or upload ${SOURCE_TYPES.filter(
+  (t) => t !== 'text' && t !== 'auto',
+)
+  .map((t) => `${SOURCE_KINDS[t].noun}${SOURCE_KINDS[t].inputs.upload ? '' : ' (by URL)'}`)
+  .join(', ')}, or any of these recognised by content with type auto`;
 
 const WEBHOOK_EVENT_REF = { $ref: '#/components/schemas/WebhookEvent' };
 
@@ -113,7 +123,9 @@ function build() {
         title: 'Structured Data Extraction API',
         version: '1.0.0',
         description:
-          'Define a schema, submit a source (text, a URL or an upload of an image, PDF or webpage), get JSON shaped by the schema. Every route is also answered without `/v1`. API keys are made with `npm run keys` or on the dashboard, whose session-cookie routes (`/dashboard/api`) are not part of this API. The prose reference is docs/api.md in the repository.',
+          'Define a schema, submit a source (' +
+          SOURCES +
+          '), get JSON shaped by the schema. Every route is also answered without `/v1`. API keys are made with `npm run keys` or on the dashboard, whose session-cookie routes (`/dashboard/api`) are not part of this API. The prose reference is docs/api.md in the repository.',
       },
       servers: [{ url: '/v1' }],
       security: [{ bearer: [] }],

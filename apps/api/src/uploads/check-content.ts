@@ -51,6 +51,7 @@ export async function checkUploadContent(
   const detected = await detectFormat(file, {
     name: opts.name,
     maxCompoundBytes: opts.maxUploadBytes,
+    table: type === 'spreadsheet',
   });
   if (!detected.format) {
     if (detected.found === 'an empty file') return fail('source is an empty file');

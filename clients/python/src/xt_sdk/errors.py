@@ -7,6 +7,13 @@ from typing import Any, Optional
 from .types import FieldError
 
 
+def _field_problem(error: FieldError) -> str:
+    # The service's messages name their field already ("source is not a spreadsheet"): prefixing
+    # it again would name it twice; a message that does not start with it still gets it.
+    field, message = error["field"], error["message"]
+    return message if message.startswith(field) else f"{field}: {message}"
+
+
 class XtError(Exception):
     """Base of every error the SDK raises on purpose."""
 
@@ -35,7 +42,7 @@ class ApiError(XtError):
         self.request_id = request_id
         #: Seconds the service asked to wait (429, 503), when it said.
         self.retry_after = retry_after
-        detail = "; ".join(f"{e['field']}: {e['message']}" for e in self.errors)
+        detail = "; ".join(_field_problem(e) for e in self.errors)
         super().__init__(f"{status} {self.message}" + (f" ({detail})" if detail else ""))
 
     @property

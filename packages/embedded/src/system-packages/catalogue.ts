@@ -37,6 +37,14 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
     purposes: ['start', 'test', 'ci'],
   },
   {
+    // Without a CJK font LibreOffice draws Japanese, Chinese and Korean as one missing glyph
+    // (empty boxes in previews; the text is kept only as each glyph's ActualText).
+    name: 'fonts-noto-cjk',
+    probe: '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+    why: 'Japanese, Chinese and Korean text in documents is laid out and drawn with real glyphs (Noto Sans and Serif CJK)',
+    purposes: ['start', 'test', 'ci'],
+  },
+  {
     name: 'tesseract-ocr',
     probe: 'tesseract',
     why: 'reads scanned pages and images with OCR to locate cited values (docs/citations.md)',
@@ -47,6 +55,12 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
     probe: '/usr/share/tesseract-ocr/5/tessdata/eng.traineddata',
     why: "Tesseract's English model",
     purposes: ['start', 'test', 'ci'],
+  },
+  {
+    name: 'tesseract-ocr-jpn',
+    probe: '/usr/share/tesseract-ocr/5/tessdata/jpn.traineddata',
+    why: 'the OCR tests read a Japanese scan (OCR_LANGUAGES=jpn); a deployment installs the language packages its OCR_LANGUAGES names',
+    purposes: ['test', 'ci'],
   },
   {
     name: 'python3',

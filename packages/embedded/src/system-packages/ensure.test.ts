@@ -68,6 +68,7 @@ describe('packagesFor', () => {
       packagesFor('start', env).map((p) => p.name);
     const always = [
       'fonts-dejavu-core',
+      'fonts-noto-cjk',
       'tesseract-ocr',
       'tesseract-ocr-eng',
       'libreoffice-writer-nogui',

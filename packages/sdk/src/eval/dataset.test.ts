@@ -111,3 +111,16 @@ describe('a data set of office files and emails', () => {
     ]);
   });
 });
+
+describe('a data set of delimited tables', () => {
+  it('sends them as spreadsheets, as xt extract and the service read them', async () => {
+    for (const file of ['prices.csv', 'rates.tsv', 'legacy.xls']) await addCase(file, 'a,b');
+    const loaded = await loadDataset(dataset);
+    expect(loaded.cases.map((c) => [c.name, c.type])).toEqual([
+      ['legacy', 'spreadsheet'],
+      ['one', 'text'],
+      ['prices', 'spreadsheet'],
+      ['rates', 'spreadsheet'],
+    ]);
+  });
+});

@@ -2,6 +2,7 @@ import { readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { CreateExtractionParams } from '../client.ts';
 import { fileInside } from '../file-inside.ts';
+import { FILE_EXTENSIONS, sourceTypeFor } from '../source-type.ts';
 import type { SchemaInput, SourceType } from '../types.ts';
 
 /** A data set folder: `schema.json`, `cases/<case>.<ext>`, `expected/<case>.json`. */
@@ -17,39 +18,18 @@ export interface DatasetCase {
   /** The source's real path, inside the data set's `cases/` (links followed). */
   file: string;
   type: SourceType;
-  /** set for uploads */
-  contentType?: string;
   expected: unknown;
 }
 
-const KINDS: Record<string, { type: SourceType; contentType?: string }> = {
-  '.pdf': { type: 'pdf', contentType: 'application/pdf' },
-  '.png': { type: 'image', contentType: 'image/png' },
-  '.jpg': { type: 'image', contentType: 'image/jpeg' },
-  '.jpeg': { type: 'image', contentType: 'image/jpeg' },
-  '.webp': { type: 'image', contentType: 'image/webp' },
-  '.txt': { type: 'text', contentType: 'text/plain' },
-  '.md': { type: 'text', contentType: 'text/markdown' },
-  '.csv': { type: 'text', contentType: 'text/csv' },
-  '.json': { type: 'text', contentType: 'application/json' },
-  '.html': { type: 'text', contentType: 'text/html' },
-  '.url': { type: 'webpage' },
-  '.docx': {
-    type: 'document',
-    contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  },
-  '.pptx': {
-    type: 'document',
-    contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  },
-  '.odt': { type: 'document', contentType: 'application/vnd.oasis.opendocument.text' },
-  '.xlsx': {
-    type: 'spreadsheet',
-    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  },
-  '.ods': { type: 'spreadsheet', contentType: 'application/vnd.oasis.opendocument.spreadsheet' },
-  '.eml': { type: 'email', contentType: 'message/rfc822' },
-};
+/*
+ * A case's type is what `xt extract` would send for its file (the SDK's copy of the registry's
+ * extensions, held to it by the service's tests): a data set read its own table before, which
+ * sent a `.csv` as text where every other client sends it as a spreadsheet. No content type is
+ * sent, since the service recognises a file by its content alone.
+ */
+function caseType(file: string): SourceType | undefined {
+  return path.extname(file).toLowerCase() === '.url' ? 'webpage' : sourceTypeFor(file, false);
+}
 
 export class DatasetError extends Error {}
 
@@ -70,11 +50,10 @@ export async function loadDataset(dir: string): Promise<Dataset> {
   const cases: DatasetCase[] = [];
   for (const file of files) {
     if (file.startsWith('.')) continue;
-    const ext = path.extname(file).toLowerCase();
-    const kind = KINDS[ext];
-    if (!kind) {
+    const type = caseType(file);
+    if (!type) {
       throw new DatasetError(
-        `cases/${file}: unsupported extension; use one of ${Object.keys(KINDS).join(' ')}`,
+        `cases/${file}: unsupported extension; use one of ${[...FILE_EXTENSIONS, '.url'].join(' ')}`,
       );
     }
     const name = path.basename(file, path.extname(file));
@@ -82,7 +61,7 @@ export async function loadDataset(dir: string): Promise<Dataset> {
       throw new DatasetError(`cases/${file}: two cases are named ${name}`);
     }
     const expected = await readJson(path.join(dir, 'expected', `${name}.json`));
-    cases.push({ name, file: await caseFile(casesDir, file), ...kind, expected });
+    cases.push({ name, file: await caseFile(casesDir, file), type, expected });
   }
   if (cases.length === 0) throw new DatasetError(`${casesDir} holds no cases`);
   return {
@@ -119,7 +98,7 @@ export async function caseSource(
   if (item.type !== 'webpage') {
     return {
       type: item.type,
-      source: { path: item.file, ...(item.contentType ? { contentType: item.contentType } : {}) },
+      source: { path: item.file },
     };
   }
   const line = (await readFile(item.file, 'utf8')).split('\n')[0]?.trim() ?? '';

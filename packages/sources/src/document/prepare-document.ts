@@ -3,6 +3,7 @@ import { isPasswordProtected } from '@xt/formats';
 import { checkArchive, type ArchiveLimits } from '../archive/bounds.ts';
 import type { PrepareOptions } from '../preparer.ts';
 import { untimed, type SourceStageTimer } from '../stages.ts';
+import { acceptTrackedChanges, hasTrackedChanges, type AcceptedChanges } from './accept-changes.ts';
 import type { DocumentConverter } from './converter/converter.ts';
 import { DOCUMENT_APPS, isDocumentFormat } from './export-filter.ts';
 import { NOTES_ENTRIES, hasSpeakerNotes } from './speaker-notes.ts';
@@ -27,7 +28,19 @@ export interface DocumentReader {
     bytes: Uint8Array,
     format: FormatName,
     signal: AbortSignal,
-  ): Promise<{ pdf: Buffer; notesPages: boolean }>;
+  ): Promise<ConvertedPdf>;
+}
+
+export interface ConvertedPdf {
+  pdf: Buffer;
+  notesPages: boolean;
+  /** Set when tracked changes were accepted before the layout (accept-changes.ts). */
+  revisions?: PreparedSource['revisions'];
+}
+
+/** What the record's warning says of a document whose tracked changes were accepted. */
+function changesAcceptedMessage(changes: number): string {
+  return `The document has tracked changes (${changes} insertion${changes === 1 ? '' : 's'}, deletion${changes === 1 ? '' : 's'} or move${changes === 1 ? '' : 's'}); it was read with them accepted, so deleted text is not part of what was read.`;
 }
 
 export interface DocumentReaderDeps {
@@ -47,6 +60,12 @@ export interface DocumentReaderDeps {
     converted: { notesPages: boolean },
   ): Promise<PreparedSource>;
   time?: SourceStageTimer | undefined;
+  /**
+   * Accepts a DOCX's or ODT's tracked changes (accept-changes.ts), given a copy of its bytes:
+   * on a prep thread in the worker, since rewriting a large part's XML would hold the loop.
+   * `bytes` is unused when `changes` is 0. Done here when absent.
+   */
+  acceptChanges?: ((bytes: Uint8Array, format: FormatName) => Promise<AcceptedChanges>) | undefined;
 }
 
 /** "DOCX", or what a password-protected Office file is called. */
@@ -71,6 +90,7 @@ export function createDocumentReader(deps: DocumentReaderDeps): DocumentReader {
         `A ${nameOf(format)} file is not a document or presentation.`,
       );
     let notesPages = DOCUMENT_APPS[format] === 'impress';
+    let revisions: ConvertedPdf['revisions'];
     const pdf = await time('convert', 'document', async () => {
       // An expansion bomb or a damaged archive fails here, from the archive's directory and one
       // streamed inflation that keeps nothing but a presentation's notes, before LibreOffice
@@ -85,15 +105,28 @@ export function createDocumentReader(deps: DocumentReaderDeps): DocumentReader {
         // Notes pages double the conversion's time: a deck seen to have no notes goes without.
         if (notesPages) notesPages = hasSpeakerNotes(format, report);
       }
-      return deps.converter.convertToPdf(bytes, format, { signal, notesPages });
+      let laidOut = bytes;
+      if (hasTrackedChanges(format)) {
+        const accept =
+          deps.acceptChanges ?? ((b, f) => Promise.resolve(acceptTrackedChanges(b, f)));
+        const accepted = await accept(new Uint8Array(bytes), format);
+        if (accepted.changes > 0) {
+          laidOut = accepted.bytes;
+          revisions = { message: changesAcceptedMessage(accepted.changes) };
+        }
+      }
+      return deps.converter.convertToPdf(laidOut, format, { signal, notesPages });
     });
-    return { pdf, notesPages };
+    return { pdf, notesPages, ...(revisions ? { revisions } : {}) };
   };
   return {
     convertDocumentBytes,
     async prepareDocumentBytes(bytes, format, opts) {
-      const { pdf, notesPages } = await convertDocumentBytes(bytes, format, opts.signal);
-      return deps.readPdf(pdf, opts, { notesPages });
+      const { pdf, notesPages, revisions } = await convertDocumentBytes(bytes, format, opts.signal);
+      const read = await deps.readPdf(pdf, opts, { notesPages });
+      // Set on the object itself: its page bytes for previews are kept by its identity.
+      if (revisions) read.revisions = revisions;
+      return read;
     },
   };
 }

@@ -48,6 +48,8 @@ interface Walk {
   sections: Section[];
   /** Parts the service reads that were left unread, said in the SOURCE_TRUNCATED warning. */
   unread: string[];
+  /** Attachments read with their tracked changes accepted, said in a REVISIONS_ACCEPTED warning. */
+  revised: string[];
   images: number;
   partPages: Map<string, PageBytes>;
   /** What the attachments read for a model that takes no images did in the images' place. */
@@ -122,6 +124,7 @@ async function readAttachment(walk: Walk, a: ReadAttachment, name: string): Prom
   }
   if (kind === 'image') walk.images += 1;
   if (prepared.truncated) walk.unread.push(`${name}: ${prepared.truncated.message}`);
+  if (prepared.revisions) walk.revised.push(name);
   if (prepared.imagesAsText) {
     walk.asText.pages += prepared.imagesAsText.pages;
     walk.asText.images += prepared.imagesAsText.images;
@@ -209,6 +212,7 @@ export async function prepareEmail(
     opts,
     sections: [],
     unread: [],
+    revised: [],
     images: 0,
     partPages: new Map(),
     asText: { pages: 0, images: 0, leftOut: 0 },
@@ -225,6 +229,10 @@ export async function prepareEmail(
     };
   const { pages, images, leftOut } = walk.asText;
   if (pages + images + leftOut > 0) prepared.imagesAsText = walk.asText;
+  if (walk.revised.length > 0)
+    prepared.revisions = {
+      message: `Attachments with tracked changes were read with them accepted, so deleted text is not part of what was read: ${walk.revised.join(', ')}.`,
+    };
   // The parts with pages are drawn for the review view as their own kinds draw them.
   return keepPartBytes(prepared, walk.partPages);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { textImagePng } from '@xt/testkit/fixtures';
-import { ocrLines } from './tesseract.ts';
+import sharp from 'sharp';
+import { CJK_LINES, textImagePng } from '@xt/testkit/fixtures';
+import { linesFromTsv, ocrLines } from './tesseract.ts';
 
 const size = { width: 1275, height: 210 };
 
@@ -26,5 +27,45 @@ describe('ocrLines', () => {
     const png = await textImagePng(['Invoice INV-77']);
     const lines = await ocrLines(png, size, { timeoutMs: 30_000, command: 'no-such-tesseract' });
     expect(lines).toEqual([]);
+  });
+
+  it('reads a Japanese scan with the languages it is given (OCR_LANGUAGES)', async () => {
+    const png = await textImagePng([...CJK_LINES.ja], { fontSize: 36 });
+    const { width = 0, height = 0 } = await sharp(png).metadata();
+    const lines = await ocrLines(png, { width, height }, { timeoutMs: 30_000, languages: 'jpn' });
+    const texts = lines.map((l) => l.text);
+    const at = CJK_LINES.ja.map((line) => texts.indexOf(line));
+    expect(
+      at.every((i) => i >= 0),
+      texts.join(' | '),
+    ).toBe(true);
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+  });
+});
+
+describe('linesFromTsv', () => {
+  const row = (line: number, left: number, text: string) =>
+    ['5', '1', '1', '1', String(line), '1', String(left), '10', '20', '10', '90', text].join('\t');
+
+  it('joins words of scripts written without spaces as written, others with a space', () => {
+    const tsv = [
+      'level',
+      row(1, 0, '株式'),
+      row(1, 20, '会社'),
+      row(1, 40, 'テスト'),
+      row(2, 0, '合計'),
+      row(2, 20, '12,000'),
+      row(2, 40, '円'),
+      row(3, 0, '주식회사'),
+      row(3, 20, '테스트'),
+      row(4, 0, 'Total'),
+      row(4, 20, 'due'),
+    ].join('\n');
+    expect(linesFromTsv(tsv, { width: 100, height: 100 }).map((l) => l.text)).toEqual([
+      '株式会社テスト',
+      '合計 12,000 円',
+      '주식회사 테스트',
+      'Total due',
+    ]);
   });
 });

@@ -7,6 +7,8 @@ export interface OcrOptions {
   timeoutMs: number;
   /** The `tesseract` binary; found on PATH by default. */
   command?: string;
+  /** Tesseract's `-l`: `+`-joined languages (OCR_LANGUAGES); its default, English, when absent. */
+  languages?: string;
 }
 
 /**
@@ -32,7 +34,16 @@ function runTesseract(image: Buffer, opts: OcrOptions): Promise<string> {
     // task per core, so Tesseract's OpenMP must not fan out over them all.
     const child = spawn(
       'env',
-      ['OMP_THREAD_LIMIT=1', opts.command ?? 'tesseract', 'stdin', 'stdout', '--psm', '3', 'tsv'],
+      [
+        'OMP_THREAD_LIMIT=1',
+        opts.command ?? 'tesseract',
+        'stdin',
+        'stdout',
+        ...(opts.languages ? ['-l', opts.languages] : []),
+        '--psm',
+        '3',
+        'tsv',
+      ],
       { stdio: ['pipe', 'pipe', 'ignore'] },
     );
     const chunks: Buffer[] = [];
@@ -91,7 +102,7 @@ export function linesFromTsv(
   }
   const clamp = (v: number) => Math.min(1, Math.max(0, v));
   return [...lines.values()].map(({ words, box }) => ({
-    text: words.join(' '),
+    text: joinWords(words),
     box: [
       clamp(box[0] / size.width),
       clamp(box[1] / size.height),
@@ -99,4 +110,26 @@ export function linesFromTsv(
       clamp(box[3] / size.height),
     ],
   }));
+}
+
+/** Han, kana, Hangul and their punctuation and full-width forms: scripts written without spaces. */
+const UNSPACED =
+  /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/u;
+
+/**
+ * A line's words as written: Tesseract cuts Japanese and Chinese into words (often one
+ * character each) that the text has no spaces between, and a value quoted from it has none.
+ * Korean puts spaces between its words, which Tesseract reads as gaps wider than within one.
+ */
+function joinWords(words: string[]): string {
+  let out = words[0] ?? '';
+  for (const word of words.slice(1)) {
+    const before = out.at(-1) ?? '';
+    const after = word[0] ?? '';
+    const hangul = /[\uac00-\ud7af]/u;
+    const joined =
+      UNSPACED.test(before) && UNSPACED.test(after) && !(hangul.test(before) && hangul.test(after));
+    out += joined ? word : ` ${word}`;
+  }
+  return out;
 }

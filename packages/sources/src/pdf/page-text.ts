@@ -1,4 +1,10 @@
 import type { PageViewport, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import {
+  mayHaveActualText,
+  withActualText,
+  type ActualTexts,
+  type ContentItem,
+} from './actual-text.ts';
 import { formFieldRuns, type UserSpaceRun } from './form-fields.ts';
 import { placedLines, type PlacedLine, type PlacedText } from './text-layer.ts';
 
@@ -17,19 +23,22 @@ function quarterTurns([a = 1, b = 0]: number[]): number {
  * and turned upright with /Rotate, and a page whose text simply runs sideways, both read along
  * their lines.
  */
-export async function pageText(page: PDFPageProxy): Promise<string[]> {
-  return (await pageLines(page, false)).map((line) => line.text);
+export async function pageText(page: PDFPageProxy, actual?: ActualTexts): Promise<string[]> {
+  return (await pageLines(page, false, actual)).map((line) => line.text);
 }
 
 /**
  * The page's lines as pageText reads them; with `boxes`, each line also carries where it is
- * drawn, as fractions of the page seen upright (docs/citations.md).
+ * drawn, as fractions of the page seen upright (docs/citations.md). With `actual`, sequences
+ * that say what they read as (`/ActualText`) are read so (actual-text.ts).
  */
-export async function pageLines(page: PDFPageProxy, boxes: boolean): Promise<PlacedLine[]> {
+export async function pageLines(
+  page: PDFPageProxy,
+  boxes: boolean,
+  actual?: ActualTexts,
+): Promise<PlacedLine[]> {
   const viewport = boxes ? page.getViewport({ scale: 1 }) : undefined;
-  const content = await page.getTextContent();
-  const items: UserSpaceRun[] = [];
-  for (const item of content.items) if (isTextItem(item)) items.push(item);
+  const items = await textRuns(page, actual);
   items.push(...(await formFieldRuns(page)));
   const weight = [0, 0, 0, 0];
   for (const item of items) weight[quarterTurns(item.transform)]! += item.str.length;
@@ -49,6 +58,13 @@ export async function pageLines(page: PDFPageProxy, boxes: boolean): Promise<Pla
     };
   });
   return placedLines(placed);
+}
+
+async function textRuns(page: PDFPageProxy, actual: ActualTexts | undefined) {
+  const content = await page.getTextContent({ includeMarkedContent: actual !== undefined });
+  const items: ContentItem[] = content.items.filter((item) => isTextItem(item) || 'type' in item);
+  const marks = actual && mayHaveActualText(items) ? await actual.forPage(page.pageNumber) : null;
+  return marks ? withActualText(items, marks) : items.filter(isTextItem);
 }
 
 /** Above and below the baseline, in font sizes: typical Latin ascent and descent. */

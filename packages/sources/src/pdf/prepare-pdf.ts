@@ -7,6 +7,7 @@ import {
   type PublicModel,
 } from '@xt/contract';
 import { encodeForModel } from '../image/encode.ts';
+import { actualTexts, type ActualTexts } from './actual-text.ts';
 import { commentsText, notesLines, pageComments } from './document-extras.ts';
 import { openPdf } from './open-pdf.ts';
 import { imageCoverage } from './image-coverage.ts';
@@ -104,6 +105,7 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
       imagePages: 0,
       ocrPages: 0,
       leftOut: 0,
+      actual: actualTexts(bytes),
     };
     const cut = opts.window;
     const first = cut ? 1 : Math.max(1, opts.pages?.first ?? 1);
@@ -158,6 +160,8 @@ interface ReadState {
   ocrPages: number;
   /** Pictures beside a page's text not sent, for a model that takes no images. */
   leftOut: number;
+  /** What marked runs of the document's pages read as, where they say (actual-text.ts). */
+  actual: ActualTexts;
 }
 
 /** "PDF", or what a converted document is called in messages. */
@@ -175,7 +179,8 @@ async function readPage(
   window?: WindowPages,
 ): Promise<PlacedLine[]> {
   const { parts, grounding } = read;
-  const lines = opts.mode === 'images' ? [] : await pageLines(page, opts.grounding === true);
+  const lines =
+    opts.mode === 'images' ? [] : await pageLines(page, opts.grounding === true, read.actual);
   const text = lines.map((line) => line.text).join('\n');
   const treatment = await choose(page, opts.mode, text);
   if (treatment === 'skip') return lines;
@@ -261,8 +266,8 @@ async function readExtras(
   if (notesPage === undefined) return;
   const notes = await doc.getPage(notesPage.at);
   try {
-    const slide = lines.length > 0 ? lines : await pageLines(page, false);
-    const kept = notesLines(await pageLines(notes, opts.grounding === true), slide);
+    const slide = lines.length > 0 ? lines : await pageLines(page, false, read.actual);
+    const kept = notesLines(await pageLines(notes, opts.grounding === true, read.actual), slide);
     if (kept.length === 0) return;
     read.parts.push({
       kind: 'text',

@@ -44,6 +44,23 @@ describe('prep pool', () => {
     expect(pdf.parts.map((p) => p.kind)).toEqual(['text', 'text', 'image']);
   });
 
+  it('accepts a document’s tracked changes on a thread, sending back only what changed', async () => {
+    pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
+    const redlined = await pool.runPrep({
+      kind: 'accept-changes',
+      bytes: fx.redlinedDocx(),
+      format: 'docx',
+    });
+    expect(redlined.changes).toBe(6);
+    expect(Buffer.from(redlined.bytes).subarray(0, 2).toString()).toBe('PK');
+    const plain = await pool.runPrep({
+      kind: 'accept-changes',
+      bytes: await fx.officeFile(fx.flatTextDocument({ paragraphs: ['No changes'] }), 'docx'),
+      format: 'docx',
+    });
+    expect(plain).toEqual({ bytes: new Uint8Array(), changes: 0 });
+  });
+
   it('carries failures back with their contract code', async () => {
     pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
     const encrypted = await failureOf(

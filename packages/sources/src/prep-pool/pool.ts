@@ -5,7 +5,9 @@ import { ExtractionFailure, isFailureCode, type PreparedSource } from '@xt/contr
 import type { PagePreview } from '../previews/render.ts';
 import type { PreparedPdf } from '../pdf/prepare-pdf.ts';
 import type { ReadMessage } from '../email/message.ts';
+import type { AcceptedChanges } from '../document/accept-changes.ts';
 import type {
+  AcceptChangesTask,
   EmailTask,
   ImageTask,
   PdfTask,
@@ -68,6 +70,7 @@ export interface PrepPool {
   runPrep(task: EmailTask, opts?: RunOptions): Promise<ReadMessage>;
   runPrep(task: SpreadsheetTask, opts?: RunOptions): Promise<SpreadsheetResult>;
   runPrep(task: PreviewTask, opts?: RunOptions): Promise<PagePreview[]>;
+  runPrep(task: AcceptChangesTask, opts?: RunOptions): Promise<AcceptedChanges>;
   readonly stats: { threads: number; busy: number; queued: number };
   /**
    * Starts every thread (each loads its modules, about a second from sources, so the first jobs
@@ -80,7 +83,13 @@ export interface PrepPool {
 }
 
 type Result =
-  PreparedSource | PreparedPdf | Uint8Array[] | ReadMessage | PagePreview[] | SpreadsheetResult;
+  | PreparedSource
+  | PreparedPdf
+  | Uint8Array[]
+  | ReadMessage
+  | PagePreview[]
+  | SpreadsheetResult
+  | AcceptedChanges;
 
 // From sources the thread is thread.ts beside this file; in a bundle (`dist/main.js`) the build
 // emits it as dist/thread.js beside the bundle.

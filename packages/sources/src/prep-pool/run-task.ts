@@ -5,6 +5,7 @@ import { preparePdf, type PreparedPdf } from '../pdf/prepare-pdf.ts';
 import { cutPdf } from '../pdf/cut-pdf.ts';
 import { prepareSpreadsheet, type SpreadsheetResult } from '../spreadsheet/prepare-spreadsheet.ts';
 import { prepareTextBytes } from '../text.ts';
+import { acceptTrackedChanges, type AcceptedChanges } from '../document/accept-changes.ts';
 import { readMessage } from '../email/read-message.ts';
 import type { ReadMessage } from '../email/message.ts';
 import { HtmlTooDeepError, htmlToMarkdown } from '../webpage/markdown/html.ts';
@@ -23,7 +24,13 @@ function staticMarkdown(html: string): string {
 export async function runTask(
   task: PrepTask,
 ): Promise<
-  PreparedSource | PreparedPdf | Uint8Array[] | ReadMessage | PagePreview[] | SpreadsheetResult
+  | PreparedSource
+  | PreparedPdf
+  | Uint8Array[]
+  | ReadMessage
+  | PagePreview[]
+  | SpreadsheetResult
+  | AcceptedChanges
 > {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   switch (task.kind) {
@@ -41,6 +48,11 @@ export async function runTask(
       return prepareSpreadsheet(bytes, task.format, task.opts);
     case 'previews':
       return renderPreviews(task);
+    case 'accept-changes': {
+      // Unchanged bytes are not sent back: the caller still has its own copy.
+      const accepted = acceptTrackedChanges(bytes, task.format);
+      return accepted.changes > 0 ? accepted : { bytes: new Uint8Array(), changes: 0 };
+    }
   }
 }
 

@@ -1,4 +1,5 @@
-import type { PreparedSource } from '@xt/contract';
+import type { FormatName, PreparedSource } from '@xt/contract';
+import type { AcceptedChanges } from '../document/accept-changes.ts';
 import type { PagePreview, PreviewTask } from '../previews/render.ts';
 import type { ImageOptions } from '../image/prepare-image.ts';
 import type { PdfOptions, PreparedPdf } from '../pdf/prepare-pdf.ts';
@@ -44,9 +45,18 @@ export type SpreadsheetTask = {
   format: ThreadFormat;
   opts: SpreadsheetOptions;
 };
+/** A DOCX or ODT with its tracked changes accepted (accept-changes.ts): XML rewritten off the loop. */
+export type AcceptChangesTask = { kind: 'accept-changes'; bytes: Uint8Array; format: FormatName };
 export type { PreviewTask } from '../previews/render.ts';
 export type PrepTask =
-  ImageTask | PdfTask | CutPdfTask | TextTask | EmailTask | SpreadsheetTask | PreviewTask;
+  | ImageTask
+  | PdfTask
+  | CutPdfTask
+  | TextTask
+  | EmailTask
+  | SpreadsheetTask
+  | PreviewTask
+  | AcceptChangesTask;
 
 export type PrepResult<T extends PrepTask> = T extends PdfTask
   ? PreparedPdf
@@ -58,10 +68,18 @@ export type PrepResult<T extends PrepTask> = T extends PdfTask
         ? ReadMessage
         : T extends SpreadsheetTask
           ? SpreadsheetResult
-          : PreparedSource;
+          : T extends AcceptChangesTask
+            ? AcceptedChanges
+            : PreparedSource;
 
 type TaskResult =
-  PreparedSource | PreparedPdf | Uint8Array[] | ReadMessage | PagePreview[] | SpreadsheetResult;
+  | PreparedSource
+  | PreparedPdf
+  | Uint8Array[]
+  | ReadMessage
+  | PagePreview[]
+  | SpreadsheetResult
+  | AcceptedChanges;
 
 /** main → thread; 'warm' only loads the thread's modules. */
 export interface PrepRequest {

@@ -39,6 +39,18 @@ describe('readDelimited', () => {
     ]);
   });
 
+  it('reads a ragged CSV: short rows keep their cells, the widest row sets the columns', () => {
+    const csv = 'Price list;2024\nSKU;Description;Price;Note\nA-1;Widget;2,00\nTotal;;5,50\n';
+    const sheet = readDelimited(Buffer.from(csv), 'csv', 100).sheets[0]!;
+    expect(cells(csv)).toEqual([
+      [1, '1:Price list', '2:2024'],
+      [2, '1:SKU', '2:Description', '3:Price', '4:Note'],
+      [3, '1:A-1', '2:Widget', '3:2,00'],
+      [4, '1:Total', '3:5,50'],
+    ]);
+    expect(Math.max(...sheet.rows.flatMap((r) => r.cells.map((c) => c.col)))).toBe(4);
+  });
+
   it('refuses a file with more cells than the bound, as too large', async () => {
     const err = await failureOf(
       Promise.resolve().then(() => cells('a,b,c\n'.repeat(10), 'csv', 20)),
