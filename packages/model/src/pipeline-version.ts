@@ -14,7 +14,9 @@ import { CUT_OFF_REQUEST, repairRequest } from './repair-request.ts';
  * threads and in a browser, which a hash of this file cannot see. Everything this package
  * sends is hashed below instead, so prompt and request changes need no bump.
  */
-export const SOURCE_READING_VERSION = 1;
+// 2: CJK text by its ActualText, tracked changes accepted, ragged CSV as a sheet, OCR languages,
+// images read as OCR text for models without vision.
+export const SOURCE_READING_VERSION = 2;
 
 /**
  * Every kind of field and rule the prompt builder and the schema conversion know: a change to

@@ -72,7 +72,9 @@ export function modelRegistry(
             ? 'openai'
             : 'openai-compatible',
       baseURL: single.baseURL,
-      apiKey: single.apiKey,
+      // Unset: local servers take any key or none, and OpenAI answers 401 (MODEL_UNAVAILABLE)
+      // saying so; the SDK itself refuses to be built without a string.
+      apiKey: single.apiKey || 'none',
       apiVersion: undefined,
       maxInFlight: undefined,
       contextTokens: undefined,
