@@ -172,6 +172,9 @@ describe('batch priority', () => {
     expect(done).toMatchObject({ status: 'completed', charged: true, priority: 'batch' });
     // The batch the provider never finished was cancelled, its request sent directly instead.
     for (const batch of model.batch.batches.values()) expect(batch.status).toBe('cancelled');
+    // Its files are deleted once the cancel is over and the extraction final (the sweep).
+    const [cancelled] = [...model.batch.batches.values()];
+    await waitFor(() => deletes(model).includes(`/v1/files/${cancelled!.input_file_id}`), 60_000);
     expect(model.requests).toHaveLength(1);
     // Sent as a standard call, so priced as one, whatever the extraction's priority.
     expect(done.totalTokens).toBeGreaterThan(0);

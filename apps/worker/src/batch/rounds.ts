@@ -82,6 +82,17 @@ export function batchRounds(db: Db) {
         })
         .where(eq(modelBatches.id, id)),
 
+    /**
+     * The round's files are deleted at the provider. A round whose answers were read needs its
+     * file id no more, so clearing it is the mark: the sweep deletes the files of a done round
+     * that still has one (a delete that failed, a batch still cancelling when it was read).
+     */
+    discarded: (id: string) =>
+      db
+        .update(modelBatches)
+        .set({ fileId: null, updatedAt: sql`now()` })
+        .where(eq(modelBatches.id, id)),
+
     remove: (id: string) => db.delete(modelBatches).where(eq(modelBatches.id, id)),
 
     /**

@@ -113,7 +113,9 @@ export function createBatchRunner(deps: {
         await provider.cancel(open.batchId);
       }
       await rounds.done(open.id, await provider.answers(open.batchId));
-      await discard(open, open.batchId);
+      // A batch cancelled just now writes its output file once the cancel is over: the sweep
+      // deletes the files then, when the extraction is final.
+      if (state.kind === 'over') await discard(open, open.batchId);
     } catch (error) {
       if (error instanceof BatchWait) throw error;
       if (error instanceof BatchUnsupported) {
@@ -127,15 +129,16 @@ export function createBatchRunner(deps: {
 
   /**
    * The round's files at the provider, once its answers are recorded: they hold the source's
-   * text and images and have served. A delete that fails leaves them there, said in the log.
+   * text and images and have served. A delete that fails is tried again by the sweep.
    */
   async function discard(round: Round, batchId: string): Promise<void> {
     try {
       await provider.discard({ fileId: round.fileId, batchId });
+      await rounds.discarded(round.id);
     } catch (error) {
       deps.logger.warn(
         { batchId, error: errorSummary(error) },
-        'batch files not deleted at the provider',
+        'batch files not deleted at the provider; the sweep tries again',
       );
     }
   }

@@ -153,6 +153,44 @@ describe('the batch sweep', () => {
     expect(await roundsOf(extractionId)).toHaveLength(0);
   });
 
+  it('deletes the files of a read round left with them, once its cancel is over', async () => {
+    const p = provider();
+    p.cancelling();
+    const extractionId = deletedExtraction();
+    const round = (await rounds.open(extractionId, { a: {} }))!;
+    await rounds.uploaded(round.id, 'file-5');
+    const batchId = await p.fake.create('file-5', round.id);
+    await rounds.submitted(round.id, batchId);
+    // Read at the window's end, its batch cancelled and still cancelling: its files stay.
+    await p.fake.cancel(batchId);
+    await rounds.done(round.id, {});
+
+    await sweepBatches({ rounds, provider: p.provider, logger });
+    expect(p.discarded).toEqual([]);
+    expect(await roundsOf(extractionId)).toHaveLength(1);
+
+    p.statuses.set(batchId, 'cancelled');
+    await sweepBatches({ rounds, provider: p.provider, logger });
+    expect(p.cancelled).toEqual([batchId]);
+    expect(p.discarded).toEqual([{ fileId: 'file-5', batchId }]);
+    expect(await roundsOf(extractionId)).toHaveLength(0);
+  });
+
+  it('removes a read round whose files were deleted when it was read without asking again', async () => {
+    const p = provider();
+    const extractionId = deletedExtraction();
+    const round = (await rounds.open(extractionId, { a: {} }))!;
+    await rounds.uploaded(round.id, 'file-6');
+    const batchId = await p.fake.create('file-6', round.id);
+    await rounds.submitted(round.id, batchId);
+    await rounds.done(round.id, {});
+    await rounds.discarded(round.id);
+
+    await sweepBatches({ rounds, provider: p.provider, logger });
+    expect(p.discarded).toEqual([]);
+    expect(await roundsOf(extractionId)).toHaveLength(0);
+  });
+
   it('removes a round that never reached the provider without asking it', async () => {
     const p = provider();
     const extractionId = deletedExtraction();

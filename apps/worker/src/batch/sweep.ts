@@ -18,7 +18,7 @@ export function startBatchSweep(deps: SweepDeps, intervalMs: number): Periodic {
  * One pass: cancels the provider batches of extractions that were deleted (their job went with
  * them, so nothing else looks at the batch again), deletes those rounds' files at the provider,
  * and removes the rounds of final extractions (a round whose answers were read had its files
- * deleted then). A round whose batch is still cancelling is kept for the next pass: the cancel
+ * deleted then, unless that failed or its batch was still cancelling: they are deleted now). A round whose batch is still cancelling is kept for the next pass: the cancel
  * writes an output file of what was answered meanwhile, deleted once it is there. A provider
  * that refuses or fails a step still has the round removed: nothing of it is read.
  */
@@ -29,6 +29,10 @@ export async function sweepBatches(deps: SweepDeps): Promise<void> {
       if (batchId === null) continue;
       if (batchId && (await stillCancelling(round, batchId))) continue;
       await discard(round, batchId);
+    } else if (round.fileId && round.batchId) {
+      // Read, but its files not deleted yet (rounds.discarded says why a file id is left).
+      if (await stillCancelling(round, round.batchId)) continue;
+      await discard(round, round.batchId);
     }
     await deps.rounds.remove(round.id);
   }
