@@ -80,20 +80,22 @@ try {
         model: 'local',
       }),
     });
+  const settled = async () => {
+    for (;;) {
+      const page = (await (
+        await fetch(`${api.url}/v1/extractions?limit=100`, { headers })
+      ).json()) as { data: { data: { status: string }[] } };
+      if (!page.data.data.some((r) => r.status === 'pending' || r.status === 'processing')) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
   await create(0);
-  await new Promise((resolve) => setTimeout(resolve, CALL_MS + 2_000));
+  await settled();
   starts.length = 0;
   server.reset();
   const began = Date.now();
   await Promise.all(Array.from({ length: COUNT }, (_, i) => create(i + 1)));
-  for (;;) {
-    const page = (await (
-      await fetch(`${api.url}/v1/extractions?limit=100`, { headers })
-    ).json()) as { data: { data: { status: string }[] } };
-    const open = page.data.data.filter((r) => r.status === 'pending' || r.status === 'processing');
-    if (open.length === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await settled();
   const wall = Date.now() - began;
   const first = Math.min(...starts);
   const last = Math.max(...starts) + CALL_MS;

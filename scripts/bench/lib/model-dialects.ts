@@ -36,4 +36,15 @@ of 5, 2.6 to 2.9 times the tokens (each call carries the instructions and schema
 answer is capped at a quarter of the window, so long lists continue more often). A probe costs 1
 to 3 calls and 144 to 647 tokens once per model and day, paid by the service. Latencies are left
 out: the stand-in answers at once, and the first rows of each run include the worker warming up.
+
+A server that works one request at a time (llama.cpp with one slot, told as \`total_slots\`), 1 s a
+call, given a backlog of 40 extractions by two worker processes at once
+(\`npx tsx --conditions=@xt/source scripts/bench/slots.ts\`, after one extraction that probed it):
+
+| Extractions | Calls | Wall (s) | Slot busy while the backlog lasted | Most queued at the server | Abandoned |
+| ---: | ---: | ---: | ---: | ---: | ---: |
+| 40 | 40 | 41.2 | 97.6% | 0 | 0 |
+
+The physical limit of a model-bound service is its server's slots: 40 one-second calls on one
+slot take 40 s, and the backlog took 41.2 s, every call the server began answered and read.
 `;
