@@ -17,6 +17,7 @@ import type {
   PrepTask,
   PreviewTask,
   SpreadsheetTask,
+  TaskResult,
   TextTask,
 } from './tasks.ts';
 import type { SpreadsheetResult } from '../spreadsheet/prepare-spreadsheet.ts';
@@ -82,14 +83,7 @@ export interface PrepPool {
   close(): Promise<void>;
 }
 
-type Result =
-  | PreparedSource
-  | PreparedPdf
-  | Uint8Array[]
-  | ReadMessage
-  | PagePreview[]
-  | SpreadsheetResult
-  | AcceptedChanges;
+type Result = TaskResult;
 
 // From sources the thread is thread.ts beside this file; in a bundle (`dist/main.js`) the build
 // emits it as dist/thread.js beside the bundle.

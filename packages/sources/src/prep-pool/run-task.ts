@@ -1,15 +1,14 @@
-import { ExtractionFailure, type PreparedSource } from '@xt/contract';
-import { renderPreviews, type PagePreview } from '../previews/render.ts';
+import { ExtractionFailure } from '@xt/contract';
+import { renderPreviews } from '../previews/render.ts';
 import { prepareImage } from '../image/prepare-image.ts';
-import { preparePdf, type PreparedPdf } from '../pdf/prepare-pdf.ts';
+import { preparePdf } from '../pdf/prepare-pdf.ts';
 import { cutPdf } from '../pdf/cut-pdf.ts';
-import { prepareSpreadsheet, type SpreadsheetResult } from '../spreadsheet/prepare-spreadsheet.ts';
+import { prepareSpreadsheet } from '../spreadsheet/prepare-spreadsheet.ts';
 import { prepareTextBytes } from '../text.ts';
-import { acceptTrackedChanges, type AcceptedChanges } from '../document/accept-changes.ts';
+import { acceptTrackedChanges } from '../document/accept-changes.ts';
 import { readMessage } from '../email/read-message.ts';
-import type { ReadMessage } from '../email/message.ts';
 import { HtmlTooDeepError, htmlToMarkdown } from '../webpage/markdown/html.ts';
-import type { PrepResponse, PrepTask } from './tasks.ts';
+import type { PrepResponse, PrepTask, TaskResult } from './tasks.ts';
 
 function staticMarkdown(html: string): string {
   try {
@@ -21,17 +20,7 @@ function staticMarkdown(html: string): string {
   }
 }
 
-export async function runTask(
-  task: PrepTask,
-): Promise<
-  | PreparedSource
-  | PreparedPdf
-  | Uint8Array[]
-  | ReadMessage
-  | PagePreview[]
-  | SpreadsheetResult
-  | AcceptedChanges
-> {
+export async function runTask(task: PrepTask): Promise<TaskResult> {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   switch (task.kind) {
     case 'image':

@@ -72,7 +72,8 @@ export type PrepResult<T extends PrepTask> = T extends PdfTask
             ? AcceptedChanges
             : PreparedSource;
 
-type TaskResult =
+/** What a task answers, whichever it is: the pool and the thread name it alike. */
+export type TaskResult =
   | PreparedSource
   | PreparedPdf
   | Uint8Array[]
