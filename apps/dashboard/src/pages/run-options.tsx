@@ -1,7 +1,40 @@
+import type { ComponentChildren } from 'preact';
 import { errorsFor, type FieldError } from '../api.ts';
 import { ErrorNotice } from '../components/ui.tsx';
 
 type Toggle = [boolean, (on: boolean) => void];
+
+/** One yes/no choice: its box and label, what it costs or changes, and its errors. */
+function CheckboxField(props: {
+  name: string;
+  toggle: Toggle;
+  label: string;
+  fields: FieldError[];
+  children: ComponentChildren;
+}) {
+  const [on, set] = props.toggle;
+  const hint = `${props.name}-hint`;
+  return (
+    <div class="field">
+      <label class="checkbox">
+        <input
+          type="checkbox"
+          name={props.name}
+          checked={on}
+          aria-describedby={hint}
+          onChange={(e) => set(e.currentTarget.checked)}
+        />
+        {props.label}
+      </label>
+      <p class="field__hint" id={hint}>
+        {props.children}
+      </p>
+      {errorsFor(props.fields, props.name).map((m) => (
+        <ErrorNotice key={m} error={m} />
+      ))}
+    </div>
+  );
+}
 
 /** The run form's yes/no choices, each with what it costs or changes, and its errors. */
 export function RunOptions(props: {
@@ -11,67 +44,34 @@ export function RunOptions(props: {
   fields: FieldError[];
 }) {
   const { fields } = props;
-  const [citations, setCitations] = props.citations;
-  const [reuse, setReuse] = props.reuse;
-  const [batch, setBatch] = props.batch;
   return (
     <>
-      <div class="field">
-        <label class="checkbox">
-          <input
-            type="checkbox"
-            name="citations"
-            checked={citations}
-            aria-describedby="citations-hint"
-            onChange={(e) => setCitations(e.currentTarget.checked)}
-          />
-          Cite the source for every value
-        </label>
-        <p class="field__hint" id="citations-hint">
-          Shows where each value was found (quote, page, boxes) and flags values found nowhere.
-        </p>
-        {errorsFor(fields, 'citations').map((m) => (
-          <ErrorNotice key={m} error={m} />
-        ))}
-      </div>
-      <div class="field">
-        <label class="checkbox">
-          <input
-            type="checkbox"
-            name="cache"
-            checked={reuse}
-            aria-describedby="cache-hint"
-            onChange={(e) => setReuse(e.currentTarget.checked)}
-          />
-          Reuse an earlier answer
-        </label>
-        <p class="field__hint" id="cache-hint">
-          The same source with the same schema and options, done in the last week, completes at once
-          without spending tokens. Untick to run the model again.
-        </p>
-        {errorsFor(fields, 'cache').map((m) => (
-          <ErrorNotice key={m} error={m} />
-        ))}
-      </div>
-      <div class="field">
-        <label class="checkbox">
-          <input
-            type="checkbox"
-            name="priority"
-            checked={batch}
-            aria-describedby="priority-hint"
-            onChange={(e) => setBatch(e.currentTarget.checked)}
-          />
-          Batch: cheaper, not urgent
-        </label>
-        <p class="field__hint" id="priority-hint">
-          The model is called through the provider’s batch interface at its lower price; the result
-          may take up to a day.
-        </p>
-        {errorsFor(fields, 'priority').map((m) => (
-          <ErrorNotice key={m} error={m} />
-        ))}
-      </div>
+      <CheckboxField
+        name="citations"
+        toggle={props.citations}
+        label="Cite the source for every value"
+        fields={fields}
+      >
+        Shows where each value was found (quote, page, boxes) and flags values found nowhere.
+      </CheckboxField>
+      <CheckboxField
+        name="cache"
+        toggle={props.reuse}
+        label="Reuse an earlier answer"
+        fields={fields}
+      >
+        The same source with the same schema and options, done in the last week, completes at once
+        without spending tokens. Untick to run the model again.
+      </CheckboxField>
+      <CheckboxField
+        name="priority"
+        toggle={props.batch}
+        label="Batch: cheaper, not urgent"
+        fields={fields}
+      >
+        The model is called through the provider’s batch interface at its lower price; the result
+        may take up to a day.
+      </CheckboxField>
     </>
   );
 }
