@@ -192,8 +192,10 @@ describe('creating extractions', () => {
       },
     });
     expect(bad.status).toBe(422);
+    // a refused create names an unknown schema_id beside the other fields (hostile-input tests)
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
       'model',
+      'schema_id',
       'source',
     ]);
     const unknownSchema = await api.request('POST', '/v1/extractions', {
