@@ -24,8 +24,10 @@ describe('xt-mcp --http', () => {
   it('stops, freeing its port, when the process that started it is gone', async () => {
     // `; exit` keeps the shell from exec-ing node: node stays its child, as under npx.
     const shell = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" --http --port 0; exit $?`], {
+      // The test run's environment (its compile cache above all: through tsx, the server's start
+      // compiles the SDK and the MCP server, tens of seconds on a busy machine without it).
       env: {
-        PATH: process.env.PATH,
+        ...process.env,
         XT_API_KEY: 'sk_test_stop',
         XT_BASE_URL: 'http://127.0.0.1:9',
         XT_MCP_TOKEN: 'a'.repeat(32),
@@ -46,5 +48,6 @@ describe('xt-mcp --http', () => {
     shell.kill('SIGKILL');
     await serverGone;
     expect(await refused(port)).toBe(true);
-  }, 30_000);
+    // Starting under tsx on a loaded machine is most of this; the stop itself takes a second.
+  }, 120_000);
 });
