@@ -12,6 +12,11 @@ const STOP_GRACE_MS = 5_000;
 const ORPHAN_CHECK_MS = 1_000;
 
 // stdout carries the protocol over stdio: everything for people goes to stderr.
+// Read before anything else, as the process that started this one: read after the server says
+// it listens, the caller could already have gone, and the orphan check would compare against
+// the process that adopted this one (a busy machine made that race real in CI).
+const parent = process.ppid;
+
 async function main(): Promise<void> {
   if (process.argv.includes('--help')) {
     process.stderr.write(`${USAGE}\n`);
@@ -51,7 +56,6 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
   // `npx xt-mcp` runs this under npm and `sh -c`: a SIGTERM to npx ends those two and not this
   // process, which went on holding the port. Its parent gone, it stops as on SIGTERM.
-  const parent = process.ppid;
   setInterval(() => {
     if (process.ppid !== parent) stop();
   }, ORPHAN_CHECK_MS).unref();
