@@ -4,33 +4,10 @@
  * previews draw the characters instead of empty boxes.
  */
 import { describe, expect, it } from 'vitest';
-import type { ContentPart } from '@xt/contract';
 import { CJK_LINES, flatTextDocument, officeFile } from '@xt/testkit/fixtures';
-import { preparePdf } from '../pdf/prepare-pdf.ts';
-import { createDocumentConverter } from './converter/converter.ts';
-import { createDocumentReader } from './prepare-document.ts';
+import { textDocumentReader, textOf } from './test-reader.ts';
 
-const reader = createDocumentReader({
-  converter: createDocumentConverter({
-    memoryMb: 2048,
-    timeoutMs: 180_000,
-    concurrency: 1,
-    environment: process.env,
-  }),
-  archive: { maxExpandedBytes: 100 * 1024 * 1024, maxEntries: 10_000, maxRatio: 200 },
-  readPdf: (pdf, opts, converted) =>
-    preparePdf(pdf, {
-      model: opts.model,
-      mode: 'text',
-      maxPages: 10,
-      maxImagePages: 10,
-      maxImagePixels: 50_000_000,
-      converted,
-    }),
-});
-
-const textOf = (parts: ContentPart[]) =>
-  parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n');
+const reader = textDocumentReader(process.env);
 
 describe('a DOCX in Japanese, Chinese and Korean', () => {
   it('reads as written, and its PDF is drawn with a CJK font', async () => {
