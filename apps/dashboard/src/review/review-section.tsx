@@ -161,8 +161,12 @@ export function ReviewSection(props: {
   };
   const backToField = () => {
     const button = list.current?.querySelector<HTMLElement>('button[aria-pressed="true"]');
-    button?.closest('tr')?.scrollIntoView({ block: 'center' });
-    button?.focus({ preventScroll: true });
+    if (!button) {
+      list.current?.scrollIntoView({ block: 'start' });
+      return;
+    }
+    button.closest('tr')?.scrollIntoView({ block: 'center' });
+    button.focus({ preventScroll: true });
   };
 
   return (
@@ -221,15 +225,27 @@ export function ReviewSection(props: {
               }}
             />
           )}
+          {/*
+           * Where the source comes after the list (narrow screens) it was 4,400 px below a
+           * Word invoice's fields: this stays at the bottom of the screen while the list is on
+           * it, one tap from any field.
+           */}
+          <p class="review__jump">
+            <button type="button" class="button button--small" onClick={showSource}>
+              <span aria-hidden="true">↓ </span>
+              {selected === undefined
+                ? 'Show the source'
+                : `Show ${readablePath(selected)} in the source`}
+            </button>
+          </p>
         </div>
         <div class="review__source card" ref={pane}>
-          {selected !== undefined && (
-            <p class="review__back">
-              <button type="button" class="link-button" onClick={backToField}>
-                <span aria-hidden="true">↑ </span>Back to {readablePath(selected)}
-              </button>
-            </p>
-          )}
+          <p class="review__back">
+            <button type="button" class="link-button" onClick={backToField}>
+              <span aria-hidden="true">↑ </span>Back to{' '}
+              {selected === undefined ? 'the fields' : readablePath(selected)}
+            </button>
+          </p>
           <SourcePane source={source} fields={fields} selected={selected} onSelect={setSelected} />
         </div>
       </div>
