@@ -18,7 +18,7 @@ import {
   viewShot,
   type DashboardFixture,
 } from '../support/dashboard.ts';
-import { placed } from '../support/layout.ts';
+import { inViewport, placed, settled } from '../support/layout.ts';
 
 let dash: DashboardFixture;
 let model: ModelStandIn;
@@ -157,4 +157,10 @@ it('names the sheet and cell of each value, and shows the sheet around the cited
   // Column letters over the cells, as in the sheet (the cards' hidden header took them too).
   await lettersOver(strip, 'G');
   await screenshots(page, 'review-sheet-phone');
+  // The sheet beside no field but after all of them: one tap from the field away.
+  await field(review, 'items › 0 › since').scrollIntoViewIfNeeded();
+  await review.getByRole('button', { name: 'Show items › 0 › since in the source' }).click();
+  await settled(page);
+  const [whole] = await placed(pane.locator('td.sheet-grid__active'));
+  expect(whole && inViewport(page, whole.box), JSON.stringify(whole)).toBe(true);
 });
