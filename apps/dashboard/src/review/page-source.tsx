@@ -62,6 +62,9 @@ export function PageSource(props: {
   const [whole, setWhole] = useState(false);
   useEffect(() => setWhole(false), [props.selected]);
   const scroller = useRef<HTMLDivElement>(null);
+  // Set below, once the value's place is known; hooks go before the early return.
+  const scrollToValue = useRef(() => {});
+  useEffect(() => scrollToValue.current(), [whole, props.selected, page]);
 
   if (pages.length === 0 || page === undefined)
     return <p class="muted">No value was located on a page.</p>;
@@ -85,10 +88,9 @@ export function PageSource(props: {
         Math.max(...selectedBoxes.map((b) => b[3])),
       ]
     : undefined;
-  const scrollToValue = () => {
+  scrollToValue.current = () => {
     if (zoomed && bounds && scroller.current) scrollTo(scroller.current, bounds, start);
   };
-  useEffect(scrollToValue, [zoomed, props.selected, page]);
   return (
     <div class="pages">
       {pages.length > 1 && (
@@ -140,7 +142,7 @@ export function PageSource(props: {
               <img
                 src={src}
                 alt={`Page ${page} of ${of}`}
-                onLoad={scrollToValue}
+                onLoad={() => scrollToValue.current()}
                 onError={() => setFailed((s) => new Set(s).add(page))}
               />
             ) : (
