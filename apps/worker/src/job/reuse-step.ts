@@ -8,6 +8,7 @@ import {
   type ReuseOutcome,
   type ReuseSource,
 } from '@xt/extractions';
+import type { BlobStore } from '@xt/blob-store';
 import type { Db } from '@xt/db';
 import type { ExtractionRow } from './lifecycle.ts';
 
@@ -27,14 +28,14 @@ export interface JobReuse {
 }
 
 export function jobReuse(
-  db: Db,
+  deps: { db: Db; store: BlobStore },
   settings: { pipelineVersion: string; namespace: string },
 ): JobReuse {
   return {
     ...settings,
-    find: (lookup) => findReusableForExtraction(db, lookup),
-    complete: (accountId, id, originalId) => completeFromReuse(db, accountId, id, originalId),
-    recordKey: (id, key) => recordReuseKey(db, id, key),
+    find: (lookup) => findReusableForExtraction(deps.db, lookup),
+    complete: (accountId, id, originalId) => completeFromReuse(deps, accountId, id, originalId),
+    recordKey: (id, key) => recordReuseKey(deps.db, id, key),
   };
 }
 

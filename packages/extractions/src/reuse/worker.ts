@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
+import type { BlobStore } from '@xt/blob-store';
 import { extractions, type Db } from '@xt/db';
 import { recordFinalEvent } from '@xt/webhooks';
-import { lockOriginalAnswer, reusedColumns } from './answer.ts';
+import { copyEvidence, lockOriginalAnswer, reusedColumns } from './answer.ts';
 
 export type ReuseOutcome =
   /** completed from the original, its event recorded */
@@ -14,10 +15,11 @@ export type ReuseOutcome =
 /**
  * processing → completed with an earlier extraction's answer (a URL source whose fetched
  * content matched, docs/reuse.md): uncharged, as one transaction with its webhook event.
- * Tokens an earlier attempt spent stay counted.
+ * Tokens an earlier attempt spent stay counted. The original's page previews are copied, as at
+ * create, once this row is known to be the one completing.
  */
 export function completeFromReuse(
-  db: Db,
+  { db, store }: { db: Db; store: BlobStore },
   accountId: string,
   id: string,
   originalId: string,
@@ -35,6 +37,8 @@ export function completeFromReuse(
       .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
       .returning();
     if (!row) return 'not-processing';
+    const pageImages = await copyEvidence(store, tx, original.pageImages);
+    if (pageImages) await tx.update(extractions).set({ pageImages }).where(eq(extractions.id, id));
     await recordFinalEvent(tx, row);
     return 'completed';
   });
