@@ -18,7 +18,7 @@ import {
   type FixtureRoute,
   type FixtureSheet,
 } from '@xt/testkit/fixtures';
-import { openTestPool, waitFor } from '@xt/testkit';
+import { openTestPool, waitFor, type ModelStandIn } from '@xt/testkit';
 import { startTestWorker, type TestApi } from '@xt/api/testing';
 import { stackTest } from '../support/stack.ts';
 
@@ -108,6 +108,33 @@ function upload(schemaId: string, type: string, bytes: Buffer, name: string): Fo
   return form;
 }
 
+/**
+ * The retention sweep removes the original's upload and evidence: it is made two hours old, and
+ * a worker keeping uploads an hour sweeps until `gone` answers 404.
+ */
+async function sweepEvidence(
+  api: TestApi,
+  model: ModelStandIn,
+  originalId: string,
+  gone: () => Promise<{ status: number }>,
+): Promise<void> {
+  const db = openTestPool(api.database.url);
+  const sweeper = await startTestWorker(api, model.url, {
+    UPLOAD_RETENTION_HOURS: '1',
+    UPLOAD_SWEEP_INTERVAL_MS: '300',
+  });
+  try {
+    await db.query(
+      `update extractions set finished_at = now() - interval '2 hours' where id = $1`,
+      [originalId],
+    );
+    await waitFor(async () => ((await gone()).status === 404 ? true : undefined), 30_000);
+  } finally {
+    await sweeper.stop();
+    await db.end();
+  }
+}
+
 type Request = { body: FormData } | { json: Record<string, unknown> };
 
 /** The source extracted, then again: the second answer is the first one's, reused. */
@@ -174,25 +201,8 @@ describe('a reused extraction keeps its evidence', () => {
 
     // The original finished two hours ago, the copy just now: a sweep keeping uploads an hour
     // removes the original's upload and evidence, never the copy's.
-    const db = openTestPool(api.database.url);
-    const sweeper = await startTestWorker(api, model.url, {
-      UPLOAD_RETENTION_HOURS: '1',
-      UPLOAD_SWEEP_INTERVAL_MS: '300',
-    });
-    try {
-      await db.query(
-        `update extractions set finished_at = now() - interval '2 hours' where id = $1`,
-        [originalId],
-      );
-      await waitFor(
-        async () => ((await get(`${originalId}/cells`)).status === 404 ? true : undefined),
-        30_000,
-      );
-      expect(await evidence(get, copyId)).toEqual(shown);
-    } finally {
-      await sweeper.stop();
-      await db.end();
-    }
+    await sweepEvidence(api, model, originalId, () => get(`${originalId}/cells`));
+    expect(await evidence(get, copyId)).toEqual(shown);
     expect((await api.request('DELETE', `/v1/extractions/${originalId}`)).status).toBe(200);
     expect(await evidence(get, copyId)).toEqual(shown);
   });
@@ -222,5 +232,44 @@ describe('a reused extraction keeps its evidence', () => {
     expect(await evidence(get, copyId)).toEqual(shown);
     expect((await api.request('DELETE', `/v1/extractions/${originalId}`)).status).toBe(200);
     expect(await evidence(get, copyId)).toEqual(shown);
+  });
+
+  test('a URL answer whose evidence was swept: the copy draws its own from what it fetched', async ({
+    api,
+    model,
+  }) => {
+    const get = await dashboard(api, 'swept@acme.test');
+    const schema = await api.request('POST', '/v1/schemas', {
+      json: { name: 'Invoice (swept)', structure: STRUCTURE },
+    });
+    const { pdf } = await placedTextPdf([
+      [{ text: 'Invoice INV-2048 from Umbrella Corp', x: 72, y: 700 }],
+      [{ text: 'Total due: 9876.54 EUR', x: 300, y: 200 }],
+    ]);
+    routes['/swept.pdf'] = { body: pdf, contentType: 'application/pdf' };
+    model.setDefaultBehaviour({ output: OUTPUT });
+    const request = () => ({
+      json: {
+        schema_id: schema.body.data.id,
+        type: 'pdf',
+        source: `${fixtures.url}/swept.pdf`,
+        citations: true,
+      },
+    });
+    const original = await api.request('POST', '/v1/extractions', request());
+    expect(original.status, original.text).toBe(200);
+    const originalId = original.body.data.id as string;
+    const shown = await evidence(get, originalId);
+    expect(shown.previewPages).toEqual([1, 2]);
+
+    // A URL's answer outlives its previews: still reused once they are swept.
+    await sweepEvidence(api, model, originalId, () => get(`${originalId}/pages/1`));
+    const calls = model.requests.length;
+    const copy = await api.request('POST', '/v1/extractions', request());
+    expect(copy.status, copy.text).toBe(200);
+    expect(copy.body.data.reused).toEqual({ extractionId: originalId });
+    expect(model.requests.length).toBe(calls);
+    // Drawn afresh from the same bytes: the same pictures.
+    expect(await evidence(get, copy.body.data.id)).toEqual(shown);
   });
 });

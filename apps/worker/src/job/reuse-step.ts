@@ -1,8 +1,10 @@
-import { SOURCE_KINDS, type PreparedSource } from '@xt/contract';
+import { SOURCE_KINDS, type Citations, type PreparedSource } from '@xt/contract';
 import {
   completeFromReuse,
+  evidenceToDraw,
   findReusableForExtraction,
   preparedSha256,
+  recordDrawnEvidence,
   recordReuseKey,
   reuseKey,
   type ReuseOutcome,
@@ -25,6 +27,9 @@ export interface JobReuse {
   }): Promise<string | undefined>;
   complete(accountId: string, id: string, originalId: string): Promise<ReuseOutcome>;
   recordKey(id: string, key: Buffer): Promise<void>;
+  /** A completed copy's citations when it has no evidence to show (reuse-evidence-step.ts). */
+  evidenceToDraw(id: string): Promise<Citations | null>;
+  recordDrawn(id: string, pageImages: Record<string, string>): Promise<boolean>;
 }
 
 export function jobReuse(
@@ -36,6 +41,8 @@ export function jobReuse(
     find: (lookup) => findReusableForExtraction(deps.db, lookup),
     complete: (accountId, id, originalId) => completeFromReuse(deps, accountId, id, originalId),
     recordKey: (id, key) => recordReuseKey(deps.db, id, key),
+    evidenceToDraw: (id) => evidenceToDraw(deps.db, id),
+    recordDrawn: (id, pageImages) => recordDrawnEvidence(deps.db, id, pageImages),
   };
 }
 

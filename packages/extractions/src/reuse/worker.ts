@@ -1,4 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { Citations } from '@xt/contract';
 import type { BlobStore } from '@xt/blob-store';
 import { extractions, type Db } from '@xt/db';
 import { recordFinalEvent } from '@xt/webhooks';
@@ -50,4 +51,41 @@ export function completeFromReuse(
  */
 export async function recordReuseKey(db: Db, id: string, key: Buffer): Promise<void> {
   await db.update(extractions).set({ reuseKey: key }).where(eq(extractions.id, id));
+}
+
+/**
+ * A URL source's copy left with no evidence (its original's previews already swept, while its
+ * answer stays reusable, docs/reuse.md#evidence): its citations, for the worker to draw its own
+ * from what it just fetched; null when it has evidence or nothing cited.
+ */
+export async function evidenceToDraw(db: Db, id: string): Promise<Citations | null> {
+  const [row] = await db
+    .select({ citations: extractions.citations })
+    .from(extractions)
+    .where(
+      and(
+        eq(extractions.id, id),
+        eq(extractions.status, 'completed'),
+        isNotNull(extractions.reusedFrom),
+        isNull(extractions.pageImages),
+      ),
+    );
+  return row?.citations ?? null;
+}
+
+/**
+ * Records previews drawn for a copy by `evidenceToDraw`; false when the row is gone or has some
+ * meanwhile (what was drawn is then left to the orphan sweep, like any unwritten preview).
+ */
+export async function recordDrawnEvidence(
+  db: Db,
+  id: string,
+  pageImages: Record<string, string>,
+): Promise<boolean> {
+  const rows = await db
+    .update(extractions)
+    .set({ pageImages })
+    .where(and(eq(extractions.id, id), isNull(extractions.pageImages)))
+    .returning({ id: extractions.id });
+  return rows.length > 0;
 }
