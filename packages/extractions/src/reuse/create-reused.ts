@@ -18,7 +18,7 @@ import { copyEvidence, lockOriginalAnswer, reusedColumns } from './answer.ts';
  * at once with the original's answer, uncharged and with no tokens, and no job. Its webhook
  * event is recorded in the same transaction, as for any completion. An uploaded file's bytes are
  * not stored: nothing will read them. The original's page previews and cells are copied, the
- * copy's own. Null when the original is gone by now (deleted since the
+ * copy's own (docs/reuse.md#evidence). Null when the original is gone by now (deleted since the
  * look-up): the caller then creates the extraction as usual.
  */
 export async function writeReusedExtraction(
