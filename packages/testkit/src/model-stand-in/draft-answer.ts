@@ -21,8 +21,9 @@ function nameOf(label: string): string {
     .trim()
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '_')
-    .replace(/^_+|_+$/g, '')
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
+    .filter(Boolean)
+    .join('_')
     .slice(0, 64);
 }
 
@@ -55,7 +56,7 @@ function table(
 ): ProposedField | undefined {
   const header = cells(lines[at]!);
   const rule = lines[at + 1];
-  if (!rule || !/^\s*\|?\s*:?-{3,}/.test(rule)) return undefined;
+  if (!rule || !/^\|?\s*:?-{3,}/.test(rule.trim())) return undefined;
   const first = lines[at + 2]?.trim().startsWith('|') ? cells(lines[at + 2]!) : [];
   const columns = header.flatMap((label, i): ProposedColumn[] => {
     const name = nameOf(label);

@@ -110,22 +110,21 @@ class Converter {
     let seen = refs;
     if (node.$ref !== undefined) {
       const ref = node.$ref;
+      if (typeof ref !== 'string')
+        return this.fail([...path, '$ref'], '$ref must be a URI reference string');
       const resolved = resolveRef(this.root, ref);
       if (resolved.kind === 'malformed')
         return this.fail([...path, '$ref'], '$ref must be a URI reference string');
       if (resolved.kind === 'remote')
-        return this.drop(path, `remote reference ${String(ref)} is not fetched`);
+        return this.drop(path, `remote reference ${ref} is not fetched`);
       if (resolved.kind === 'missing')
-        return this.fail(
-          [...path, '$ref'],
-          `$ref ${String(ref)} points to nothing in this document`,
-        );
-      if (refs.includes(ref as string))
+        return this.fail([...path, '$ref'], `$ref ${ref} points to nothing in this document`);
+      if (refs.includes(ref))
         return this.drop(
           path,
-          `recursive reference ${String(ref)}: a structure cannot contain itself, so it stops here`,
+          `recursive reference ${ref}: a structure cannot contain itself, so it stops here`,
         );
-      const target = this.expand(resolved.schema, path, [...refs, ref as string]);
+      const target = this.expand(resolved.schema, path, [...refs, ref]);
       if (!target) return undefined;
       const { $ref: _ref, ...siblings } = node;
       out = { ...target.node, ...siblings };
@@ -144,8 +143,8 @@ class Converter {
           ...(isObject(part.node.properties) ? part.node.properties : {}),
         };
         const required = [
-          ...(Array.isArray(merged.required) ? merged.required : []),
-          ...(Array.isArray(part.node.required) ? part.node.required : []),
+          ...(Array.isArray(merged.required) ? (merged.required as unknown[]) : []),
+          ...(Array.isArray(part.node.required) ? (part.node.required as unknown[]) : []),
         ];
         merged = { ...part.node, ...merged, properties: props, required };
       }
@@ -197,7 +196,7 @@ class Converter {
       typeof x.b!.const === 'string'
         ? [x.b!.const]
         : Array.isArray(x.b!.enum) && x.b!.enum.every((v) => typeof v === 'string')
-          ? (x.b!.enum as string[])
+          ? x.b!.enum
           : [],
     );
     if (
@@ -218,7 +217,8 @@ class Converter {
     if (declared === undefined) {
       if (schema.properties !== undefined) return { name: 'object', nullable: false };
       if (schema.items !== undefined) return { name: 'array', nullable: false };
-      const value = schema.const ?? (Array.isArray(schema.enum) ? schema.enum[0] : undefined);
+      const value: unknown =
+        schema.const ?? (Array.isArray(schema.enum) ? (schema.enum as unknown[])[0] : undefined);
       if (typeof value === 'number') return { name: 'number', nullable: false };
       if (typeof value === 'boolean') return { name: 'boolean', nullable: false };
       if (value === undefined) this.drop(path, 'no type: read as text');

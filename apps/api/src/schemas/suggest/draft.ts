@@ -24,16 +24,20 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A valid field name from the model's, or undefined when nothing of it is usable. */
+/**
+ * A valid field name from a proposed or imported one: as it is when valid, else its runs of
+ * other characters made `_` (`first name` → `first_name`); undefined when nothing is left.
+ */
 export function fieldName(raw: unknown): string | undefined {
   if (typeof raw !== 'string') return undefined;
+  const valid = (name: string) => FIELD_NAME.test(name) && name !== '__proto__';
+  if (valid(raw)) return raw;
   const name = raw
-    .normalize('NFC')
-    .trim()
-    .replace(/[^\p{L}\p{M}\p{N}_-]+/gu, '_')
-    .replace(/^_+|_+$/g, '')
+    .split(/[^\p{L}\p{M}\p{N}_-]+/u)
+    .filter(Boolean)
+    .join('_')
     .slice(0, STRUCTURE_LIMITS.maxNameLength);
-  return FIELD_NAME.test(name) && name !== '__proto__' ? name : undefined;
+  return valid(name) ? name : undefined;
 }
 
 function text(raw: unknown): string | undefined {
@@ -87,7 +91,7 @@ function definitionOf(p: Partial<ProposedField>): FieldDefinition {
 /** The proposals one drafting answer holds; anything else in it is ignored. */
 export function proposalsOf(output: unknown): Partial<ProposedField>[] {
   const list = isObject(output) ? output[DRAFT_FIELDS_KEY] : undefined;
-  return Array.isArray(list) ? (list.filter(isObject) as Partial<ProposedField>[]) : [];
+  return Array.isArray(list) ? list.filter(isObject) : [];
 }
 
 /**
