@@ -13,7 +13,10 @@ describe('draftStructure', () => {
         {
           name: 'lines',
           type: 'list',
-          columns: [{ name: 'unit price', type: 'number' }, { name: '' }],
+          columns: [
+            { name: 'unit price', type: 'number' },
+            { name: '', type: 'string' },
+          ],
         },
         { name: 'tags', type: 'list' },
         { name: '???', type: 'string' },
