@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, errorsFor } from '../api.ts';
+import { DataTable, type Column } from '../components/data-table.tsx';
 import { ErrorNotice, Field } from '../components/ui.tsx';
 import { useSubmit } from '../hooks.ts';
 import type { SchemaConversion, SchemaSuggestion } from '../types.ts';
@@ -9,6 +10,15 @@ const MAX_SAMPLES = 5;
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
+type Sample = SchemaSuggestion['samples'][number];
+
+/** Per sample, how much of the draft it carried: a field most samples lack is one to rethink. */
+const SAMPLE_COLUMNS: Column<Sample>[] = [
+  { label: 'Sample', kind: 'wrap', cell: (s) => s.file.name },
+  { label: 'Fields found', cell: (s) => percent(s.fields.share) },
+  { label: 'Not in this sample', kind: 'wrap', cell: (s) => s.fields.missing.join(', ') || '—' },
+];
+
 /**
  * Two ways to start a structure instead of writing it (docs/api.md#suggest-a-schema): drafted
  * from sample files, or imported from a JSON Schema. Either fills the editor; nothing is saved
@@ -16,7 +26,7 @@ const percent = (share: number) => `${Math.round(share * 100)}%`;
  */
 export function SchemaStarters(props: { onStructure: (structure: unknown) => void }) {
   return (
-    <section class="card" aria-labelledby="starters-title">
+    <section class="card starters" aria-labelledby="starters-title">
       <h2 id="starters-title" class="card__title">
         Start from documents or a JSON Schema
       </h2>
@@ -87,24 +97,13 @@ function SuggestFromFiles(props: { onStructure: (structure: unknown) => void }) 
         {busy ? 'Reading the samples…' : 'Suggest fields'}
       </button>
       {suggestion && (
-        <table class="table" aria-label="Fields found per sample">
-          <thead>
-            <tr>
-              <th scope="col">Sample</th>
-              <th scope="col">Fields found</th>
-              <th scope="col">Not in this sample</th>
-            </tr>
-          </thead>
-          <tbody>
-            {suggestion.samples.map((s) => (
-              <tr key={s.extractionId}>
-                <td>{s.file.name}</td>
-                <td>{percent(s.fields.share)}</td>
-                <td>{s.fields.missing.join(', ') || '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div role="region" aria-label="Fields found per sample">
+          <DataTable
+            columns={SAMPLE_COLUMNS}
+            rows={suggestion.samples}
+            rowKey={(s) => s.extractionId}
+          />
+        </div>
       )}
     </form>
   );
