@@ -15,7 +15,7 @@ import { isObject, pointerSegment, resolveRef, type Json } from './refs.ts';
  * and listed with its JSON Pointer; what is broken as a JSON Schema is a 422.
  */
 
-export interface Dropped {
+interface Dropped {
   path: string;
   reason: string;
 }

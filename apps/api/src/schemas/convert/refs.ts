@@ -13,7 +13,7 @@ export function pointerSegment(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
-export type Resolved =
+type Resolved =
   | { kind: 'found'; schema: unknown }
   | { kind: 'remote' }
   | { kind: 'missing' }

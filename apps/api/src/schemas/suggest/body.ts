@@ -8,7 +8,7 @@ import { uploadFromPart, type UploadInput } from '../../uploads/upload-input.ts'
 /** The multipart field the samples come in, repeated once per file. */
 export const SAMPLES_FIELD = 'files';
 export const MAX_SAMPLES = 5;
-export const MAX_PROMPT_CHARS = 2000;
+const MAX_PROMPT_CHARS = 2000;
 
 export interface SuggestInput {
   samples: UploadInput[];

@@ -11,7 +11,7 @@ import {
 } from '@xt/contract';
 import { StructureSchema } from '../response.ts';
 
-export const FieldsFoundSchema = z
+const FieldsFoundSchema = z
   .object({
     found: z.array(z.string()).meta({ description: 'draft fields this sample gave a value for' }),
     missing: z

@@ -17,8 +17,8 @@ import { draftStructure, fieldsFound, proposalsOf } from './draft.ts';
 import type { Suggestion } from './response.ts';
 
 /** The names the suggestion's extractions show in records, one per round. */
-export const DRAFTING_NAME = 'Schema suggestion: drafting';
-export const DRAFT_RUN_NAME = 'Schema suggestion: draft run';
+const DRAFTING_NAME = 'Schema suggestion: drafting';
+const DRAFT_RUN_NAME = 'Schema suggestion: draft run';
 
 /** Seconds a client is asked to wait before repeating a suggestion the workers did not finish. */
 const UNFINISHED_RETRY_AFTER_SECONDS = 10;
