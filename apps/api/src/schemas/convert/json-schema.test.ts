@@ -167,6 +167,23 @@ describe('convertJsonSchema', () => {
     ]);
   });
 
+  it('stops following a chain of thousands of references instead of exhausting the stack', () => {
+    const $defs = Object.fromEntries(
+      Array.from({ length: 5000 }, (_, i) => [`D${i}`, { $ref: `#/$defs/D${i + 1}` }]),
+    );
+    $defs.D5000 = { type: 'string' };
+    const result = convertJsonSchema({
+      $defs,
+      type: 'object',
+      properties: { a: { $ref: '#/$defs/D0' }, b: { type: 'string' } },
+    });
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.structure.properties).toEqual({ b: { type: 'string' } });
+    expect(result.dropped).toEqual([
+      { path: '/properties/a', reason: 'more than 64 references followed in a row' },
+    ]);
+  });
+
   it.each([
     ['a string', 'hello', 'jsonSchema'],
     [

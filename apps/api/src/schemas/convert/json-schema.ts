@@ -58,6 +58,8 @@ const QUIET = new Set([
   'prefixItems',
 ]);
 
+const MAX_REF_CHAIN = 64;
+
 const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 
 interface Converted {
@@ -119,6 +121,10 @@ class Converter {
         return this.drop(path, `remote reference ${ref} is not fetched`);
       if (resolved.kind === 'missing')
         return this.fail([...path, '$ref'], `$ref ${ref} points to nothing in this document`);
+      // A chain of distinct references is as deep as the document is long: bounded, so a
+      // hostile chain of thousands of $defs is refused rather than the stack exhausted.
+      if (refs.length >= MAX_REF_CHAIN)
+        return this.drop(path, `more than ${MAX_REF_CHAIN} references followed in a row`);
       if (refs.includes(ref))
         return this.drop(
           path,
