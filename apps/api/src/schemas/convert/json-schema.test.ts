@@ -168,7 +168,7 @@ describe('convertJsonSchema', () => {
   });
 
   it('stops following a chain of thousands of references instead of exhausting the stack', () => {
-    const $defs = Object.fromEntries(
+    const $defs: Record<string, object> = Object.fromEntries(
       Array.from({ length: 5000 }, (_, i) => [`D${i}`, { $ref: `#/$defs/D${i + 1}` }]),
     );
     $defs.D5000 = { type: 'string' };
