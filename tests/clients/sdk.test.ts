@@ -164,6 +164,55 @@ describe('schemas', () => {
   });
 });
 
+describe('schema suggestion and import', () => {
+  it('suggests a structure from files given as a path and as bytes, which creates a schema', async () => {
+    const file = path.join(tmpDir, 'invoice.txt');
+    await writeFile(file, 'Invoice number: INV-7\nTotal due: 12.50 EUR');
+    // Values only where the samples write them, so a sample's missing fields show.
+    model.setDefaultBehaviour({ oracle: true });
+    const suggestion = await client.schemas
+      .suggest({
+        files: [
+          { path: file },
+          { data: Buffer.from('Invoice number: INV-8\nIssue date: 2026-11-21'), filename: 'b.txt' },
+        ],
+        prompt: 'supplier invoices',
+      })
+      .finally(() => model.setDefaultBehaviour({}));
+    expect(Object.keys(suggestion.structure.properties ?? {})).toEqual([
+      'invoice_number',
+      'total_due',
+      'issue_date',
+    ]);
+    expect(suggestion.samples.map((s) => s.file.name)).toEqual(['invoice.txt', 'b.txt']);
+    expect(suggestion.samples[0]!.fields.missing).toEqual(['issue_date']);
+    const schema = await client.schemas.create({
+      name: 'Suggested',
+      structure: suggestion.structure,
+    });
+    expect(schema.structure).toEqual(suggestion.structure);
+    await client.schemas.delete(schema.id);
+  });
+
+  it('converts a JSON Schema and types what was left out', async () => {
+    const conversion = await client.schemas.convert({
+      type: 'object',
+      properties: { total: { type: 'number', exclusiveMinimum: 0 } },
+    });
+    expect(conversion).toEqual({
+      structure: { type: 'object', properties: { total: { type: 'number' } } },
+      dropped: [
+        {
+          path: '/properties/total/exclusiveMinimum',
+          reason: 'exclusiveMinimum has no equivalent in a structure',
+        },
+      ],
+    });
+    const refused = await client.schemas.convert({ type: 'text' }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 422 });
+  });
+});
+
 describe('extract()', () => {
   it('returns the record of a synchronous 200 without polling', async () => {
     model.behave({ output: { total: 12.5 } });

@@ -22,6 +22,8 @@ import { docsRoutes } from './ops/openapi.ts';
 import type { KeyCache } from '@xt/accounts';
 import { SchemaService } from './schemas/service.ts';
 import { schemaRoutes } from './schemas/routes.ts';
+import { suggestRoutes } from './schemas/suggest/routes.ts';
+import { SuggestService } from './schemas/suggest/service.ts';
 import { ExtractionService } from './extractions/service.ts';
 import { extractionRoutes } from './extractions/routes.ts';
 import { WebhookService } from './webhooks/service.ts';
@@ -95,9 +97,11 @@ export function createApp(deps: AppDeps): Express {
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     logger,
   });
+  const uploadTemp = new UploadTempDir(config.UPLOAD_TMP_DIR);
   const resourceRouters = [
+    suggestRoutes(new SuggestService(extractions, config.SUGGEST_WAIT_SECONDS), config, uploadTemp),
     schemaRoutes(new SchemaService(db.db, keys, config.MAX_SCHEMAS_PER_ACCOUNT), '/v1'),
-    extractionRoutes(extractions, config, new UploadTempDir(config.UPLOAD_TMP_DIR)),
+    extractionRoutes(extractions, config, uploadTemp),
     webhookRoutes(new WebhookService(db.db, config.MAX_WEBHOOKS_PER_ACCOUNT), {
       basePath: '/v1',
       allowlist: config.WEBHOOK_ALLOWLIST,

@@ -64,6 +64,9 @@ export const configSchema = z.object({
   MAX_SCHEMAS_PER_ACCOUNT: z.coerce.number().int().min(1).default(1000),
   MAX_ACTIVE_EXTRACTIONS_PER_ACCOUNT: z.coerce.number().int().min(1).default(5000),
   EXTRACTION_WAIT_SECONDS: z.coerce.number().min(0).max(300).default(55),
+  // A schema suggestion waits for both of its rounds of model calls (docs/api.md#suggest-a-schema);
+  // past this it answers 503 with Retry-After, and a repeat reuses the calls that finished.
+  SUGGEST_WAIT_SECONDS: z.coerce.number().int().min(1).max(300).default(120),
   MAX_TEXT_CHARS: z.coerce.number().int().min(1).default(1_000_000),
   // Largest JSON or urlencoded create body (413 past it). These are parsed in memory (several
   // times their size while parsed), so they are capped well below danger: twenty at once stay

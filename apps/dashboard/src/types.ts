@@ -36,6 +36,8 @@ export type {
   Citation,
   ExtractionWarning,
   Model,
+  SchemaConversion,
+  SchemaSuggestion,
 } from '@xt/sdk';
 import type { ExtractionStatus, WebhookEndpoint as SdkWebhookEndpoint } from '@xt/sdk';
 

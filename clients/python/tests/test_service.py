@@ -85,6 +85,53 @@ class SchemasTest(ServiceTest):
         self.assertEqual(error.body["status"], False)  # type: ignore[index]
         self.assertTrue(error.request_id)
 
+    def test_suggests_a_structure_from_sample_files(self) -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            sample = Path(folder) / "invoice.txt"
+            sample.write_text("Invoice number: INV-7\n取引先: 株式会社サンプル\n", encoding="utf-8")
+            suggestion = self.client.schemas.suggest(
+                [sample, b"Invoice number: INV-8\nTotal due: 12.50 EUR"], prompt="supplier invoices"
+            )
+        self.assertEqual(
+            list(suggestion["structure"].get("properties", {})), ["invoice_number", "取引先", "total_due"]
+        )
+        self.assertEqual([s["file"]["name"] for s in suggestion["samples"]], ["invoice.txt", "upload"])
+        self.assertEqual(len(suggestion["usage"]["extractions"]), 4)
+        created = self.client.schemas.create("Suggested py", suggestion["structure"])
+        self.assertEqual(created["structure"], suggestion["structure"])
+        with self.assertRaises(ApiError) as caught:
+            self.client.schemas.suggest([])
+        self.assertEqual((caught.exception.status, caught.exception.fields), (422, ["files"]))
+
+    def test_converts_a_json_schema(self) -> None:
+        pydantic = {
+            "$defs": {"Line": {"properties": {"amount": {"type": "number"}}, "type": "object"}},
+            "properties": {
+                "lines": {"items": {"$ref": "#/$defs/Line"}, "type": "array"},
+                "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+                "code": {"type": "string", "pattern": "^[A-Z]+$"},
+            },
+            "required": ["lines"],
+            "type": "object",
+        }
+        conversion = self.client.schemas.convert(pydantic)
+        self.assertEqual(
+            conversion["structure"],
+            {
+                "type": "object",
+                "properties": {
+                    "lines": {
+                        "type": "array",
+                        "items": {"type": "object", "properties": {"amount": {"type": "number"}}},
+                        "required": True,
+                    },
+                    "note": {"type": "string"},
+                    "code": {"type": "string"},
+                },
+            },
+        )
+        self.assertEqual([d["path"] for d in conversion["dropped"]], ["/properties/code/pattern"])
+
 
 class ModelsTest(ServiceTest):
     def test_lists_the_models_the_service_serves(self) -> None:

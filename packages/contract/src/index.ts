@@ -15,3 +15,4 @@ export * from './records.ts';
 export * from './spelling.ts';
 export * from './pagination.ts';
 export * from './dashboard-wire.ts';
+export * from './schema-draft.ts';

@@ -88,6 +88,15 @@ describe('validateStructure: valid structures', () => {
     };
     expect(validateStructure(s)).toEqual([]);
   });
+
+  it('accepts letters and digits of any script, with their combining marks', () => {
+    const names = ['取引先', 'naïve', 'Straße', 'номер_счёта', 'राशि', '金額２', 'x'.repeat(64)];
+    const s = {
+      type: 'object',
+      properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])),
+    };
+    expect(validateStructure(s)).toEqual([]);
+  });
 });
 
 describe('validateStructure: root', () => {
@@ -427,7 +436,7 @@ describe('validateStructure: field definitions', () => {
 });
 
 describe('validateStructure: field names', () => {
-  it.each(['', 'first name', 'a.b', 'a[0]', 'naïve', 'x'.repeat(65), 'semi;colon', 'slash/'])(
+  it.each(['', 'first name', 'a.b', 'a[0]', 'x'.repeat(65), 'semi;colon', 'slash/', '取引先 名'])(
     'rejects %j',
     (name) => {
       const s = { type: 'object', properties: { [name]: { type: 'string' } } };
@@ -435,7 +444,7 @@ describe('validateStructure: field names', () => {
       expect(errors).toEqual([
         {
           field: `structure.properties.${name}`,
-          message: expect.stringContaining('letters, digits') as unknown,
+          message: expect.stringContaining('letters or digits (any script)') as unknown,
         },
       ]);
     },

@@ -40,7 +40,15 @@ export const STRUCTURE_LIMITS = {
 } as const;
 
 const ROOT_TYPES: readonly FieldType[] = ['object', 'array'];
-const FIELD_NAME = new RegExp(`^[A-Za-z0-9_-]{1,${STRUCTURE_LIMITS.maxNameLength}}$`);
+/**
+ * Letters and digits of any script (a Japanese invoice's `取引先`, a German `Straße`), their
+ * combining marks (Devanagari and Thai letters need them), `_` and `-`. Whitespace and
+ * punctuation stay out: a name is also a JSON pointer segment and a path in error messages.
+ */
+export const FIELD_NAME = new RegExp(
+  `^[\\p{L}\\p{M}\\p{N}_-]{1,${STRUCTURE_LIMITS.maxNameLength}}$`,
+  'u',
+);
 const ALLOWED_LIST = FIELD_ATTRIBUTES.join(', ');
 
 type Json = Record<string, unknown>;
@@ -279,7 +287,7 @@ class StructureValidator {
       } else if (!FIELD_NAME.test(name)) {
         this.add(
           childPath,
-          `Field name "${name}" is invalid: use 1 to ${STRUCTURE_LIMITS.maxNameLength} letters, digits, "_" or "-".`,
+          `Field name "${name}" is invalid: use 1 to ${STRUCTURE_LIMITS.maxNameLength} letters or digits (any script), "_" or "-".`,
         );
       }
       this.child(props[name], childPath, depth + 1, 'field');

@@ -6,6 +6,7 @@ import type {
   FormatName,
   PublicModel,
   SourceType,
+  Structure,
   UploadedFile,
 } from '@xt/contract';
 import type { BlobStore, DbExecutor } from '@xt/blob-store';
@@ -35,6 +36,11 @@ export interface NewExtraction {
   reuse: { key: Buffer | null; maxAgeSeconds: number | null };
   /** `batch`: the provider's batch interface, and a job below every standard one (docs/batch.md). */
   priority?: ExtractionPriority | undefined;
+  /**
+   * A structure no stored schema holds (a schema suggestion's calls, docs/api.md#suggest-a-schema):
+   * the row's snapshot is this instead of the schema table's, and `schemaId` only groups rows.
+   */
+  unsavedSchema?: { name: string; structure: Structure } | undefined;
 }
 
 export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -79,12 +85,13 @@ export function requestColumns(
 ) {
   const snapshot = (column: typeof schemas.name | typeof schemas.structure) =>
     sql`(select ${column} from ${schemas} where ${schemas.accountId} = ${accountId} and ${schemas.id} = ${input.schemaId})`;
+  const unsaved = input.unsavedSchema;
   return {
     id,
     accountId,
     schemaId: input.schemaId,
-    schemaName: snapshot(schemas.name),
-    schemaStructure: snapshot(schemas.structure),
+    schemaName: unsaved ? unsaved.name : snapshot(schemas.name),
+    schemaStructure: unsaved ? unsaved.structure : snapshot(schemas.structure),
     sourceType: input.type,
     source: input.source,
     instruction: input.instruction ?? null,

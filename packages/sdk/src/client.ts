@@ -15,7 +15,9 @@ import type {
   Page,
   PublicModel,
   Schema,
+  SchemaConversion,
   SchemaInput,
+  SchemaSuggestion,
   SourceType,
   WebhookDelivery,
   WebhookEndpoint,
@@ -77,6 +79,14 @@ export interface CreatedExtraction {
   idempotencyKey: string;
 }
 
+export interface SuggestSchemaParams {
+  /** 1 to 5 sample documents, any kind an extraction takes as an upload. */
+  files: Upload[];
+  /** What the schema is for, in your words: guides which fields are drafted. */
+  prompt?: string;
+  model?: PublicModel;
+}
+
 export type ExtractOptions = CreateExtractionOptions &
   PollOptions & {
     /** Give up on the whole call (a TimeoutError) after this long. Default: never. */
@@ -126,6 +136,38 @@ export class XtClient {
     delete: async (id: string, options: CallOptions = {}): Promise<void> => {
       await this.send('DELETE', `/schemas/${enc(id)}`, undefined, options);
     },
+    /**
+     * Drafts a structure from sample files and runs it on each (docs/api.md#suggest-a-schema).
+     * Nothing is stored as a schema; the model calls are charged as extractions. A 503 (the
+     * workers did not finish in time, or the provider is down) is retried: a repeat reuses
+     * the calls that finished.
+     */
+    suggest: async (
+      params: SuggestSchemaParams,
+      options: CallOptions = {},
+    ): Promise<SchemaSuggestion> => {
+      const form = new FormData();
+      for (const file of params.files) {
+        const { blob, filename } = await uploadBlob(file);
+        form.append('files', blob, filename);
+      }
+      if (params.prompt !== undefined) form.append('prompt', params.prompt);
+      if (params.model !== undefined) form.append('model', params.model);
+      const res = await this.http.request<SchemaSuggestion>({
+        ...options,
+        method: 'POST',
+        path: '/schemas/suggest',
+        form,
+        resendable: true,
+      });
+      return res.data;
+    },
+    /**
+     * A JSON Schema (Pydantic's model_json_schema(), zod-to-json-schema's output, …) as a
+     * structure, with what could not be kept (docs/api.md#import-a-json-schema). No charge.
+     */
+    convert: (jsonSchema: object, options: CallOptions = {}): Promise<SchemaConversion> =>
+      this.send('POST', '/schemas/convert', { jsonSchema }, options),
   };
 
   readonly extractions = {

@@ -7,6 +7,7 @@ export type {
   CreateOptions,
   CreatedExtraction,
   ExtractOptions,
+  SuggestSchemaParams,
 } from './client.ts';
 export type { CallOptions, TransportOptions } from './transport.ts';
 export type { PollOptions } from './poll.ts';

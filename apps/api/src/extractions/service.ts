@@ -73,7 +73,7 @@ export class ExtractionService {
   /** See packages/extractions/src/submit.ts; the Idempotency-Key is claimed with the row. */
   create(
     accountId: string,
-    input: ExtractionInput,
+    input: ExtractionInput & Pick<NewExtraction, 'unsavedSchema'>,
     ctx: Omit<SubmitContext, 'claimKey'> & { idempotency?: IdempotencyRequest | undefined },
   ): Promise<CreateOutcome> {
     const { idempotency } = ctx;

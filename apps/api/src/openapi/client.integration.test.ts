@@ -134,6 +134,8 @@ it('generates a client that compiles and uses every route of the real API', asyn
     listedTotal: expect.any(Number),
     resultTotal: expect.any(Number),
     uploadedStatus: expect.stringMatching(/^(pending|processing|completed)$/),
+    suggestedFields: ['invoice_number', 'total_due'],
+    convertedFields: ['total'],
     secretChanged: true,
     deliveries: 0,
     defaultModel: 'gpt-4.1',

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import {
+  FIELD_NAME,
   FIELD_TYPES,
   STRUCTURE_LIMITS,
   TimestampSchema,
@@ -18,9 +19,7 @@ const lengthBound = z
   .union([z.int().min(0), z.string().regex(/^\d+$/)])
   .meta({ description: 'a non-negative integer, as a number or numeric text; strings only' });
 
-const fieldName = z
-  .string()
-  .regex(new RegExp(`^[A-Za-z0-9_-]{1,${STRUCTURE_LIMITS.maxNameLength}}$`));
+const fieldName = z.string().regex(FIELD_NAME);
 
 // Strict in requests too (validateStructure refuses unknown attributes), so requests and
 // responses share one `FieldDefinition` component instead of an input and an output copy.

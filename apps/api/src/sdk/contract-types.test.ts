@@ -21,6 +21,7 @@ import type * as sdk from '@xt/sdk';
 import type { ExtractionCompleted } from '../extractions/response.ts';
 import type { ModelInfo } from '../models/response.ts';
 import type { serializeSchema } from '../schemas/serialize.ts';
+import type { Conversion, Suggestion } from '../schemas/suggest/response.ts';
 import type { serializeAttempt, serializeEndpointWithSecret } from '../webhooks/serialize.ts';
 
 type Equal<A, B> =
@@ -69,6 +70,8 @@ const checks: {
   attemptKeys: Equal<keyof sdk.WebhookDelivery, keyof ServiceAttempt>;
   attempt: Fits<Omit<sdk.WebhookDelivery, 'type'>, Omit<ServiceAttempt, 'type'>>;
   model: Equal<sdk.Model, ModelInfo>;
+  suggestion: Fits<Omit<sdk.SchemaSuggestion, 'structure'>, Omit<Suggestion, 'structure'>>;
+  conversion: Fits<Omit<sdk.SchemaConversion, 'structure'>, Omit<Conversion, 'structure'>>;
 } = {
   statuses: true,
   sourceTypes: true,
@@ -95,6 +98,8 @@ const checks: {
   attemptKeys: true,
   attempt: true,
   model: true,
+  suggestion: true,
+  conversion: true,
 };
 
 describe('SDK wire types', () => {

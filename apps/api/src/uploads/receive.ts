@@ -23,7 +23,7 @@ interface StoredPart {
   content?: InspectedContent;
 }
 
-/** Per-request: how many `source` file parts arrived (only the first is kept). */
+/** Per-request: how many file parts arrived under the parser's field (only the first few are kept). */
 const sourceParts = new WeakMap<Request, number>();
 
 /**
@@ -84,12 +84,19 @@ class InspectingStorage implements multer.StorageEngine {
   }
 }
 
-/** The multipart parser of the create route: fields as usual, one `source` file at most kept. */
+/**
+ * The multipart parser of an upload route: fields as usual, the first `keep` file parts named
+ * `field` kept (the create's one `source`, a suggestion's `files`), the rest only counted.
+ */
 export function multipartParser(opts: {
   temp: UploadTempDir;
   maxUploadBytes: number;
   maxFieldBytes: number;
+  field?: string;
+  keep?: number;
 }) {
+  const field = opts.field ?? SOURCE_FIELD;
+  const keep = opts.keep ?? 1;
   return multer({
     storage: new InspectingStorage(opts.temp),
     // File names are UTF-8 in practice (browsers, curl); busboy's default would read Latin-1.
@@ -101,29 +108,39 @@ export function multipartParser(opts: {
       parts: 30,
     },
     fileFilter(req, file, accept) {
-      if (file.fieldname !== SOURCE_FIELD) return accept(null, false);
+      if (file.fieldname !== field) return accept(null, false);
       const seen = (sourceParts.get(req) ?? 0) + 1;
       sourceParts.set(req, seen);
-      accept(null, seen === 1);
+      accept(null, seen <= keep);
     },
   }).any();
 }
 
+/** The kept file parts named `field`, in the order they came, and how many such parts came. */
+export function receivedFiles(
+  req: Request,
+  field: string,
+): { files: ReceivedFile[]; count: number } {
+  const parts = (Array.isArray(req.files) ? req.files : []) as (Express.Multer.File & StoredPart)[];
+  const files = parts.flatMap((part) =>
+    part.fieldname === field && part.path && part.content
+      ? [
+          {
+            originalName: part.originalname,
+            declaredType: part.mimetype,
+            path: part.path,
+            content: part.content,
+          },
+        ]
+      : [],
+  );
+  return { files, count: sourceParts.get(req) ?? 0 };
+}
+
 /** The `source` file of a parsed request, and how many `source` file parts it had. */
 export function receivedFile(req: Request): { file?: ReceivedFile; count: number } {
-  const files = (Array.isArray(req.files) ? req.files : []) as (Express.Multer.File & StoredPart)[];
-  const part = files.find((f) => f.fieldname === SOURCE_FIELD && f.path && f.content);
-  const count = sourceParts.get(req) ?? 0;
-  if (!part?.path || !part.content) return { count };
-  return {
-    count,
-    file: {
-      originalName: part.originalname,
-      declaredType: part.mimetype,
-      path: part.path,
-      content: part.content,
-    },
-  };
+  const { files, count } = receivedFiles(req, SOURCE_FIELD);
+  return files[0] ? { file: files[0], count } : { count };
 }
 
 /** Temp files of a request, removed once it is answered whatever happened. */

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
 import { api, errorsFor, type ApiError } from '../api.ts';
 import { StructureOutline } from '../components/structure-outline.tsx';
+import { SchemaStarters } from './schema-starters.tsx';
 import { ConfirmDialog, ErrorNotice, Field, PageHeader, Spinner } from '../components/ui.tsx';
 import { formatDateTime } from '../format.ts';
 import { useLoad, useSubmit, useTitle } from '../hooks.ts';
@@ -117,6 +118,7 @@ export function SchemaEditorPage() {
           {formatDateTime(existing.data.updatedAt)} · <code>{existing.data.id}</code>
         </p>
       )}
+      <SchemaStarters onStructure={(s) => setStructureText(JSON.stringify(s, null, 2))} />
       <form onSubmit={save} noValidate>
         {saved && (
           <div class="notice notice--ok" role="status">

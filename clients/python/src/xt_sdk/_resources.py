@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any, Iterator, Mapping, Optional, cast
+from typing import Any, Iterator, Mapping, Optional, Sequence, cast
 from urllib.parse import quote
 
+from ._multipart import FileInput, FilePart, encode_multipart, read_file
 from ._pages import iterate_pages
 from ._transport import Transport
 from .types import (
@@ -14,7 +15,10 @@ from .types import (
     ExtractionStatus,
     Model,
     Page,
+    PublicModel,
     Schema,
+    SchemaConversion,
+    SchemaSuggestion,
     WebhookDelivery,
     WebhookEndpoint,
     WebhookEndpointWithSecret,
@@ -110,6 +114,40 @@ class Schemas:
 
     def delete(self, schema_id: str) -> None:
         self._http.request("DELETE", f"/schemas/{_id(schema_id)}")
+
+    def suggest(
+        self,
+        files: Sequence[FileInput],
+        *,
+        prompt: Optional[str] = None,
+        model: Optional[PublicModel] = None,
+    ) -> SchemaSuggestion:
+        """
+        Drafts a structure from 1 to 5 sample files (paths, bytes or binary file objects) and
+        runs it on each (docs/api.md#suggest-a-schema). Nothing is stored as a schema; the model
+        calls are charged as extractions. A 503 is retried: a repeat reuses the calls that
+        finished.
+        """
+        parts: list[FilePart] = []
+        for file in files:
+            data, name = read_file(file, None)
+            parts.append(FilePart("files", name, data, None))
+        fields: dict[str, str] = {}
+        if prompt is not None:
+            fields["prompt"] = prompt
+        if model is not None:
+            fields["model"] = model
+        body, ctype = encode_multipart(fields, parts)
+        res = self._http.request("POST", "/schemas/suggest", body=body, content_type=ctype)
+        return cast(SchemaSuggestion, res.data)
+
+    def convert(self, json_schema: Mapping[str, Any]) -> SchemaConversion:
+        """A JSON Schema (Pydantic's ``model_json_schema()``, ...) as a structure, with what could
+        not be kept (docs/api.md#import-a-json-schema). No model call, no charge."""
+        res = self._http.request(
+            "POST", "/schemas/convert", json_body={"jsonSchema": dict(json_schema)}
+        )
+        return cast(SchemaConversion, res.data)
 
 
 class Extractions:

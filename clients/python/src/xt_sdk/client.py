@@ -3,22 +3,17 @@
 from __future__ import annotations
 
 import json
-import mimetypes
 import os
 import time
 import uuid
 from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, Any, Callable, Optional, Union, cast
+from typing import Any, Callable, Optional, cast
 
-from ._multipart import encode_multipart
+from ._multipart import FileInput, FilePart, encode_multipart, read_file
 from ._resources import Extractions, Models, Schemas, Webhooks
 from ._transport import RetryPolicy, Transport
 from .errors import ApiError, ExtractionFailedError, XtError
 from .types import Extraction, ExtractionOutcome, Priority, Progress, PublicModel, SourceType
-
-#: A file to upload: a path, bytes, or an open binary file.
-FileInput = Union[str, "os.PathLike[str]", bytes, IO[bytes]]
 
 _FINAL = ("completed", "failed")
 
@@ -110,7 +105,7 @@ class XtClient:
             fields["priority"] = priority
         try:
             if file is not None:
-                data, name = _read_file(file, filename)
+                data, name = read_file(file, filename)
                 form = {k: str(v) for k, v in fields.items()}
                 if metadata:
                     form["metadata"] = json.dumps(metadata)
@@ -120,8 +115,8 @@ class XtClient:
                     form["cache"] = "false"
                 elif cache_max_age is not None:
                     form["cache_max_age"] = str(cache_max_age)
-                mime = content_type or mimetypes.guess_type(name)[0]
-                body, ctype = encode_multipart(form, "source", name, data, mime)
+                part = FilePart("source", name, data, content_type)
+                body, ctype = encode_multipart(form, [part])
                 res = self._http.request(
                     "POST", "/extractions", body=body, content_type=ctype, headers=headers
                 )
@@ -227,14 +222,3 @@ class XtClient:
         if "reused" in record:
             done["reused"] = record["reused"]
         return done
-
-
-def _read_file(file: FileInput, filename: Optional[str]) -> tuple[bytes, str]:
-    if isinstance(file, bytes):
-        return file, filename or "upload"
-    if isinstance(file, (str, os.PathLike)):
-        path = Path(file)
-        return path.read_bytes(), filename or path.name
-    data = file.read()
-    name = filename or os.path.basename(str(getattr(file, "name", "") or "upload"))
-    return data, name

@@ -2,7 +2,7 @@ import type { BlobStore } from '@xt/blob-store';
 import type { Db } from '@xt/db';
 import type { KeyClaim, NewExtraction, Transaction, Written } from '../create.ts';
 import { writeReusedExtraction } from './create-reused.ts';
-import { findReusableForSchema } from './lookup.ts';
+import { findReusableForSchema, findReusableForStructure } from './lookup.ts';
 
 /**
  * The create's reuse, when its key is known now (typed text, uploads) and the request allows
@@ -19,11 +19,12 @@ export async function reuseAtCreate(
 ): Promise<Written | null> {
   const { key, maxAgeSeconds } = input.reuse;
   if (!key || maxAgeSeconds === null) return null;
-  const hit = await findReusableForSchema(deps.db, {
-    accountId,
-    key,
-    maxAgeSeconds,
-    schemaId: input.schemaId,
-  });
+  const lookup = { accountId, key, maxAgeSeconds };
+  const hit = input.unsavedSchema
+    ? await findReusableForStructure(deps.db, {
+        ...lookup,
+        structure: input.unsavedSchema.structure,
+      })
+    : await findReusableForSchema(deps.db, { ...lookup, schemaId: input.schemaId });
   return hit ? writeReusedExtraction(deps, accountId, input, hit, opts) : null;
 }

@@ -37,6 +37,17 @@ const forSchema = preparedPerDb('reuse_for_schema', (db, name) =>
     .prepare(name),
 );
 
+/** At create, for a structure no schema holds (a schema suggestion's): compared as sent. */
+const forStructure = preparedPerDb('reuse_for_structure', (db, name) =>
+  db
+    .select({ id: e.id })
+    .from(e)
+    .where(and(withKey, eq(sql`${e.schemaStructure}::text`, sql.placeholder('structure'))))
+    .orderBy(desc(e.finishedAt))
+    .limit(1)
+    .prepare(name),
+);
+
 const self = alias(extractions, 'self');
 
 /** In the worker: compared with the extraction's own snapshot; never itself. */
@@ -73,6 +84,23 @@ export async function findReusableForSchema(
     key: lookup.key,
     maxAge: lookup.maxAgeSeconds,
     schemaId: lookup.schemaId,
+  });
+  return hit?.id;
+}
+
+/**
+ * The id of the answer a create with an unsaved structure may reuse, if any. The json column
+ * keeps the text it was written as, JSON.stringify's, so the same structure is the same text.
+ */
+export async function findReusableForStructure(
+  db: Db,
+  lookup: ReuseLookup & { structure: unknown },
+): Promise<string | undefined> {
+  const [hit] = await forStructure(db).execute({
+    accountId: lookup.accountId,
+    key: lookup.key,
+    maxAge: lookup.maxAgeSeconds,
+    structure: JSON.stringify(lookup.structure),
   });
   return hit?.id;
 }

@@ -1,5 +1,6 @@
 import { asksForQuotes, shapeAnswer } from './cited-answer.ts';
-import { oracleAnswer } from './oracle/index.ts';
+import { asksForDraft, draftAnswer } from './draft-answer.ts';
+import { oracleAnswer, readSource } from './oracle/index.ts';
 import { sampleValue } from './sample-value.ts';
 import type { Behaviour, RecordedImage, RecordedRequest, Usage } from './types.ts';
 
@@ -22,7 +23,10 @@ export async function oracleBehaviour(
   // limit are then applied to its answer as to any other (see completion()).
   const schema = request.schema as { properties?: { output?: unknown } } | undefined;
   const target = asksForQuotes(schema) ? schema?.properties?.output : schema;
-  const output = await oracleAnswer(request.body, target);
+  // A schema suggestion's drafting call reads the same source, images through tesseract too.
+  const output = asksForDraft(target)
+    ? draftAnswer((await readSource(request.body)).lines)
+    : await oracleAnswer(request.body, target);
   const body = (request.body ?? {}) as { max_completion_tokens?: unknown; max_tokens?: unknown };
   const requested = body.max_completion_tokens ?? body.max_tokens;
   const cap =
@@ -90,7 +94,21 @@ function fullOutput(request: RecordedRequest, behaviour: Behaviour): unknown {
   if ('output' in behaviour) return behaviour.output;
   if (behaviour.respond) return behaviour.respond(request);
   const schema = request.schema as { properties?: { output?: unknown } } | undefined;
-  return sampleValue(asksForQuotes(schema) ? schema?.properties?.output : schema, schema);
+  const target = asksForQuotes(schema) ? schema?.properties?.output : schema;
+  if (asksForDraft(target)) return draftAnswer(userSourceLines(request));
+  return sampleValue(target, schema);
+}
+
+/** The lines between <source> and </source> of the user messages (the system prompt names the tags too). */
+function userSourceLines(request: RecordedRequest): string[] {
+  const text = request.messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.text)
+    .join('\n');
+  const start = text.indexOf('<source>');
+  const end = text.lastIndexOf('</source>');
+  const inside = start >= 0 && end > start ? text.slice(start + '<source>'.length, end) : text;
+  return inside.split(/\r?\n/);
 }
 
 /** The stand-in's tokens: short runs of letters or digits, whitespace runs, single symbols. */

@@ -95,6 +95,25 @@ export async function useEveryRoute(t: Target) {
       },
     }),
   );
+  const suggested = must(
+    'suggestSchema',
+    await api.POST('/schemas/suggest', {
+      body: {
+        files: [new Blob(['Invoice number: INV-7\nTotal due: 7.25'], { type: 'text/plain' })],
+      },
+      bodySerializer(body) {
+        const form = new FormData();
+        for (const file of body.files) form.append('files', file, 'sample.txt');
+        return form;
+      },
+    }),
+  );
+  const converted = must(
+    'convertJsonSchema',
+    await api.POST('/schemas/convert', {
+      body: { jsonSchema: { type: 'object', properties: { total: { type: 'number' } } } },
+    }),
+  );
   const listed = must(
     'listExtractions',
     await api.GET('/extractions', {
@@ -168,6 +187,8 @@ export async function useEveryRoute(t: Target) {
     listedTotal,
     resultTotal,
     uploadedStatus: uploaded.data.status,
+    suggestedFields: Object.keys(suggested.data.structure.properties ?? {}),
+    convertedFields: Object.keys(converted.data.structure.properties ?? {}),
     secretChanged: rotated.data.secret !== secret,
     deliveries: deliveries.data.meta.total,
     defaultModel,

@@ -91,7 +91,7 @@ function tableRows(source: Source, item: JsonSchema): Record<string, unknown>[] 
   return [...fromText, ...fromImages];
 }
 
-async function readSource(body: unknown): Promise<Source> {
+export async function readSource(body: unknown): Promise<Source> {
   const { text, images } = await sourceText(body);
   const textLines = text.split(/\r?\n/);
   const imageLines = images.flatMap((t) => t.split(/\r?\n/));
