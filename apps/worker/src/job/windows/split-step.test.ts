@@ -215,7 +215,7 @@ describe('splitStep', () => {
         beforeWindows: () => Promise.resolve({ status: 'completed' }),
       },
     );
-    expect(done).toEqual({ next: 'done', status: 'completed' });
+    expect(done).toEqual({ next: 'done', end: { status: 'completed' } });
     expect(reused.cuts).toEqual([]);
     expect(reused.kept).toEqual([]);
   });

@@ -15,7 +15,7 @@ type SplitRow = Pick<
   'id' | 'sourceType' | 'source' | 'file' | 'fileRef' | 'model' | 'priority' | 'citationsRequested'
 >;
 
-export type SplitOutcome =
+export type SplitOutcome<Done = never> =
   /** Worked as page windows. */
   | { next: 'windows'; split: WindowSplit }
   /**
@@ -23,8 +23,8 @@ export type SplitOutcome =
    * converted) or fetched (a URL source): `prepare` reads the whole of it from what was read.
    */
   | { next: 'whole'; prepare: () => Promise<PreparedSource> }
-  /** Finished without windows by `beforeWindows` (an earlier answer reused), with its status. */
-  | { next: 'done'; status: string }
+  /** Finished without windows by `beforeWindows` (an earlier answer reused), as it said. */
+  | { next: 'done'; end: Done }
   /** The one-job path, from the start. */
   | { next: 'one-job' };
 
@@ -48,7 +48,7 @@ const WINDOWED_URL_KINDS: ReadonlySet<SourceType> = new Set(['pdf', 'document', 
  * fetched twice. Anything else (another kind, batch priority, whose calls go to the provider's
  * batch interface in rounds) takes the one-job path.
  */
-export async function splitStep(
+export async function splitStep<Done = never>(
   sources: Pick<
     SourcePreparer,
     | 'countUploadPages'
@@ -69,11 +69,11 @@ export async function splitStep(
   }: {
     signal: AbortSignal;
     preparations?: PreparationStore | undefined;
-    beforeWindows?: ((found: FetchedLong) => Promise<{ status: string } | undefined>) | undefined;
+    beforeWindows?: ((found: FetchedLong) => Promise<Done | undefined>) | undefined;
     /** false: the model takes no images; a short source prepared here reads scans as text. */
     images?: boolean | undefined;
   },
-): Promise<SplitOutcome> {
+): Promise<SplitOutcome<Done>> {
   if (row.priority === 'batch') return { next: 'one-job' };
   // A document read before is not converted again (docs/reuse.md#preparations).
   const opts = {
@@ -85,7 +85,7 @@ export async function splitStep(
   };
   let file: UploadedSource | FetchedFile;
   let kind = row.sourceType;
-  let otherwise: SplitOutcome = { next: 'one-job' };
+  let otherwise: SplitOutcome<Done> = { next: 'one-job' };
   let fetched: FetchedFile | undefined;
   if (row.file) {
     file = { ref: row.fileRef, contentType: row.file.contentType, sha256: row.file.sha256 };
@@ -102,7 +102,7 @@ export async function splitStep(
   const cut = async (pdf: Uint8Array, pagesTotal: number, notesPages: boolean) => {
     if (fetched && beforeWindows) {
       const done = await beforeWindows(fetched);
-      if (done) return { next: 'done' as const, status: done.status };
+      if (done) return { next: 'done' as const, end: done };
     }
     const plan = planWindows(pagesTotal, splitPages);
     const pdfs = await sources.cutPdf(
