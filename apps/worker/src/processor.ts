@@ -99,7 +99,7 @@ export function createProcessor(deps: ProcessorDeps) {
           step: deps.windows ? extractJobStep(payload) : 'extract',
           steps: {
             extract: (data, log) => extract(job, data, log, stop),
-            'merge-windows': (data, log) => mergeWindows(job, token, data, log),
+            'merge-windows': (data) => mergeWindows(job, token, data),
           },
         },
         log,

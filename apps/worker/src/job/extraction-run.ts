@@ -7,7 +7,6 @@ import { errorSummary, type OutageReporter } from '@xt/runtime';
 import type { PreparationStore, SourcePreparer } from '@xt/sources';
 import type { BatchRunner } from '../batch/runner.ts';
 import type { StageTimer } from '../ops/stages.ts';
-import type { WorkerMetrics } from '../ops/worker-metrics.ts';
 import type { PagePreviews } from '../page-previews/index.ts';
 import { claimStep } from './claim-step.ts';
 import { priceSpend } from './cost.ts';
@@ -39,7 +38,6 @@ export interface ExtractionRunDeps {
   jobTimeoutMs: number;
   maxAttempts: number;
   modelConfigured: boolean;
-  metrics?: WorkerMetrics | undefined;
   previews?: PagePreviews | undefined;
   reuse?: JobReuse | undefined;
   preparations?: ((row: ExtractionRow) => PreparationStore | undefined) | undefined;
@@ -58,7 +56,7 @@ export interface ExtractionRunDeps {
  * fails the claimed row is recorded as its failure (retried while attempts last).
  */
 export function extractionRun(deps: ExtractionRunDeps) {
-  const { lifecycle, metrics, time, prices } = deps;
+  const { lifecycle, time, prices } = deps;
 
   return async function extract(
     job: Job,

@@ -264,7 +264,9 @@ describe('failingTheRow', () => {
     ];
     for (const [err, signal] of cases) {
       const record = vi.fn(failed);
-      await expect(failingTheRow(signal, () => Promise.reject(err), record)).rejects.toBe(err);
+      await expect(failingTheRow(signal, () => Promise.reject(err as Error), record)).rejects.toBe(
+        err,
+      );
       expect(record).not.toHaveBeenCalled();
     }
   });

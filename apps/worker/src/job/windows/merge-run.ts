@@ -1,5 +1,4 @@
 import { WaitingChildrenError, type Job } from 'bullmq';
-import type { Logger } from 'pino';
 import type { PriceTable } from '@xt/model';
 import type { ExtractJobPayload } from '@xt/queue';
 import type { StageTimer } from '../../ops/stages.ts';
@@ -33,7 +32,6 @@ export function mergeRun(deps: MergeRunDeps) {
     job: Job,
     token: string | undefined,
     payload: ExtractJobPayload,
-    log: Logger,
   ): Promise<JobEnd> {
     const windows = deps.windows;
     const split = payload.windows;
