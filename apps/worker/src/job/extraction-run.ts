@@ -28,7 +28,7 @@ import { progressReporter, type ProgressReporter } from './progress-step.ts';
 import { reuseContent, reuseStep, type JobReuse, type ReuseStepOutcome } from './reuse-step.ts';
 import { failingTheRow, type StepResult } from './step-job.ts';
 import { planWindows } from './windows/plan.ts';
-import { splitStep, type FetchedLong } from './windows/split-step.ts';
+import { splitStep, type SplitOutcome } from './windows/split-step.ts';
 import type { WindowStore } from './windows/store.ts';
 
 export interface ExtractionRunDeps {
@@ -122,25 +122,12 @@ export function extractionRun(deps: ExtractionRunDeps) {
             (id, pdfs, notesPages) => windows.store.keepPdfs(id, pdfs, notesPages),
             claimed,
             windows.splitPages,
-            {
-              signal,
-              preparations,
-              beforeWindows: (found) => beforeWindows(claimed, found),
-              images: model.capabilities.images,
-            },
+            { signal, preparations, images: model.capabilities.images },
           ),
           signal,
         )
       : undefined;
-    if (split?.next === 'done') return split.end;
-    if (split?.next === 'windows') {
-      const { pagesTotal, splitPages } = split.split;
-      log.info(
-        { pages: pagesTotal, windows: planWindows(pagesTotal, splitPages).length },
-        'document split into page windows',
-      );
-      return { next: 'merge-windows', data: { windows: split.split } };
-    }
+    if (split?.next === 'windows') return withTimeout(intoWindows(claimed, split, log), signal);
     const preparing = performance.now();
     const source = await withTimeout(
       split?.next === 'whole'
@@ -191,25 +178,38 @@ export function extractionRun(deps: ExtractionRunDeps) {
   }
 
   /**
-   * A URL source found long enough for page windows, before they are cut: what one job records
-   * after fetching is recorded now (the kind and format found, the reuse key), since no job
-   * prepares the whole of it; an earlier answer for the same fetched bytes completes it instead
-   * (job/reuse-step.ts), with no window cut.
+   * A document long enough for page windows: they are cut and the job moves on to
+   * `merge-windows`. A URL source first has what one job records after fetching recorded now
+   * (the kind and format found, the reuse key), since no job prepares the whole of it; an
+   * earlier answer for the same fetched bytes completes it instead (job/reuse-step.ts), with no
+   * window cut.
    */
-  async function beforeWindows(
+  async function intoWindows(
     claimed: ExtractionRow,
-    found: FetchedLong,
-  ): Promise<JobEnd | undefined> {
-    const row = await recordFound(lifecycle, claimed, {
-      found: { type: found.kind, format: found.format },
-    });
-    if (!deps.reuse) return undefined;
-    const reused = await reuseContent(deps.reuse, row, {
-      kind: 'fetched',
-      sha256: found.sha256,
-      contentType: found.contentType,
-    });
-    return reused.next === 'done' ? completedFromReuse(reused) : undefined;
+    split: Extract<SplitOutcome, { next: 'windows' }>,
+    log: Logger,
+  ): Promise<StepResult<ExtractJobStep, ExtractJobPayload>> {
+    const found = split.found;
+    if (found) {
+      const row = await recordFound(lifecycle, claimed, {
+        found: { type: found.kind, format: found.format },
+      });
+      const reused =
+        deps.reuse &&
+        (await reuseContent(deps.reuse, row, {
+          kind: 'fetched',
+          sha256: found.sha256,
+          contentType: found.contentType,
+        }));
+      if (reused?.next === 'done') return completedFromReuse(reused);
+    }
+    await split.cut();
+    const { pagesTotal, splitPages } = split.split;
+    log.info(
+      { pages: pagesTotal, windows: planWindows(pagesTotal, splitPages).length },
+      'document split into page windows',
+    );
+    return { next: 'merge-windows', data: { windows: split.split } };
   }
 
   /** Progress of a source of several pages, written as they finish (job/progress-step.ts). */
