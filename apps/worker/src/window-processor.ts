@@ -1,20 +1,22 @@
-import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { isDatabaseUnavailable } from '@xt/db';
+import { sumSpend, type ExtractionFailure } from '@xt/contract';
 import { DEFAULT_PRICES, type PriceTable } from '@xt/model';
 import type { ModelAccess } from './job/model-access.ts';
-import { forJobFailure, type WindowJobPayload } from '@xt/queue';
+import type { WindowJobPayload } from '@xt/queue';
 import { errorSummary } from '@xt/runtime';
 import type { SourcePreparer } from '@xt/sources';
 import type { PagePreviews } from './page-previews/index.ts';
 import { priceSpend } from './job/cost.ts';
 import { startDeadline, withTimeout } from './job/deadline.ts';
-import { asFailure, failureStep, planFailure } from './job/failure-step.ts';
+import { asFailure, attemptsLeft, failureStep, planFailure } from './job/failure-step.ts';
+import type { JobEnd } from './job/job-end.ts';
 import type { ExtractionRow, JobLifecycle } from './job/lifecycle.ts';
+import { failingTheRow, runSteps } from './job/step-job.ts';
 import type { WindowStore } from './job/windows/store.ts';
 import { prepareWindow, storeWindow, windowClient } from './job/windows/window-step.ts';
 import { extractStep } from './job/extract-step.ts';
-import { databaseRetryAt, stoppedForShutdown, withJobLog } from './job/job-run.ts';
+import { withJobLog } from './job/job-run.ts';
 
 export interface WindowProcessorDeps {
   lifecycle: JobLifecycle;
@@ -28,12 +30,13 @@ export interface WindowProcessorDeps {
 }
 
 /**
- * One page window of a long document (docs/scaling.md#one-large-document), as named steps:
- * look that the extraction is still being worked and the window not yet stored, read the
- * window's pages, call the model for them (looking before each call whether the extraction was
- * deleted), and store the answer once. A failed window is retried alone, by BullMQ, with the
- * extraction's attempts; when it fails for good it fails the extraction (uncharged, with what
- * every window spent), and BullMQ fails the extraction's job with it.
+ * One page window of a long document (docs/scaling.md#one-large-document), run by the same
+ * step runner as its extraction's job (job/step-job.ts), in one step: look that the extraction
+ * is still being worked and the window not yet stored, read the window's pages, call the model
+ * for them (looking before each call whether the extraction was deleted), and store the answer
+ * once. A failed window is retried alone, by BullMQ, with the extraction's attempts; when it
+ * fails for good it fails the extraction (uncharged, with what every window spent), and BullMQ
+ * fails the extraction's job with it.
  */
 export function createWindowProcessor(deps: WindowProcessorDeps) {
   const { lifecycle, windows } = deps;
@@ -44,64 +47,69 @@ export function createWindowProcessor(deps: WindowProcessorDeps) {
     token?: string,
     stop?: AbortSignal,
   ): Promise<{ status: string }> {
+    const id = payload.extractionId;
     return withJobLog(deps.logger, job, payload, { window: payload.index }, (log) =>
-      handle(job, payload, log, token, stop),
+      runSteps<'window', WindowJobPayload>(
+        {
+          job,
+          token,
+          stop,
+          what: 'window',
+          publish: () => lifecycle.publish(id),
+          data: payload,
+          step: 'window',
+          steps: { window: (window, log) => run(job, window, log, stop) },
+        },
+        log,
+      ),
     );
   };
-
-  async function handle(
-    job: Job,
-    window: WindowJobPayload,
-    log: Logger,
-    token: string | undefined,
-    stop: AbortSignal | undefined,
-  ): Promise<{ status: string }> {
-    try {
-      return await run(job, window, log, stop);
-    } catch (err) {
-      if (stoppedForShutdown(stop) && token) {
-        await job.moveToWait(token);
-        log.info('window handed back to the queue at shutdown');
-        throw new WaitingError();
-      }
-      if (isDatabaseUnavailable(err) && token) {
-        await job.moveToDelayed(databaseRetryAt(), token);
-        log.info({ error: errorSummary(err) }, 'database unavailable; window put back for later');
-        throw new DelayedError();
-      }
-      throw forJobFailure(err);
-    }
-  }
 
   async function run(
     job: Job,
     window: WindowJobPayload,
     log: Logger,
     stop: AbortSignal | undefined,
-  ): Promise<{ status: string }> {
+  ): Promise<JobEnd> {
     const id = window.extractionId;
     const found = await windows.row(id);
-    if (found.kind !== 'processing') {
-      log.info({ reason: found.kind }, 'window not worked: the extraction was deleted or finished');
-      return { status: found.kind === 'gone' ? 'deleted' : 'duplicate' };
-    }
-    if ((await windows.stored(id)).indexes.includes(window.index)) {
-      log.info('window already stored; duplicate delivery ignored');
-      return { status: 'duplicate' };
-    }
+    if (found.kind !== 'processing')
+      return {
+        end: 'finished',
+        status: found.kind === 'gone' ? 'deleted' : 'duplicate',
+        message: 'window not worked: the extraction was deleted or finished',
+        fields: { reason: found.kind },
+      };
+    if ((await windows.stored(id)).indexes.includes(window.index))
+      return {
+        end: 'finished',
+        status: 'duplicate',
+        message: 'window already stored; duplicate delivery ignored',
+      };
     const row = found.row;
     const deadline = startDeadline(deps.jobTimeoutMs, stop);
     try {
-      const written = await work(row, window, deadline.signal);
-      log.info({ written }, 'window stored');
-      return { status: written ? 'stored' : 'discarded' };
-    } catch (err) {
-      if (stop?.aborted || isDatabaseUnavailable(err)) throw err;
-      if (!(await lifecycle.exists(id))) {
-        log.info('extraction deleted while its window was worked; nothing more is sent');
-        return { status: 'deleted' };
-      }
-      return await fail(job, row, window, err, log);
+      return await failingTheRow(
+        stop,
+        async (): Promise<JobEnd> => {
+          const written = await work(row, window, deadline.signal);
+          return {
+            end: 'finished',
+            status: written ? 'stored' : 'discarded',
+            message: 'window stored',
+            fields: { written },
+          };
+        },
+        async (err) => {
+          if (!(await lifecycle.exists(id)))
+            return {
+              end: 'finished',
+              status: 'deleted',
+              message: 'extraction deleted while its window was worked; nothing more is sent',
+            };
+          return fail(job, row, asFailure(err));
+        },
+      );
     } finally {
       deadline.clear();
     }
@@ -145,15 +153,11 @@ export function createWindowProcessor(deps: WindowProcessorDeps) {
    * allows it, its spend added to the extraction's; otherwise the extraction fails, uncharged,
    * with what its windows and this attempt spent (earlier failed attempts' are on the row).
    */
-  async function fail(
-    job: Job,
-    row: ExtractionRow,
-    window: WindowJobPayload,
-    err: unknown,
-    log: Logger,
-  ): Promise<never> {
-    const failure = asFailure(err);
-    const left = (job.opts.attempts ?? 1) - (job.attemptsMade + 1);
+  async function fail(job: Job, row: ExtractionRow, failure: ExtractionFailure): Promise<JobEnd> {
+    const left = attemptsLeft({
+      jobAttempts: job.opts.attempts ?? 1,
+      attemptsMade: job.attemptsMade,
+    });
     const error = errorSummary(failure.cause ?? failure);
     if (planFailure(failure, left) === 'retry') {
       // What this attempt's calls spent is billed by the provider, as a one-job attempt's is
@@ -163,25 +167,26 @@ export function createWindowProcessor(deps: WindowProcessorDeps) {
           ? priceSpend(prices, row, { tokens: failure.tokens, usage: failure.usage })
           : undefined;
       if (spent) await lifecycle.recordSpent(row.id, spent);
-      log.warn(
-        { code: failure.code, error, attemptsLeft: left, tokens: failure.tokens },
-        'window failed; will retry',
-      );
-      throw failure;
+      return {
+        end: 'retry',
+        failure,
+        level: 'warn',
+        message: 'window failed; will retry',
+        fields: { error, attemptsLeft: left, tokens: failure.tokens },
+      };
     }
     const stored = await windows.stored(row.id);
-    const spent = failure.usage;
-    failure.tokens += stored.tokens;
-    failure.usage = {
-      inputTokens: spent.inputTokens + stored.usage.inputTokens,
-      outputTokens: spent.outputTokens + stored.usage.outputTokens,
-      cachedInputTokens: spent.cachedInputTokens + stored.usage.cachedInputTokens,
-    };
+    // The row's final spend: this attempt's and every stored window's.
+    Object.assign(failure, sumSpend([failure, stored]));
     const { written } = await failureStep(lifecycle, row.id, failure, 'fail', (spend) =>
       priceSpend(prices, row, spend),
     );
-    log.warn({ code: failure.code, error, written }, 'window failed; extraction failed');
-    if (written) await lifecycle.publish(row.id).catch(() => undefined);
-    throw new UnrecoverableError(`${failure.code}: ${failure.message}`);
+    return {
+      end: 'failed',
+      failure,
+      written,
+      message: 'window failed; extraction failed',
+      fields: { error },
+    };
   }
 }

@@ -41,6 +41,22 @@ export const NO_USAGE: Readonly<ModelUsage> = Object.freeze({
   cachedInputTokens: 0,
 });
 
+/** What several calls or windows spent, as one: their tokens and each usage count added up. */
+export function sumSpend(parts: readonly { tokens: number; usage: ModelUsage }[]): {
+  tokens: number;
+  usage: ModelUsage;
+} {
+  const usage = { ...NO_USAGE };
+  let tokens = 0;
+  for (const part of parts) {
+    tokens += part.tokens;
+    usage.inputTokens += part.usage.inputTokens;
+    usage.outputTokens += part.usage.outputTokens;
+    usage.cachedInputTokens += part.usage.cachedInputTokens;
+  }
+  return { tokens, usage };
+}
+
 /**
  * An error that ends (or retries) an extraction with a contract failure code. `retryable` says
  * whether another attempt could succeed (network faults, timeouts, 5xx/429); the worker turns

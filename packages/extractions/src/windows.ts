@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { GroundingPage, ModelUsage } from '@xt/contract';
+import { sumSpend, type GroundingPage, type ModelUsage } from '@xt/contract';
 import {
   extractions,
   extractionWindows,
@@ -102,17 +102,10 @@ export async function storedWindows(
     })
     .from(extractionWindows)
     .where(eq(extractionWindows.extractionId, extractionId));
-  const usage: ModelUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
-  for (const r of rows) {
-    usage.inputTokens += r.usage.inputTokens;
-    usage.outputTokens += r.usage.outputTokens;
-    usage.cachedInputTokens += r.usage.cachedInputTokens;
-  }
   return {
     indexes: rows.map((r) => r.windowIndex).sort((a, b) => a - b),
     pages: rows.reduce((n, r) => n + r.lastPage - r.firstPage + 1, 0),
-    tokens: rows.reduce((n, r) => n + r.tokens, 0),
-    usage,
+    ...sumSpend(rows),
   };
 }
 

@@ -6,6 +6,8 @@ import {
   DELIVER_WEBHOOK_JOB,
   EXTRACT_JOB,
   EXTRACTION_QUEUE,
+  extractJobPayload,
+  extractJobStep,
   WEBHOOK_QUEUE,
   WINDOW_JOB,
   windowJobOptions,
@@ -89,5 +91,29 @@ describe('windowJobOptions', () => {
     ).toBe(6);
     // A job enqueued without a priority still gives its windows one.
     expect(windowJobOptions(parent, payload, { attempts: 3, backoffMs: 1 }).priority).toBe(3);
+  });
+});
+
+describe('extractJobStep', () => {
+  const extractionId = randomUUID();
+  const split = { pagesTotal: 100, splitPages: 40 };
+
+  it('starts a new job at `extract` and a moved-on one at the step its data names', () => {
+    expect(extractJobStep(extractJobPayload.parse({ extractionId }))).toBe('extract');
+    expect(
+      extractJobStep(
+        extractJobPayload.parse({ extractionId, step: 'merge-windows', windows: split }),
+      ),
+    ).toBe('merge-windows');
+  });
+
+  it('reads data written before steps were named: `windows` alone means it was merging', () => {
+    const before = extractJobPayload.parse({ extractionId, windows: split });
+    expect(extractJobStep(before)).toBe('merge-windows');
+    expect(before.windows).toEqual(split);
+  });
+
+  it('refuses a step it does not know', () => {
+    expect(extractJobPayload.safeParse({ extractionId, step: 'polish' }).success).toBe(false);
   });
 });

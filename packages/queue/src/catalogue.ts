@@ -16,14 +16,35 @@ export const extractJobPayload = z.object({
   requestId: z.string().max(128).optional(),
   /** The W3C traceparent of the request that created the job, so its lines share a trace id. */
   traceparent: z.string().max(256).optional(),
+  /** The step the job is at (`extractJobStep`); absent on a new job, which starts at the first. */
+  step: z.enum(['extract', 'merge-windows']).optional(),
   /**
-   * Set by the extraction's job once it split the document into page windows (`pagesTotal`
-   * pages, `splitPages` a window): a run that finds it merges the windows instead of claiming
-   * the row again (docs/scaling.md#one-large-document).
+   * How the document was split into page windows (`pagesTotal` pages, `splitPages` a window),
+   * kept with the `merge-windows` step, which needs it (docs/scaling.md#one-large-document).
    */
   windows: z.object({ pagesTotal: z.int().min(1), splitPages: z.int().min(1) }).optional(),
 });
 export type ExtractJobPayload = z.infer<typeof extractJobPayload>;
+
+/**
+ * The extraction job's steps, the one it is at kept in its data (BullMQ's step jobs): `extract`
+ * claims the row and works it, or splits a long document into page windows and moves on to
+ * `merge-windows`, which waits for the windows and merges their answers. A run of the job (after
+ * its windows, a crash, a retry) starts at the step its data names.
+ */
+export type ExtractJobStep = NonNullable<ExtractJobPayload['step']>;
+
+/**
+ * The step a job's data names. Data written before steps were named has no `step`: such a job
+ * was at `merge-windows` when it holds `windows`, since that version wrote them only then. The
+ * split stays under `windows` so that a worker of that version, during a rolling upgrade, reads
+ * a job this one moved on as it would have.
+ */
+export function extractJobStep(
+  payload: Pick<ExtractJobPayload, 'step' | 'windows'>,
+): ExtractJobStep {
+  return payload.step ?? (payload.windows ? 'merge-windows' : 'extract');
+}
 
 export const windowJobPayload = z.object({
   extractionId: z.uuid(),

@@ -8,6 +8,7 @@ import {
   type ExtractResult,
   type ModelClient,
 } from '@xt/model';
+import { rowRequest } from '../job/extract-step.ts';
 import type { ExtractionRow } from '../job/lifecycle.ts';
 import { BatchUnsupported, type BatchProvider } from './provider.ts';
 import { replay } from './replay.ts';
@@ -171,12 +172,9 @@ export function createBatchRunner(deps: {
       (transport, inner) =>
         extract({
           client: deps.model,
-          model: row.model,
-          structure: row.schemaStructure,
+          ...rowRequest(row),
           source,
-          instruction: row.instruction ?? undefined,
           signal: inner,
-          citations: row.citationsRequested,
           // Every chunk's request goes in the same round: none waits for a slot.
           concurrency: Number.MAX_SAFE_INTEGER,
           transport,

@@ -8,6 +8,20 @@ type ExtractRow = Pick<
   'model' | 'schemaStructure' | 'instruction' | 'citationsRequested'
 >;
 
+/**
+ * What the row asks of the model, as `extract` takes it: the model, the schema snapshot's
+ * structure, the instruction and whether citations are wanted. Every call made for a row (one
+ * job's, a window's, a batch round's) asks it this way.
+ */
+export function rowRequest(row: ExtractRow) {
+  return {
+    model: row.model,
+    structure: row.schemaStructure,
+    instruction: row.instruction ?? undefined,
+    citations: row.citationsRequested,
+  };
+}
+
 /** The model's answer for the prepared source, shaped by the row's schema snapshot. */
 export function extractStep(
   model: ModelAccessed,
@@ -27,12 +41,9 @@ export function extractStep(
     client: model.client,
     capabilities: model.capabilities,
     onCapabilitiesLearned: model.learned,
-    model: row.model,
-    structure: row.schemaStructure,
+    ...rowRequest(row),
     source,
-    instruction: row.instruction ?? undefined,
     signal,
-    citations: row.citationsRequested,
     onPagesDone,
     window,
   });

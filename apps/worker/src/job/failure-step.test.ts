@@ -32,6 +32,11 @@ describe('attemptsLeft', () => {
       0,
     );
   });
+
+  it("counts a page window's own attempts only", () => {
+    expect(attemptsLeft({ jobAttempts: 3, attemptsMade: 0 })).toBe(2);
+    expect(attemptsLeft({ jobAttempts: 3, attemptsMade: 2 })).toBe(0);
+  });
 });
 
 describe('planFailure', () => {

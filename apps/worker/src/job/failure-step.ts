@@ -14,18 +14,18 @@ export function asFailure(err: unknown): ExtractionFailure {
 
 /**
  * Attempts left after this one: the fewer of BullMQ's (the job's own `attempts`) and the row's
- * (JOB_ATTEMPTS, counted on the row so that stalls and reconciling use them up too).
+ * (JOB_ATTEMPTS, counted on the row so that stalls and reconciling use them up too). A page
+ * window's job has no count on the row (the row counts its extraction's claims): its own only.
  */
 export function attemptsLeft(counts: {
   jobAttempts: number;
   attemptsMade: number;
-  maxAttempts: number;
-  rowAttempts: number;
+  maxAttempts?: number | undefined;
+  rowAttempts?: number | undefined;
 }): number {
-  return Math.min(
-    counts.jobAttempts - (counts.attemptsMade + 1),
-    counts.maxAttempts - counts.rowAttempts,
-  );
+  const ownLeft = counts.jobAttempts - (counts.attemptsMade + 1);
+  if (counts.maxAttempts === undefined || counts.rowAttempts === undefined) return ownLeft;
+  return Math.min(ownLeft, counts.maxAttempts - counts.rowAttempts);
 }
 
 export type FailurePlan = 'retry' | 'fail';

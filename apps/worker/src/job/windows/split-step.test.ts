@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FormatName, SourceType } from '@xt/contract';
 import type { FetchedFile, UploadedSource } from '@xt/sources';
 import type { ExtractionRow } from '../lifecycle.ts';
-import { splitStep } from './split-step.ts';
+import { splitStep, type SplitOutcome } from './split-step.ts';
 import type { CutWindow } from './store.ts';
 
 const file = { name: 'f', size: 1, contentType: 'application/pdf', sha256: 'ab' };
@@ -90,13 +90,22 @@ const PDF_FOUND = { kind: 'pdf' as const, format: 'pdf' as const };
 
 const signal = new AbortController().signal;
 
+/** A long document's outcome, its windows cut as the job cuts them. */
+async function cutNow(split: SplitOutcome): Promise<SplitOutcome> {
+  if (split.next !== 'windows') throw new Error(`expected windows, got ${split.next}`);
+  await split.cut();
+  return split;
+}
+
 describe('splitStep', () => {
   it('cuts an uploaded pdf longer than SPLIT_PAGES into a PDF per window, once, and keeps them', async () => {
     const f = fakes(100);
-    expect(await splitStep(f.sources, f.keep, row(), 40, { signal })).toEqual({
-      next: 'windows',
-      split: { pagesTotal: 100, splitPages: 40 },
-    });
+    const split = await splitStep(f.sources, f.keep, row(), 40, { signal });
+    expect(split).toMatchObject({ next: 'windows', split: { pagesTotal: 100, splitPages: 40 } });
+    // An upload's kind is known: there is nothing found to tell before cutting.
+    expect(split).not.toHaveProperty('found');
+    expect(f.cuts).toEqual([]);
+    await cutNow(split);
     expect(f.cuts).toEqual([
       {
         bytes: 'pdf',
@@ -161,29 +170,21 @@ describe('splitStep', () => {
     expect(long.readFrom).toEqual([]);
   });
 
-  it('fetches a URL pdf once: longer than SPLIT_PAGES, told what was found, then cut from the fetched bytes', async () => {
+  it('fetches a URL pdf once: longer than SPLIT_PAGES, says what was found, then cuts from the fetched bytes', async () => {
     const f = fakes(100);
-    const found: unknown[] = [];
     const split = await splitStep(f.sources, f.keep, row({ file: null, source: URL }), 40, {
       signal,
-      beforeWindows: (what) => {
-        found.push(what);
-        // Nothing cut yet: an earlier answer could still be taken instead.
-        expect(f.cuts).toEqual([]);
-        return Promise.resolve(undefined);
-      },
     });
-    expect(split).toEqual({ next: 'windows', split: { pagesTotal: 100, splitPages: 40 } });
+    expect(split).toMatchObject({
+      next: 'windows',
+      split: { pagesTotal: 100, splitPages: 40 },
+      found: { kind: 'pdf', format: 'pdf', sha256: 'cd', contentType: 'application/pdf' },
+    });
     expect(f.fetches).toEqual([{ type: 'pdf', url: URL }]);
     expect(f.readFrom).toEqual(['fetched:fetched']);
-    expect(found).toEqual([
-      expect.objectContaining({
-        kind: 'pdf',
-        format: 'pdf',
-        sha256: 'cd',
-        contentType: 'application/pdf',
-      }),
-    ]);
+    // Nothing cut yet: an earlier answer could still be taken instead.
+    expect(f.cuts).toEqual([]);
+    await cutNow(split);
     expect(f.cuts.map((c) => c.bytes)).toEqual(['fetched']);
     expect(f.kept.map((k) => k.windows)).toEqual([
       [
@@ -194,30 +195,15 @@ describe('splitStep', () => {
     ]);
   });
 
-  it('reads a short URL pdf whole from the bytes fetched, and a long one reused before cutting is done', async () => {
+  it('reads a short URL pdf whole from the bytes fetched', async () => {
     const short = fakes(40);
     const whole = await splitStep(short.sources, short.keep, row({ file: null, source: URL }), 40, {
       signal,
-      beforeWindows: () => Promise.reject(new Error('not long')),
     });
     if (whole.next !== 'whole') throw new Error(`expected whole, got ${whole.next}`);
     expect(await whole.prepare()).toEqual({ parts: [{ kind: 'text', text: 'fetched' }] });
     expect(short.fetches).toHaveLength(1);
-
-    const reused = fakes(100);
-    const done = await splitStep(
-      reused.sources,
-      reused.keep,
-      row({ file: null, source: URL }),
-      40,
-      {
-        signal,
-        beforeWindows: () => Promise.resolve({ status: 'completed' }),
-      },
-    );
-    expect(done).toEqual({ next: 'done', status: 'completed' });
-    expect(reused.cuts).toEqual([]);
-    expect(reused.kept).toEqual([]);
+    expect(short.cuts).toEqual([]);
   });
 
   it('works an auto URL by the kind fetched: a long document as windows, anything else whole from the fetch', async () => {
@@ -229,7 +215,12 @@ describe('splitStep', () => {
       40,
       { signal },
     );
-    expect(split).toEqual({ next: 'windows', split: { pagesTotal: 90, splitPages: 40 } });
+    expect(split).toMatchObject({
+      next: 'windows',
+      split: { pagesTotal: 90, splitPages: 40 },
+      found: { kind: 'document', format: 'docx' },
+    });
+    await cutNow(split);
     expect(doc.fetches).toEqual([{ type: 'auto', url: URL }]);
     expect(doc.readFrom).toEqual(['fetched:fetched']);
     expect(doc.converted()).toBe(1);
@@ -253,7 +244,8 @@ describe('splitStep', () => {
     const split = await splitStep(long.sources, long.keep, row({ sourceType: 'document' }), 40, {
       signal,
     });
-    expect(split).toEqual({ next: 'windows', split: { pagesTotal: 90, splitPages: 40 } });
+    expect(split).toMatchObject({ next: 'windows', split: { pagesTotal: 90, splitPages: 40 } });
+    await cutNow(split);
     // The converted PDF is cut, not kept whole.
     expect(long.cuts.map((c) => c.bytes)).toEqual(['converted']);
     expect(long.kept).toEqual([

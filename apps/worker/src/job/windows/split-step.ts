@@ -16,15 +16,18 @@ type SplitRow = Pick<
 >;
 
 export type SplitOutcome =
-  /** Worked as page windows. */
-  | { next: 'windows'; split: WindowSplit }
+  /**
+   * Long enough for page windows: `cut` cuts each window's pages into a PDF of its own and
+   * keeps them. A URL source says what it was `found` to be first, so that what one job records
+   * after fetching is recorded, and an earlier answer for the same bytes can be taken instead
+   * of cutting anything.
+   */
+  | { next: 'windows'; split: WindowSplit; found?: FetchedLong; cut: () => Promise<void> }
   /**
    * Short enough for one job, and already read to count its pages (a PDF's bytes, a document
    * converted) or fetched (a URL source): `prepare` reads the whole of it from what was read.
    */
   | { next: 'whole'; prepare: () => Promise<PreparedSource> }
-  /** Finished without windows by `beforeWindows` (an earlier answer reused), with its status. */
-  | { next: 'done'; status: string }
   /** The one-job path, from the start. */
   | { next: 'one-job' };
 
@@ -39,10 +42,10 @@ const WINDOWED_URL_KINDS: ReadonlySet<SourceType> = new Set(['pdf', 'document', 
  * `pdf` or `document`, uploaded or given by URL (`auto` too, when the content is one), with
  * more than `splitPages` pages. A URL source is fetched here, once, through the same fetcher
  * as one job's. A PDF's pages are counted without reading any. A document is converted to PDF
- * here, once. When it is long, `beforeWindows` is told what a URL source was found to be (to
- * record it as one job does, and to reuse an earlier answer instead), then each window's pages
- * are cut into a PDF of its own, once, and kept (`keepPdfs`) for that window to read: a window
- * reads only its pages, no window opens the whole document, and none fetches the URL. When it
+ * here, once. When it is long, the caller is told so (and what a URL source was found to be)
+ * before anything is cut; `cut` then cuts each window's pages into a PDF of its own, once, and
+ * keeps them (`keepPdfs`) for that window to read: a window reads only its pages, no window
+ * opens the whole document, and none fetches the URL. When it
  * is not, the one job reads what was already read or fetched (the PDF, the one the document
  * was converted to, or any other kind an `auto` URL turned out to be): nothing is read or
  * fetched twice. Anything else (another kind, batch priority, whose calls go to the provider's
@@ -64,12 +67,10 @@ export async function splitStep(
   {
     signal,
     preparations,
-    beforeWindows,
     images = true,
   }: {
     signal: AbortSignal;
     preparations?: PreparationStore | undefined;
-    beforeWindows?: ((found: FetchedLong) => Promise<{ status: string } | undefined>) | undefined;
     /** false: the model takes no images; a short source prepared here reads scans as text. */
     images?: boolean | undefined;
   },
@@ -99,25 +100,25 @@ export async function splitStep(
     // Fetched: whatever it is, the one job reads these bytes, not the URL again.
     otherwise = { next: 'whole', prepare: () => sources.prepareFetched(got, opts) };
   }
-  const cut = async (pdf: Uint8Array, pagesTotal: number, notesPages: boolean) => {
-    if (fetched && beforeWindows) {
-      const done = await beforeWindows(fetched);
-      if (done) return { next: 'done' as const, status: done.status };
-    }
-    const plan = planWindows(pagesTotal, splitPages);
-    const pdfs = await sources.cutPdf(
-      pdf,
-      plan.map((w) => ({ first: w.firstPage, last: w.lastPage, total: pagesTotal })),
-      notesPages,
-    );
-    // A second run of the job (a crash after cutting) keeps the first run's PDFs: the same pages.
-    await keepPdfs(
-      row.id,
-      plan.map((window, i) => ({ window, pdf: pdfs[i]! })),
-      notesPages,
-    );
-    return { next: 'windows' as const, split: { pagesTotal, splitPages } };
-  };
+  const cut = (pdf: Uint8Array, pagesTotal: number, notesPages: boolean): SplitOutcome => ({
+    next: 'windows',
+    split: { pagesTotal, splitPages },
+    ...(fetched ? { found: fetched } : {}),
+    cut: async () => {
+      const plan = planWindows(pagesTotal, splitPages);
+      const pdfs = await sources.cutPdf(
+        pdf,
+        plan.map((w) => ({ first: w.firstPage, last: w.lastPage, total: pagesTotal })),
+        notesPages,
+      );
+      // A second run of the job (a crash after cutting) keeps the first run's PDFs: the same pages.
+      await keepPdfs(
+        row.id,
+        plan.map((window, i) => ({ window, pdf: pdfs[i]! })),
+        notesPages,
+      );
+    },
+  });
   if (kind === 'document') {
     const converted = await sources.convertUpload(kind, file, opts);
     if (!converted) return otherwise;

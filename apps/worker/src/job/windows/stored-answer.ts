@@ -1,4 +1,4 @@
-import type { GroundingPage, ModelUsage, PreparedSource } from '@xt/contract';
+import { sumSpend, type GroundingPage, type ModelUsage, type PreparedSource } from '@xt/contract';
 import type { ExtractionWindowRow, WindowAnnotations } from '@xt/db';
 import type { Annotations, CallResult } from '@xt/model';
 
@@ -38,8 +38,6 @@ export function joinWindows(windows: StoredWindow[]): {
 } {
   const pages: GroundingPage[] = [];
   const pageImages: Record<string, string> = {};
-  const usage: ModelUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
-  let tokens = 0;
   let calls = 0;
   let grounded = false;
   for (const w of windows) {
@@ -48,11 +46,7 @@ export function joinWindows(windows: StoredWindow[]): {
       pages.push(...w.grounding);
     }
     Object.assign(pageImages, w.pageImages ?? {});
-    tokens += w.tokens;
     calls += w.calls;
-    usage.inputTokens += w.usage.inputTokens;
-    usage.outputTokens += w.usage.outputTokens;
-    usage.cachedInputTokens += w.usage.cachedInputTokens;
   }
   return {
     answers: windows.map((w) => ({
@@ -62,8 +56,7 @@ export function joinWindows(windows: StoredWindow[]): {
     })),
     source: { parts: [], ...(grounded ? { grounding: { kind: 'pages', pages } } : {}) },
     pageImages: Object.keys(pageImages).length > 0 ? pageImages : null,
-    tokens,
-    usage,
+    ...sumSpend(windows),
     calls,
   };
 }

@@ -9,8 +9,9 @@ import type { WindowStore } from './store.ts';
  * The extraction's job hands its windows to the queue and waits for them without holding a
  * worker slot (BullMQ's waiting-children): 'waiting' when it now waits, 'ready' when every
  * window is stored. Windows already stored are not added again, so a run of the job after a
- * crash or a retry only adds what is missing. The split is kept in the job's data first, so
- * the run that follows the windows merges them rather than claiming the row again.
+ * crash or a retry only adds what is missing. The job's data already names its step
+ * (`merge-windows`, with the split), so the run that follows the windows merges them rather
+ * than claiming the row again.
  */
 export async function waitForWindows(
   job: Job,
@@ -27,7 +28,6 @@ export async function waitForWindows(
   const stored = await deps.windows.stored(extractionId);
   const missing = plan.filter((w) => !stored.indexes.includes(w.index));
   if (missing.length === 0) return 'ready';
-  if (!payload.windows) await job.updateData({ ...payload, windows: split });
   const base = {
     extractionId,
     count: plan.length,
