@@ -104,6 +104,33 @@ describe('no two rows share a box', () => {
     });
   }
 
+  it('cites a row’s value beside it when OCR read the table’s columns as blocks', () => {
+    // Tesseract's reading of the scan behind the report: descriptions and quantities first, then
+    // the prices, each block line by line; the second quantity (11) read as "1".
+    const blocks = (quantities: string[]): GroundingLine[] => [
+      ...ROWS.map(([description], k): GroundingLine => ({
+        text: `${description} ${quantities[k]}`,
+        box: [0.1, ROW_Y[k]!, 0.45, ROW_Y[k]! + 0.015],
+      })),
+      ...ROWS.map(([, , unit, amount], k): GroundingLine => ({
+        text: `${unit} ${amount}`,
+        box: [0.55, ROW_Y[k]! + 0.001, 0.8, ROW_Y[k]! + 0.016],
+      })),
+    ];
+    const misread = buildCitations({
+      output: answer([8, 8, 8]),
+      source: scan(blocks(['8', '1', '8'])),
+    }).citations;
+    expect([0, 1, 2].map((k) => rowOf(misread, `/lines/${k}/quantity`))).toEqual([0, null, 2]);
+    expect(shared(misread)).toEqual([]);
+    const read = buildCitations({
+      output: answer([8, 11, 8]),
+      source: scan(blocks(['8', '11', '8'])),
+    }).citations;
+    for (const field of ['description', 'quantity', 'unit_price', 'amount'])
+      for (const k of [0, 1, 2]) expect(rowOf(read, `/lines/${k}/${field}`), field).toBe(k);
+  });
+
   it('still cites a value every row takes from one heading, for every row', () => {
     const source = scan([
       { text: 'Currency: EUR', box: [0.1, 0.2, 0.4, 0.215] },

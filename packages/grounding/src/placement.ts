@@ -1,7 +1,8 @@
+import { bandOf } from './bands.ts';
 import { Claims } from './claims.ts';
 import { locatedAt, type Located } from './locations.ts';
 import { lexLess, quoteEvidence, spanAlone, type Span } from './locate.ts';
-import { occurrencesOf, type Occurrences } from './occurrences.ts';
+import { occurrencesOf, type Occurrence, type Occurrences } from './occurrences.ts';
 import { escapeToken, leaves } from './pointer.ts';
 import { rowAt, rowSpan } from './rows.ts';
 import type { SourceIndex } from './source-index.ts';
@@ -142,7 +143,13 @@ function placeList(
   });
   // Only now, with every item's row and on-row values known, can a value read elsewhere be
   // kept off them.
-  for (const o of offRow) cite(ctx, o.f.pointer, nearest(ctx, o));
+  for (const o of offRow) {
+    const span = nearest(ctx, o);
+    // A value every item shares (a currency in a heading) is the list's, not a row's: each item
+    // may cite it there. Any other is its item's alone.
+    if (span && o.f.votes) o.claims.take(o.owner, span);
+    cite(ctx, o.f.pointer, span);
+  }
   return moved ? cursor : null;
 }
 
@@ -296,7 +303,7 @@ function placeItem(
     let found = f.quote ? quoteEvidence(index, f.value, f.quote, quotesFrom) : null;
     const onRow = found !== null && row !== null && rowAt(index.rows, found.start) === row;
     if (found && !claims.free(pointer, found, !onRow)) found = null;
-    if (found && onRow) claims.take(pointer, found);
+    if (found && f.votes) claims.take(pointer, found);
     cite(ctx, f.pointer, found && { ...found, how: 'quote' });
     if (found && row === null) start = Math.min(start, found.start);
   }
@@ -391,15 +398,33 @@ function assign(
   const from = row === cursor.row ? Math.max(rowFrom, cursor.offset) : rowFrom;
   const taken = new Set<number>();
   let start = Infinity;
-  for (const f of fields) {
+  let band: ReturnType<typeof bandOf> | undefined;
+  const best = (candidates: Occurrence[]) => {
     let span: Span | null = null;
     let bestKey: number[] = [];
-    for (const o of f.occurrences.between(from, rowTo, ON_ROW)) {
+    for (const o of candidates) {
       if (!claims.free(owner, o, false)) continue;
       const key = [o.tier, taken.has(o.start) ? 1 : 0, o.how === 'exact' ? 0 : 1, o.start];
       if (!span || lexLess(key, bestKey)) {
         span = o;
         bestKey = key;
+      }
+    }
+    return span;
+  };
+  for (const f of fields) {
+    let span = best(f.occurrences.between(from, rowTo, ON_ROW));
+    if (!span) {
+      // On a page, the row's other cells may be lines read apart from it (columns read as
+      // blocks): beside it, they are still its row.
+      band ??= bandOf(index, rowFrom, rowTo);
+      if (band) {
+        const beside = band;
+        span = best(
+          f.occurrences
+            .between(beside.from, beside.to, ON_ROW)
+            .filter((o) => beside.beside(o.start) && (o.start < rowFrom || o.start >= rowTo)),
+        );
       }
     }
     if (!span) {
@@ -408,7 +433,7 @@ function assign(
     }
     taken.add(span.start);
     claims.take(owner, span);
-    start = Math.min(start, span.start);
+    if (span.start >= rowFrom && span.start < rowTo) start = Math.min(start, span.start);
     cite(ctx, f.pointer, span);
   }
   return Number.isFinite(start) ? start : rowFrom;
