@@ -21,7 +21,8 @@ async function grounded(output: unknown) {
     ocr: { timeoutMs: 60_000 },
   });
   // A model sure of every value: what the citations' figures then say is the OCR's.
-  const probabilities = new Map(leaves(output).map(({ pointer }) => [pointer, MODEL_PROBABILITY]));
+  const probabilities = new Map<string, number>();
+  for (const { pointer } of leaves(output)) probabilities.set(pointer, MODEL_PROBABILITY);
   const { citations } = groundOutput(
     { output, truncated: [], annotations: { quotes: new Map(), probabilities } },
     source,

@@ -143,6 +143,23 @@ describe('no two rows share a box', () => {
     for (const k of [0, 1, 2]) expect(citations[`/lines/${k}/currency`]?.grounded).toBe(true);
   });
 
+  it('leaves a value written once for a group of rows to the first row that took it', () => {
+    const content = ['2026-03-05', 'Coffee 3.50', 'Tea 2.00', '2026-03-06', 'Cake 4.00'].join('\n');
+    const { citations } = buildCitations({
+      output: {
+        items: [
+          { date: '2026-03-05', name: 'Coffee', amount: 3.5 },
+          { date: '2026-03-05', name: 'Tea', amount: 2 },
+          { date: '2026-03-06', name: 'Cake', amount: 4 },
+        ],
+      },
+      source: { kind: 'text', content },
+    });
+    expect(citations['/items/0/date']).toMatchObject({ grounded: true, start: 0 });
+    expect(citations['/items/1/date']?.grounded).toBe(false);
+    expect(citations['/items/2/date']).toMatchObject({ grounded: true, quote: '2026-03-06' });
+  });
+
   it('lets two lists cite one place: the rule is between the rows of one list', () => {
     const { citations } = buildCitations({
       output: { lines: answer([8, 8, 8]).lines, quantities: [8, 8] },
