@@ -1,4 +1,4 @@
-import { bandOf } from './bands.ts';
+import { linesBeside } from './bands.ts';
 import { Claims } from './claims.ts';
 import { locatedAt, type Located } from './locations.ts';
 import { lexLess, quoteEvidence, spanAlone, type Span } from './locate.ts';
@@ -398,7 +398,7 @@ function assign(
   const from = row === cursor.row ? Math.max(rowFrom, cursor.offset) : rowFrom;
   const taken = new Set<number>();
   let start = Infinity;
-  let band: ReturnType<typeof bandOf> | undefined;
+  let beside: [number, number][] | undefined;
   const best = (candidates: Occurrence[]) => {
     let span: Span | null = null;
     let bestKey: number[] = [];
@@ -417,15 +417,8 @@ function assign(
     if (!span) {
       // On a page, the row's other cells may be lines read apart from it (columns read as
       // blocks): beside it, they are still its row.
-      band ??= bandOf(index, rowFrom, rowTo);
-      if (band) {
-        const beside = band;
-        span = best(
-          f.occurrences
-            .between(beside.from, beside.to, ON_ROW)
-            .filter((o) => beside.beside(o.start) && (o.start < rowFrom || o.start >= rowTo)),
-        );
-      }
+      beside ??= linesBeside(index, rowFrom, rowTo);
+      span = best(beside.flatMap(([a, b]) => f.occurrences.between(a, b, ON_ROW)));
     }
     if (!span) {
       offRow.push({ f, owner, claims, row, cursor });
