@@ -48,6 +48,14 @@ export const CitationSchema = z
       .regex(/^[A-Z]{1,3}[1-9]\d*$/)
       .optional()
       .meta({ description: 'spreadsheets: the cell, as an A1 reference such as "B7"' }),
+    ocrConfidence: z.number().min(0).max(1).optional().meta({
+      description:
+        'grounded on text read by OCR (a scanned page, an image): the lowest confidence the OCR engine gave the words of the quote, 0–1; `confidence` is at most this',
+    }),
+    reading: z.enum(['uncertain']).optional().meta({
+      description:
+        '"uncertain" when the value was found only in OCR words read with low confidence (`ocrConfidence` below 0.75): found, but the reading itself may be wrong',
+    }),
     part: z.string().optional().meta({
       description:
         'emails: "body", or the attachment’s file name; `page` and `boxes` are within that part',

@@ -59,6 +59,19 @@ export interface ImagesAsText {
 export interface GroundingLine {
   text: string;
   box: [number, number, number, number];
+  /**
+   * OCR lines: each word as the engine read it, in order, with how sure it was of the reading.
+   * Absent for a text layer, whose text is what the page says.
+   */
+  words?: OcrWord[];
+}
+
+/** A word of an OCR line: `text.slice(start, end)` of its line, and the engine's confidence. */
+export interface OcrWord {
+  start: number;
+  end: number;
+  /** 0–1: Tesseract's own confidence in the word's reading (its 0–100, divided by 100). */
+  confidence: number;
 }
 
 /** A page's lines, in reading order; `ocr` when they came from OCR rather than a text layer. */

@@ -20,6 +20,13 @@ export const UNGROUNDED_FACTOR = 0.5;
 export const GROUNDED_ONLY_CONFIDENCE = 0.8;
 export const UNGROUNDED_ONLY_CONFIDENCE = 0.2;
 
+/**
+ * OCR confidence (Tesseract's, 0–1, of the least sure word a quote covers) below which a value
+ * found on OCR words is only an uncertain reading (`reading: "uncertain"`): the value is there
+ * as read, but the reading may not be what the page says (docs/citations.md, "OCR readings").
+ */
+export const OCR_UNCERTAIN_BELOW = 0.75;
+
 export function confidenceOf(
   probability: number | null | undefined,
   grounded: boolean,
@@ -51,13 +58,18 @@ export function buildCitations(input: {
   for (const { pointer, value } of leaves(input.output)) {
     if (isNoValue(value)) continue;
     const located = placed.get(pointer) ?? null;
-    const confidence = input.probabilities
+    const ocr = located?.ocrConfidence;
+    const figure = input.probabilities
       ? confidenceOf(input.probabilities.get(pointer), located !== null)
       : input.groundingOnly
         ? located
           ? GROUNDED_ONLY_CONFIDENCE
           : UNGROUNDED_ONLY_CONFIDENCE
         : null;
+    // A value found only on OCR words is no surer than their reading: the model's or the
+    // grounding's figure, capped at the OCR engine's own (the lower of the two, not their
+    // product: a model that read the same text or the same scan is not wrong independently).
+    const confidence = figure !== null && ocr !== undefined ? Math.min(figure, ocr) : figure;
     const citation: Citation = located
       ? {
           grounded: true,
@@ -67,6 +79,10 @@ export function buildCitations(input: {
           start: located.start,
           end: located.end,
           confidence,
+          ...(ocr === undefined ? {} : { ocrConfidence: ocr }),
+          ...(ocr !== undefined && ocr < OCR_UNCERTAIN_BELOW
+            ? { reading: 'uncertain' as const }
+            : {}),
           ...(located.part === undefined ? {} : { part: located.part }),
           ...(located.sheet === undefined ? {} : { sheet: located.sheet, cell: located.cell }),
         }

@@ -5,6 +5,7 @@ export {
   buildCitations,
   confidenceOf,
   GROUNDED_ONLY_CONFIDENCE,
+  OCR_UNCERTAIN_BELOW,
   UNGROUNDED_FACTOR,
   UNGROUNDED_ONLY_CONFIDENCE,
 } from './citations.ts';

@@ -48,9 +48,13 @@ export function spanAlone(
   value: string | number | boolean,
   quote: string | null,
   after = 0,
+  /** Where the value may be cited (not where another array item's value was). */
+  usable: (span: Span) => boolean = () => true,
 ): Span | null {
   const { starts, ends } = index.norm;
-  const candidates = occurrencesOf(index, value).between(0, index.flat.length + 1, MAX_CANDIDATES);
+  const candidates = occurrencesOf(index, value)
+    .between(0, index.flat.length + 1, MAX_CANDIDATES)
+    .filter(usable);
   // The quote is looked for only where it can change the answer: to choose among occurrences,
   // or as the evidence itself.
   const found = quote && candidates.length !== 1 ? findQuote(index, quote, after) : null;
@@ -61,7 +65,8 @@ export function spanAlone(
     return choose(candidates, near);
   }
   const evidence = found && evidenceAt(index, found, value);
-  return evidence ? { ...evidence, how: 'quote' } : null;
+  const span: Span | null = evidence ? { ...evidence, how: 'quote' } : null;
+  return span && usable(span) ? span : null;
 }
 
 /**

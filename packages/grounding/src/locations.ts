@@ -17,6 +17,11 @@ export interface Located {
   /** `sheets` sources: the sheet and the cell (A1) the value is read in. */
   sheet?: string;
   cell?: string;
+  /**
+   * The quote stands on OCR words: the lowest confidence the OCR engine gave any of them (0–1).
+   * Absent where the quote is read from a text layer or a text.
+   */
+  ocrConfidence?: number;
   how: How;
 }
 
@@ -53,8 +58,14 @@ function placeIn(source: GroundingSource, layout: Layout, start: number, end: nu
     case 'plain':
       return { page: null, boxes: [], start: null, end: null };
     case 'pages': {
-      const { page, boxes } = pageBoxes(layout.flat, layout.lines, start, end);
-      return { page, boxes, start: null, end: null };
+      const { page, boxes, ocrConfidence } = pageBoxes(layout.flat, layout.lines, start, end);
+      return {
+        page,
+        boxes,
+        start: null,
+        end: null,
+        ...(ocrConfidence === undefined ? {} : { ocrConfidence }),
+      };
     }
     case 'sheets':
       return cellsAt(layout.cells, start, end);
@@ -146,28 +157,32 @@ function lineAt(lines: IndexedLine[], offset: number): number {
  * narrowed to the characters covered, each weighted by a common proportional font's width
  * (glyph-widths.ts): text-layer and OCR lines carry no per-character positions, and weighted
  * widths sit much closer to the glyphs than the whole line, or a plain character count, does.
+ * On OCR lines, also the lowest confidence of the words the quote covers.
  */
 function pageBoxes(
   flat: string,
   lines: IndexedLine[],
   start: number,
   end: number,
-): { page: number | null; boxes: CitationBox[] } {
+): { page: number | null; boxes: CitationBox[]; ocrConfidence?: number } {
   if (lines.length === 0) return { page: null, boxes: [] };
   const first = lineAt(lines, start);
   const page = lines[first]!.page;
   const boxes: CitationBox[] = [];
+  let ocr = Infinity;
   for (let k = first; k < lines.length; k++) {
     const line = lines[k]!;
     if (line.start >= end || line.page !== page) break;
     const from = Math.max(start, line.start) - line.start;
     const to = Math.min(end, line.start + line.length) - line.start;
     if (to <= from) continue;
+    for (const word of line.words ?? [])
+      if (word.start < to && word.end > from) ocr = Math.min(ocr, word.confidence);
     const [x0, y0, x1, y1] = line.box;
     const widths = cumulativeWidths(flat.slice(line.start, line.start + line.length));
     const total = widths[widths.length - 1] ?? 0;
     const share = (chars: number) => (total === 0 ? 0 : ((x1 - x0) * (widths[chars] ?? 0)) / total);
     boxes.push([x0 + share(from), y0, x0 + share(to), y1]);
   }
-  return { page, boxes };
+  return Number.isFinite(ocr) ? { page, boxes, ocrConfidence: ocr } : { page, boxes };
 }

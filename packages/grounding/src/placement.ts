@@ -1,6 +1,8 @@
+import { linesBeside } from './bands.ts';
+import { Claims } from './claims.ts';
 import { locatedAt, type Located } from './locations.ts';
 import { lexLess, quoteEvidence, spanAlone, type Span } from './locate.ts';
-import { occurrencesOf, type Occurrences } from './occurrences.ts';
+import { occurrencesOf, type Occurrence, type Occurrences } from './occurrences.ts';
 import { escapeToken, leaves } from './pointer.ts';
 import { rowAt, rowSpan } from './rows.ts';
 import type { SourceIndex } from './source-index.ts';
@@ -33,6 +35,20 @@ interface Context {
   out: Placement;
   /** Past the flat text's end: `[from, end)` covers the rest of the source. */
   end: number;
+  /**
+   * What the items of each list took, by the list's place in the answer's shape (indices as
+   * `*`): no row's value is cited on another row's (claims.ts). Two lists may cite one place.
+   */
+  claims: Map<string, Claims>;
+}
+
+/** A value of an item not written on the item's row, cited once every item has its row. */
+interface OffRow {
+  f: Field;
+  owner: string;
+  claims: Claims;
+  row: number;
+  cursor: Cursor;
 }
 
 /** Where the previous item of a list was found; the next is looked for from there on. */
@@ -56,7 +72,13 @@ export function placeOutput(
   output: unknown,
   quotes: ReadonlyMap<string, string> | null,
 ): Placement {
-  const ctx: Context = { index, quotes, out: new Map(), end: index.flat.length + 1 };
+  const ctx: Context = {
+    index,
+    quotes,
+    out: new Map(),
+    end: index.flat.length + 1,
+    claims: new Map(),
+  };
   walk(ctx, output, '', 0);
   return ctx.out;
 }
@@ -96,31 +118,61 @@ function placeList(
   pointer: string,
   floor: number,
   depth: number,
+  scope = pointer,
 ): Cursor | null {
+  let claims = ctx.claims.get(scope);
+  if (!claims) ctx.claims.set(scope, (claims = new Claims(ctx.index.rows)));
+  const list: ItemList = { scope: `${scope}/*`, claims, shared: sharedValues(items, depth) };
   let cursor: Cursor = { offset: floor, row: -1 };
   let moved = false;
-  const shared = sharedValues(items, depth);
+  const offRow: OffRow[] = [];
   items.forEach((item, k) => {
     const at = `${pointer}/${k}`;
     if (isNoValue(item)) return;
     let next: Cursor | null = null;
-    if (isScalar(item)) next = placeScalar(ctx, item, at, cursor);
+    if (isScalar(item)) next = placeScalar(ctx, item, at, cursor, list.claims);
     else if (depth > MAX_DEPTH) alone(ctx, item, at);
-    else if (Array.isArray(item)) next = placeList(ctx, item, at, cursor.offset, depth + 1);
+    else if (Array.isArray(item))
+      next = placeList(ctx, item, at, cursor.offset, depth + 1, list.scope);
     else if (item !== null && typeof item === 'object')
-      next = placeItem(ctx, item, at, cursor, shared, depth);
+      next = placeItem(ctx, item, at, cursor, list, depth, offRow);
     if (next) {
       cursor = next;
       moved = true;
     }
   });
+  // Only now, with every item's row and on-row values known, can a value read elsewhere be
+  // kept off them.
+  for (const o of offRow) {
+    const span = nearest(ctx, o);
+    // A value every item shares (a currency in a heading) is the list's, not a row's: each item
+    // may cite it there. Any other is its item's alone.
+    if (span && o.f.votes) o.claims.take(o.owner, span);
+    cite(ctx, o.f.pointer, span);
+  }
   return moved ? cursor : null;
 }
 
+/** The list an item is in: its shape's place, what its items took, what they all share. */
+interface ItemList {
+  /** The items' place in the answer's shape, indices as `*`. */
+  scope: string;
+  claims: Claims;
+  shared: Set<string>;
+}
+
 /** One scalar item: its first occurrence after the previous item's, else wherever it is. */
-function placeScalar(ctx: Context, value: Scalar, pointer: string, cursor: Cursor): Cursor | null {
+function placeScalar(
+  ctx: Context,
+  value: Scalar,
+  pointer: string,
+  cursor: Cursor,
+  claims: Claims,
+): Cursor | null {
   const { index } = ctx;
-  const ahead = occurrencesOf(index, value).between(cursor.offset, ctx.end, ON_ROW);
+  const ahead = occurrencesOf(index, value)
+    .between(cursor.offset, ctx.end, ON_ROW)
+    .filter((o) => claims.free(pointer, o, false));
   let span: Span | null = null;
   if (ahead.length > 0) {
     // The first row with an occurrence; on it, the strongest reading, then the first.
@@ -129,7 +181,11 @@ function placeScalar(ctx: Context, value: Scalar, pointer: string, cursor: Curso
       if (rowAt(index.rows, o.start) !== row) break;
       if (!span || lexLess(strength(o), strength(span))) span = o;
     }
-  } else span = spanAlone(index, value, quoteOf(ctx, pointer), cursor.offset);
+  } else
+    span = spanAlone(index, value, quoteOf(ctx, pointer), cursor.offset, (s) =>
+      claims.free(pointer, s, true),
+    );
+  if (span) claims.take(pointer, span);
   cite(ctx, pointer, span);
   return span && { offset: span.end, row: rowAt(index.rows, span.start) };
 }
@@ -198,10 +254,12 @@ function placeItem(
   item: object,
   pointer: string,
   cursor: Cursor,
-  shared: Set<string>,
+  list: ItemList,
   depth: number,
+  offRow: OffRow[],
 ): Cursor | null {
   const { index } = ctx;
+  const { claims, shared } = list;
   const fields: Field[] = [];
   const lists: [string, unknown[]][] = [];
   fieldsOf(
@@ -218,7 +276,7 @@ function placeItem(
       });
     },
     (relative, value) => {
-      if (Array.isArray(value)) lists.push([pointer + relative, value]);
+      if (Array.isArray(value)) lists.push([relative, value]);
       else alone(ctx, value, pointer + relative);
     },
   );
@@ -237,10 +295,15 @@ function placeItem(
       : cursor.row >= 0
         ? rowSpan(index.rows, cursor.row + 1, ctx.end)[0]
         : cursor.offset;
-  let start = row === null ? Infinity : assign(ctx, written, row, cursor);
+  if (row !== null) claims.takeRow(pointer, row);
+  let start =
+    row === null ? Infinity : assign(ctx, written, row, cursor, { owner: pointer, claims, offRow });
   for (const f of fields) {
     if (f.occurrences.any) continue;
-    const found = f.quote ? quoteEvidence(index, f.value, f.quote, quotesFrom) : null;
+    let found = f.quote ? quoteEvidence(index, f.value, f.quote, quotesFrom) : null;
+    const onRow = found !== null && row !== null && rowAt(index.rows, found.start) === row;
+    if (found && !claims.free(pointer, found, !onRow)) found = null;
+    if (found && f.votes) claims.take(pointer, found);
     cite(ctx, f.pointer, found && { ...found, how: 'quote' });
     if (found && row === null) start = Math.min(start, found.start);
   }
@@ -248,7 +311,8 @@ function placeItem(
     ? { offset: start, row: row ?? rowAt(index.rows, start) }
     : null;
   const floor = next?.offset ?? cursor.offset;
-  for (const [at, list] of lists) placeList(ctx, list, at, floor, depth + 1);
+  for (const [relative, inner] of lists)
+    placeList(ctx, inner, pointer + relative, floor, depth + 1, list.scope + relative);
   return next;
 }
 
@@ -317,32 +381,52 @@ function chooseRow(ctx: Context, fields: Field[], cursor: Cursor): number | null
 
 /**
  * Cites each field on the item's row where it is written there, a place no sibling took before
- * another (a unit price and an amount both 155.47: each its own cell, in the item's order), else
- * at its occurrence nearest the row, after the previous item where there is one. Returns where
+ * another (a unit price and an amount both 155.47: each its own cell, in the item's order), and
+ * no other item did; a field not written there is left in `offRow` for `nearest`. Returns where
  * the item starts on its row.
  */
-function assign(ctx: Context, fields: Field[], row: number, cursor: Cursor): number {
+function assign(
+  ctx: Context,
+  fields: Field[],
+  row: number,
+  cursor: Cursor,
+  { owner, claims, offRow }: { owner: string; claims: Claims; offRow: OffRow[] },
+): number {
   const { index } = ctx;
   const [rowFrom, rowTo] = rowSpan(index.rows, row, ctx.end);
   // On the previous item's own row, only what follows it.
   const from = row === cursor.row ? Math.max(rowFrom, cursor.offset) : rowFrom;
   const taken = new Set<number>();
   let start = Infinity;
-  for (const f of fields) {
+  let beside: [number, number][] | undefined;
+  const best = (candidates: Occurrence[]) => {
     let span: Span | null = null;
     let bestKey: number[] = [];
-    for (const o of f.occurrences.between(from, rowTo, ON_ROW)) {
+    for (const o of candidates) {
+      if (!claims.free(owner, o, false)) continue;
       const key = [o.tier, taken.has(o.start) ? 1 : 0, o.how === 'exact' ? 0 : 1, o.start];
       if (!span || lexLess(key, bestKey)) {
         span = o;
         bestKey = key;
       }
     }
-    span ??= nearest(ctx, f, row, cursor);
-    if (span) {
-      taken.add(span.start);
-      if (span.start >= rowFrom && span.start < rowTo) start = Math.min(start, span.start);
+    return span;
+  };
+  for (const f of fields) {
+    let span = best(f.occurrences.between(from, rowTo, ON_ROW));
+    if (!span) {
+      // On a page, the row's other cells may be lines read apart from it (columns read as
+      // blocks): beside it, they are still its row.
+      beside ??= linesBeside(index, rowFrom, rowTo);
+      span = best(beside.flatMap(([a, b]) => f.occurrences.between(a, b, ON_ROW)));
     }
+    if (!span) {
+      offRow.push({ f, owner, claims, row, cursor });
+      continue;
+    }
+    taken.add(span.start);
+    claims.take(owner, span);
+    if (span.start >= rowFrom && span.start < rowTo) start = Math.min(start, span.start);
     cite(ctx, f.pointer, span);
   }
   return Number.isFinite(start) ? start : rowFrom;
@@ -351,17 +435,20 @@ function assign(ctx: Context, fields: Field[], row: number, cursor: Cursor): num
 /**
  * A field not written on its item's row (a block of lines per item, or a value the model took
  * from elsewhere): its occurrence nearest that row, not before the previous item where it can
- * be; one before it only when there is no other.
+ * be; one before it only when there is no other. Never one on another item's row or where
+ * another item's value was cited (claims.ts): the value is then not found.
  */
-function nearest(ctx: Context, f: Field, row: number, cursor: Cursor): Span | null {
+function nearest(ctx: Context, { f, owner, claims, row, cursor }: OffRow): Span | null {
   const { index } = ctx;
   const [rowFrom, rowTo] = rowSpan(index.rows, row, ctx.end);
-  const after = f.occurrences.between(rowTo, ctx.end, 1)[0];
-  const before = f.occurrences.between(cursor.offset, rowFrom, 1, true)[0];
+  const free = (from: number, to: number, backwards = false) =>
+    f.occurrences.between(from, to, ON_ROW, backwards).find((o) => claims.free(owner, o, true));
+  const after = free(rowTo, ctx.end);
+  const before = free(cursor.offset, rowFrom, true);
   if (after && before) {
     const down = rowAt(index.rows, after.start) - row;
     const up = row - rowAt(index.rows, before.start);
     return up < down ? before : after;
   }
-  return after ?? before ?? f.occurrences.between(0, cursor.offset, 1, true)[0] ?? null;
+  return after ?? before ?? free(0, cursor.offset, true) ?? null;
 }

@@ -28,7 +28,7 @@ export function lineStarts(flat: string): number[] {
 }
 
 /** Boxes side by side: their vertical extents overlap by half the shorter one's height. */
-function sameBand(a: readonly number[], b: readonly number[]): boolean {
+export function sameBand(a: readonly number[], b: readonly number[]): boolean {
   const overlap = Math.min(a[3]!, b[3]!) - Math.max(a[1]!, b[1]!);
   const shorter = Math.min(a[3]! - a[1]!, b[3]! - b[1]!);
   return shorter > 0 && overlap >= shorter / 2;

@@ -1,4 +1,4 @@
-import { cellRef, type GroundingSource } from '@xt/contract';
+import { cellRef, type GroundingSource, type OcrWord } from '@xt/contract';
 import { scanDates, type DateOccurrence } from './dates.ts';
 import { scanNumbers, type NumberOccurrence } from './numbers.ts';
 import { isUnspaced, isWordChar } from './text/chars.ts';
@@ -12,6 +12,8 @@ export interface IndexedLine {
   start: number;
   length: number;
   box: [number, number, number, number];
+  /** An OCR line's words, offsets within the line (GroundingLine). */
+  words?: OcrWord[];
 }
 
 /** A cell of a `sheets` source, placed in the flat text. */
@@ -102,7 +104,13 @@ const LAYOUTS: { [K in GroundingSource['kind']]: (s: SourceOf<K>) => Layout } = 
       for (const line of page.lines) {
         // Pages are separated like lines: a value may well run from one page onto the next.
         if (parts.length > 0) offset += 1;
-        lines.push({ page: page.page, start: offset, length: line.text.length, box: line.box });
+        lines.push({
+          page: page.page,
+          start: offset,
+          length: line.text.length,
+          box: line.box,
+          ...(line.words ? { words: line.words } : {}),
+        });
         parts.push(line.text);
         offset += line.text.length;
       }

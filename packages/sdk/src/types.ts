@@ -215,6 +215,10 @@ export interface Citation {
   start: number | null;
   end: number | null;
   confidence: number | null;
+  /** found on OCR words (a scan, an image): the engine's lowest confidence in them, 0–1 */
+  ocrConfidence?: number;
+  /** `uncertain`: found only on OCR words read with low confidence; the reading may be wrong */
+  reading?: 'uncertain';
   /** spreadsheets: the sheet's name */
   sheet?: string;
   /** spreadsheets: the cell, an A1 reference such as `B7` */

@@ -3,6 +3,7 @@ import type { KindPeak } from './memory.ts';
 import { cpus } from 'node:os';
 import { CONVERSION } from './conversion.ts';
 import { MODEL_DIALECTS } from './model-dialects.ts';
+import { OCR_READINGS } from './ocr-readings.ts';
 import { PIPELINE_RECALL } from './pipeline-recall.ts';
 import { machineLine, markdownTable, type Results } from './report.ts';
 
@@ -92,6 +93,7 @@ Where the time goes for each target this run missed, from \`--profile\` runs, an
 change it: [performance.md](performance.md).
 
 ${PIPELINE_RECALL}
+${OCR_READINGS}
 ${MODEL_DIALECTS}
 ${CONVERSION}
 ## What each row measures

@@ -10,7 +10,14 @@ function Found(props: { field: ReviewField }) {
   // The service cites every value that is there: a null or an empty string has nothing to find.
   if (!c) return <span class="muted">{hasNoValue(props.field) ? 'no value' : 'not checked'}</span>;
   return c.grounded ? (
-    <span class="badge badge--grounded">found</span>
+    <>
+      <span class="badge badge--grounded">found</span>
+      {c.reading === 'uncertain' && (
+        <span class="badge badge--pending" title={`OCR: ${percent(c.ocrConfidence)}`}>
+          uncertain reading
+        </span>
+      )}
+    </>
   ) : (
     <span class="badge badge--ungrounded">not found</span>
   );

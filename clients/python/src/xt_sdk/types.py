@@ -101,6 +101,10 @@ class _CitationOptional(TypedDict, total=False):
     cell: str
     #: emails: ``body``, or the attachment's file name; ``page`` and ``boxes`` are within it
     part: str
+    #: found on OCR words (a scan, an image): the engine's lowest confidence in them, 0–1
+    ocrConfidence: float
+    #: ``uncertain``: found only on OCR words read with low confidence; the reading may be wrong
+    reading: str
 
 
 class Citation(_CitationOptional):

@@ -14,6 +14,11 @@ describe('ocrLines', () => {
       'Total due 12.50 EUR',
       'Thank you',
     ]);
+    // Each word where it stands in its line, with Tesseract's confidence in its reading.
+    for (const line of lines) {
+      expect(line.words!.map((w) => line.text.slice(w.start, w.end)).join(' ')).toBe(line.text);
+      for (const w of line.words!) expect(w.confidence).toBeGreaterThan(0.5);
+    }
     const tops = lines.map((l) => l.box[1]);
     expect(tops).toEqual([...tops].sort((a, b) => a - b));
     for (const { box } of lines) {
@@ -67,5 +72,37 @@ describe('linesFromTsv', () => {
       '주식회사 테스트',
       'Total due',
     ]);
+  });
+});
+
+describe('linesFromTsv word confidences', () => {
+  const word = (line: number, left: number, conf: string, text: string) =>
+    ['5', '1', '1', '1', String(line), '1', String(left), '10', '20', '10', conf, text].join('\t');
+
+  it('keeps each word’s place in its line and Tesseract’s confidence as a fraction', () => {
+    const tsv = [
+      'level',
+      word(1, 0, '96.480774', 'Cable'),
+      word(1, 20, '91', 'ties'),
+      word(1, 40, '38.5', '8'),
+      word(2, 0, '-1', '株式'),
+      word(2, 20, '88', '会社'),
+    ].join('\n');
+    const [first, second] = linesFromTsv(tsv, { width: 100, height: 100 });
+    expect(first).toMatchObject({
+      text: 'Cable ties 8',
+      words: [
+        { start: 0, end: 5, confidence: 0.965 },
+        { start: 6, end: 10, confidence: 0.91 },
+        { start: 11, end: 12, confidence: 0.385 },
+      ],
+    });
+    expect(second).toMatchObject({
+      text: '株式会社',
+      words: [
+        { start: 0, end: 2, confidence: 0 },
+        { start: 2, end: 4, confidence: 0.88 },
+      ],
+    });
   });
 });

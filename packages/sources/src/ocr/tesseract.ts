@@ -64,16 +64,24 @@ function runTesseract(image: Buffer, opts: OcrOptions): Promise<string> {
   });
 }
 
+/** A word of Tesseract's TSV: its text, its pixel box, and its confidence (0–100). */
+interface TsvWord {
+  text: string;
+  box: [number, number, number, number];
+  conf: number;
+}
+
 /**
  * Tesseract's TSV: one row per page, block, paragraph, line and word (level 1–5); words carry
- * their text and pixel box. Words are joined into their lines, and a line's box is the union
- * of its words'.
+ * their text, pixel box and confidence. Words are joined into their lines, a line's box is the
+ * union of its words', and each word keeps its place in the line's text and its confidence, so
+ * that a value found on OCR words can say how sure the reading was (docs/citations.md).
  */
 export function linesFromTsv(
   tsv: string,
   size: { width: number; height: number },
 ): GroundingLine[] {
-  const lines = new Map<string, { words: string[]; box: [number, number, number, number] }>();
+  const lines = new Map<string, TsvWord[]>();
   for (const row of tsv.split('\n').slice(1)) {
     const cells = row.split('\t');
     if (cells[0] !== '5' || cells.length < 12) continue;
@@ -86,30 +94,40 @@ export function linesFromTsv(
       number,
     ];
     const key = cells.slice(1, 5).join('.');
+    const box: TsvWord['box'] = [left, top, left + width, top + height];
+    const word: TsvWord = { text, box, conf: Number(cells[10]) };
     const line = lines.get(key);
-    const box: [number, number, number, number] = [left, top, left + width, top + height];
-    if (!line) {
-      lines.set(key, { words: [text], box });
-      continue;
-    }
-    line.words.push(text);
-    line.box = [
-      Math.min(line.box[0], box[0]),
-      Math.min(line.box[1], box[1]),
-      Math.max(line.box[2], box[2]),
-      Math.max(line.box[3], box[3]),
-    ];
+    if (line) line.push(word);
+    else lines.set(key, [word]);
   }
   const clamp = (v: number) => Math.min(1, Math.max(0, v));
-  return [...lines.values()].map(({ words, box }) => ({
-    text: joinWords(words),
-    box: [
-      clamp(box[0] / size.width),
-      clamp(box[1] / size.height),
-      clamp(box[2] / size.width),
-      clamp(box[3] / size.height),
-    ],
-  }));
+  return [...lines.values()].map((words) => {
+    const box = words.reduce<number[]>(
+      (union, w) => [
+        Math.min(union[0]!, w.box[0]),
+        Math.min(union[1]!, w.box[1]),
+        Math.max(union[2]!, w.box[2]),
+        Math.max(union[3]!, w.box[3]),
+      ],
+      [...words[0]!.box],
+    );
+    const { text, starts } = joinWords(words.map((w) => w.text));
+    return {
+      text,
+      box: [
+        clamp(box[0]! / size.width),
+        clamp(box[1]! / size.height),
+        clamp(box[2]! / size.width),
+        clamp(box[3]! / size.height),
+      ],
+      words: words.map((w, k) => ({
+        start: starts[k]!,
+        end: starts[k]! + w.text.length,
+        // Tesseract writes -1 where it gives no figure: no figure is no confidence.
+        confidence: Number.isFinite(w.conf) ? clamp(Math.round(w.conf * 10) / 1000) : 0,
+      })),
+    };
+  });
 }
 
 /** Han, kana, Hangul and their punctuation and full-width forms: scripts written without spaces. */
@@ -117,19 +135,23 @@ const UNSPACED =
   /[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/u;
 
 /**
- * A line's words as written: Tesseract cuts Japanese and Chinese into words (often one
- * character each) that the text has no spaces between, and a value quoted from it has none.
- * Korean puts spaces between its words, which Tesseract reads as gaps wider than within one.
+ * A line's words as written, and where each starts in it: Tesseract cuts Japanese and Chinese
+ * into words (often one character each) that the text has no spaces between, and a value quoted
+ * from it has none. Korean puts spaces between its words, which Tesseract reads as gaps wider
+ * than within one.
  */
-function joinWords(words: string[]): string {
+function joinWords(words: string[]): { text: string; starts: number[] } {
   let out = words[0] ?? '';
+  const starts = [0];
   for (const word of words.slice(1)) {
     const before = out.at(-1) ?? '';
     const after = word[0] ?? '';
     const hangul = /[\uac00-\ud7af]/u;
     const joined =
       UNSPACED.test(before) && UNSPACED.test(after) && !(hangul.test(before) && hangul.test(after));
-    out += joined ? word : ` ${word}`;
+    if (!joined) out += ' ';
+    starts.push(out.length);
+    out += word;
   }
-  return out;
+  return { text: out, starts };
 }
