@@ -15,3 +15,5 @@ export * from './records.ts';
 export * from './spelling.ts';
 export * from './pagination.ts';
 export * from './dashboard-wire.ts';
+export * from './structure-paths.ts';
+export * from './review.ts';

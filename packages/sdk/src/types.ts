@@ -70,7 +70,7 @@ export interface Model {
   capabilities: ModelCapabilities | null;
   probedAt: string | null;
 }
-export type WebhookEventType = 'extraction.completed' | 'extraction.failed';
+export type WebhookEventType = 'extraction.completed' | 'extraction.failed' | 'extraction.reviewed';
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export type FailureCode =
@@ -146,6 +146,8 @@ export interface Schema {
   name: string;
   description: string | null;
   structure: Structure;
+  /** only when set: when completed extractions are queued for review (docs/review.md) */
+  review?: ReviewPolicy;
   createdAt: string;
   updatedAt: string;
 }
@@ -154,6 +156,38 @@ export interface SchemaInput {
   name: string;
   description?: string | null;
   structure: Structure;
+  /** null removes it */
+  review?: ReviewPolicy | null;
+}
+
+/** A schema's review settings (docs/review.md). */
+export interface ReviewPolicy {
+  /** a value whose citation confidence is below this queues the extraction */
+  minConfidence: number;
+  /** structure paths the checks look at, array items as `*` (`/lines/*` + `/amount`) */
+  fields?: string[];
+  /** the share 0–1 of completed extractions queued whatever their values */
+  sample?: number;
+}
+
+export type ReviewStatus = 'needs_review' | 'approved' | 'rejected';
+export type ReviewReasonCode = 'LOW_CONFIDENCE' | 'REQUIRED_NOT_FOUND' | 'SAMPLED';
+
+export interface ReviewReason {
+  code: ReviewReasonCode;
+  /** the value's JSON Pointer; null for `SAMPLED` */
+  path: string | null;
+  message: string;
+}
+
+/** On an extraction its schema's review settings queued (docs/review.md). */
+export interface Review {
+  status: ReviewStatus;
+  reasons: ReviewReason[];
+  reviewedAt: string | null;
+  /** `key:<api key id>` or `user:<dashboard user id>` */
+  reviewedBy: string | null;
+  note: string | null;
 }
 
 export interface UploadedFile {
@@ -264,6 +298,10 @@ export interface Extraction {
   priority: ExtractionPriority;
   /** only while processing */
   progress?: Progress;
+  /** only when queued for review */
+  review?: Review;
+  /** once reviewed: the corrected output (approved) or null (rejected) */
+  reviewedResult?: unknown;
 }
 
 /** `GET /extractions` records: `input`/`output`, `totalTokens` as numeric text. */
@@ -291,6 +329,10 @@ export interface ExtractionListItem {
   priority: ExtractionPriority;
   /** only while processing */
   progress?: Progress;
+  /** only when queued for review */
+  review?: Review;
+  /** once reviewed: the corrected output (approved) or null (rejected) */
+  reviewedResult?: unknown;
 }
 
 /** What `POST /extractions` answers with: 200 when finished in time, 202 otherwise. */

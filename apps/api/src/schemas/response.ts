@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import {
   FIELD_TYPES,
+  ReviewPolicySchema,
   STRUCTURE_LIMITS,
   TimestampSchema,
   type FieldDefinition,
@@ -59,6 +60,10 @@ export const SchemaRecordSchema = z
     name: z.string(),
     description: z.string().nullable(),
     structure: StructureSchema,
+    review: ReviewPolicySchema.optional().meta({
+      description:
+        'when completed extractions are queued for human review; present only when set (docs/review.md)',
+    }),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   })
