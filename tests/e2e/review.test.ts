@@ -3,11 +3,15 @@
  * listed, a review is decided once (refusals write nothing, two at once: one wins), the
  * `extraction.reviewed` webhook is delivered, and approved extractions export as a data set.
  */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describe, expect } from 'vitest';
 import type { TestApi } from '@xt/api/testing';
-import { waitFor } from '@xt/testkit';
+import { REPO_ROOT, TS_NODE_ARGS, waitFor } from '@xt/testkit';
 import { stackTest } from '../support/stack.ts';
 
 const received: { type: string; data: { id: string; review?: { status: string } } }[] = [];
@@ -190,4 +194,76 @@ describe('review', () => {
       recorded: missingNumber,
     });
   });
+
+  test('a correction becomes a test case: xt reviews export writes a data set xt eval reads and scores before and after review', async ({
+    api,
+    model,
+  }) => {
+    const schema = await api.request('POST', '/v1/schemas', {
+      json: { name: 'Exported', structure, review: { minConfidence: 0.5, sample: 1 } },
+    });
+    const schemaId = schema.body.data.id as string;
+    const form = new FormData();
+    form.append('schema_id', schemaId);
+    form.append('type', 'text');
+    form.append('source', new Blob(['Number: INV-77\nTotal: 40']), 'invoice.txt');
+    model.behave({ output: { number: 'INV-7', total: 40, lines: [] } });
+    const created = await api.request('POST', '/v1/extractions', { body: form });
+    expect(created.status).toBe(200);
+    const id = created.body.data.id as string;
+    const approved = await api.request('POST', `/v1/extractions/${id}/review`, {
+      json: { decision: 'approve', corrections: { '/number': 'INV-77' } },
+    });
+    expect(approved.status).toBe(200);
+
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'review-export-'));
+    try {
+      const env = { XT_BASE_URL: api.url, XT_API_KEY: api.keys.write };
+      const exported = await xt(['reviews', 'export', '--schema', schemaId, '--out', dir], env);
+      expect(exported.stderr).toContain('wrote 1 cases');
+      expect(await readdir(path.join(dir, 'cases'))).toEqual([`${id}.txt`]);
+      expect(await readFile(path.join(dir, 'cases', `${id}.txt`), 'utf8')).toBe(
+        'Number: INV-77\nTotal: 40',
+      );
+      const expected = JSON.parse(await readFile(path.join(dir, 'expected', `${id}.json`), 'utf8'));
+      expect(expected).toEqual({ number: 'INV-77', total: 40, lines: [] });
+
+      // The eval run: the stand-in now answers what the reviewer said.
+      model.behave({ output: expected });
+      const report = path.join(dir, 'report.json');
+      const run = await xt(['eval', '--dataset', dir, '--out', report], env);
+      expect(run.code).toBe(0);
+      const scored = JSON.parse(await readFile(report, 'utf8'));
+      expect(scored.summary.cases).toBe(1);
+      expect(scored.summary.accuracy).toBe(1);
+      // Before review the model had the number wrong: 1 of 2 leaves (number, total).
+      expect(scored.summary.recorded).toEqual({ cases: 1, leaves: 2, matched: 1, accuracy: 0.5 });
+      expect(run.stdout).toContain('Before review');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
+
+/** The `xt` binary from the SDK's sources, as `npm run eval` runs it, with only these settings. */
+function xt(args: string[], env: Record<string, string>) {
+  const clean = { ...process.env };
+  for (const name of ['XT_BASE_URL', 'XT_API_KEY', 'DATA_DIR']) delete clean[name];
+  const child = spawn(
+    process.execPath,
+    [...TS_NODE_ARGS, `${REPO_ROOT}/packages/sdk/src/bin/xt.ts`, ...args],
+    {
+      cwd: REPO_ROOT,
+      env: { ...clean, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
