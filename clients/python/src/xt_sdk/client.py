@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Optional, Union, cast
 
 from ._multipart import encode_multipart
-from ._resources import Extractions, Models, Schemas, Webhooks
+from ._resources import Extractions, Models, Reviews, Schemas, Webhooks
 from ._transport import RetryPolicy, Transport
 from .errors import ApiError, ExtractionFailedError, XtError
 from .types import Extraction, ExtractionOutcome, Priority, Progress, PublicModel, SourceType
@@ -64,6 +64,7 @@ class XtClient:
         self.extractions = Extractions(self._http)
         self.webhooks = Webhooks(self._http)
         self.models = Models(self._http)
+        self.reviews = Reviews(self._http)
 
     def create_extraction(
         self,
