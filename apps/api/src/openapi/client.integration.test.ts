@@ -134,6 +134,11 @@ it('generates a client that compiles and uses every route of the real API', asyn
     listedTotal: expect.any(Number),
     resultTotal: expect.any(Number),
     uploadedStatus: expect.stringMatching(/^(pending|processing|completed)$/),
+    // The upload may have completed (and been queued) by then too.
+    queued: expect.any(Number),
+    reviewStatus: 'approved',
+    expected: { total: 12.5 },
+    file: 'Total due: 7.25 EUR',
     secretChanged: true,
     deliveries: 0,
     defaultModel: 'gpt-4.1',

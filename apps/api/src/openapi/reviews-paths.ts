@@ -4,7 +4,16 @@ import { REVIEW_STATUSES, SingleRecordSchema } from '@xt/contract';
 import { pageOf } from '../http/response-schemas.ts';
 import { reviewBody } from '../reviews/body.ts';
 import { DatasetCaseSchema } from '../reviews/dataset.ts';
-import { BODY_ERRORS, errors, idPath, json, listQuery, ok, pageHeaders } from './common.ts';
+import {
+  BODY_ERRORS,
+  errors,
+  idPath,
+  json,
+  listQuery,
+  ok,
+  pageHeaders,
+  resourceHeaders,
+} from './common.ts';
 
 const reviewListQuery = listQuery.extend({
   status: z.enum(REVIEW_STATUSES).optional().meta({ description: 'the review’s status' }),
@@ -61,6 +70,11 @@ export const reviewPaths: ZodOpenApiPathsObject = {
       responses: {
         '200': {
           description: 'The file as uploaded',
+          headers: resourceHeaders.extend({
+            'Content-Disposition': z
+              .string()
+              .meta({ description: "`attachment; filename*=UTF-8''<the upload's name>`" }),
+          }),
           content: { 'application/octet-stream': { schema: z.file() } },
         },
         ...errors(),
