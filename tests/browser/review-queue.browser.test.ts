@@ -100,3 +100,14 @@ it('shows a correction the service refuses on its field, and keeps the extractio
   await expect.poll(() => current.textContent(), poll).toContain('must be a number');
   expect((await record(id)).review.status).toBe('needs_review');
 });
+
+it('keeps a schema’s review settings when the schema is saved from the editor', async () => {
+  const page = await dash.signedIn('acme');
+  await page.goto(`/dashboard/schemas/${schemaId}`);
+  await page.getByLabel('Description').fill('checked by people');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByText('Schema saved.').waitFor();
+  const schema = (await dash.api.request('GET', `/v1/schemas/${schemaId}`)).body.data;
+  expect(schema.description).toBe('checked by people');
+  expect(schema.review).toEqual({ minConfidence: 0.5 });
+});
