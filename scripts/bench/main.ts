@@ -6,9 +6,9 @@
  * same run, prints the table and writes it to docs/benchmarks.md (see that file for what each
  * row means). Benchmarks print figures; they never fail for being slow.
  */
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BenchStack } from './lib/bench-stack.ts';
 import { makePlan } from './lib/plan.ts';
@@ -16,7 +16,7 @@ import { Results } from './lib/report.ts';
 import { REPO_ROOT } from './lib/stack.ts';
 import type { MemoryBySection } from './lib/memory.ts';
 import { runWritePath } from './sections/write-path.ts';
-import { renderPage } from './lib/page.ts';
+import { historyEntry, renderPage, type PageInfo } from './lib/page.ts';
 import { measureUploads } from './sections/uploads.ts';
 import { runWorkerCode } from './sections/worker-code.ts';
 import { measureSize } from './sections/size.ts';
@@ -89,7 +89,8 @@ try {
   stack.workdir.cleanup();
 }
 
-const page = renderPage(results, {
+const when = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+const info: PageInfo = {
   quick: plan.quick,
   reps: plan.reps,
   servers: values.servers,
@@ -99,12 +100,15 @@ const page = renderPage(results, {
   details,
   load: [loadAtStart, loadavg()[0]!],
   command: `npm run bench${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
-});
+};
+const page = renderPage(results, info, when);
 console.log(`\n${page}`);
 if (failed && results.rows.length === 0) {
   log(`not writing ${out}: the run failed before measuring anything`);
 } else {
   writeFileSync(out, page);
-  log(`wrote ${out}`);
+  const history = join(dirname(out), 'benchmarks-history.md');
+  appendFileSync(history, historyEntry(results, info, when));
+  log(`wrote ${out} and added the run to ${history}`);
 }
 process.exitCode = failed ? 1 : 0;

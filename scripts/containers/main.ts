@@ -1,11 +1,13 @@
 /**
  * `npm run lint:containers` (after dclint has checked docker-compose.yml against the compose
  * schema): the files Dockerfile and compose refer to, the secrets .dockerignore must keep out of
- * the image, and HAProxy's config when haproxy is installed. No Docker engine needed.
+ * the image, compose's own reading of the file (every profile) when docker-compose is installed,
+ * and HAProxy's config when haproxy is installed. No Docker engine needed.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { checkCompose, checkDockerfile, checkDockerfileCmd } from './check.ts';
+import { checkComposeConfig } from './compose-config.ts';
 import { checkBuildContext } from './context.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -15,6 +17,13 @@ const problems = [
   ...checkCompose(root),
   ...checkBuildContext(root),
 ];
+
+const composeProblems = checkComposeConfig(root);
+if (composeProblems === undefined) {
+  console.log('lint:containers: docker-compose is not installed; docker-compose.yml not resolved');
+} else {
+  problems.push(...composeProblems);
+}
 
 const haproxy = spawnSync('haproxy', ['-c', '-q', '-f', 'ops/haproxy/haproxy.cfg'], {
   cwd: root,

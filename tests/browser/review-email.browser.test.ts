@@ -11,7 +11,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
 import { composeEmail, placedTextPdf } from '@xt/testkit/fixtures';
 import { startTestWorker } from '@xt/api/testing';
-import { PHONE, screenshots, startDashboard, type DashboardFixture } from '../support/dashboard.ts';
+import {
+  PHONE,
+  screenshots,
+  startDashboard,
+  viewShot,
+  type DashboardFixture,
+} from '../support/dashboard.ts';
+import { inViewport, placed, settled } from '../support/layout.ts';
 
 let dash: DashboardFixture;
 let model: ModelStandIn;
@@ -147,8 +154,21 @@ it('shows which part of the message each value came from, and where in it', asyn
   const evidence = review.getByTestId('evidence-part');
   await evidence.waitFor();
   await expect.poll(() => evidence.textContent(), poll).toBe(`In ${PDF}, page 1`);
+  // Its button names the part it shows: the attachment here, the message below.
+  expect(await review.getByRole('button', { name: `Show in ${PDF}` }).count()).toBe(1);
+  expect(await review.getByRole('button', { name: 'Show in the message' }).count()).toBe(0);
   await field(review, 'subject').click();
   await expect.poll(() => evidence.textContent(), poll).toBe('In the message');
   expect(await review.locator('.part-strip mark').textContent()).toBe('Your March invoice');
   await screenshots(page, 'review-email-phone');
+  await review.getByRole('button', { name: 'Show in the message' }).click();
+  await settled(page);
+  expect(await parts.getByRole('button', { pressed: true }).textContent()).toBe('Message (2)');
+  const quote = page
+    .getByRole('list', { name: 'Values found in the message' })
+    .locator('li.is-selected q');
+  expect(await quote.textContent()).toBe('Your March invoice');
+  const [shown] = await placed(quote);
+  expect(inViewport(page, shown!.box), JSON.stringify(shown)).toBe(true);
+  await viewShot(page, 'review-email-message-shown');
 });

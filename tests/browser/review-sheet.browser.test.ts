@@ -11,7 +11,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
 import { SAMPLE_WORKBOOK, workbookFiles } from '@xt/testkit/fixtures';
 import { startTestWorker } from '@xt/api/testing';
-import { PHONE, screenshots, startDashboard, type DashboardFixture } from '../support/dashboard.ts';
+import {
+  PHONE,
+  screenshots,
+  startDashboard,
+  viewShot,
+  type DashboardFixture,
+} from '../support/dashboard.ts';
+import { inViewport, placed, settled } from '../support/layout.ts';
 
 let dash: DashboardFixture;
 let model: ModelStandIn;
@@ -67,6 +74,18 @@ afterAll(async () => {
 
 const poll = { timeout: 60_000 };
 
+/** The grid's column letters are drawn, the active cell's right over it. */
+async function lettersOver(grid: Locator, letter: string) {
+  const [header] = await placed(grid.getByRole('columnheader', { name: letter, exact: true }));
+  const [cell] = await placed(grid.locator('td.sheet-grid__active'));
+  expect(header, `column ${letter}`).toBeDefined();
+  expect(header!.box.height).toBeGreaterThanOrEqual(12);
+  const middle = cell!.box.x + cell!.box.width / 2;
+  expect(middle).toBeGreaterThan(header!.box.x);
+  expect(middle).toBeLessThan(header!.box.x + header!.box.width);
+  expect(header!.box.y + header!.box.height).toBeLessThanOrEqual(cell!.box.y + 1);
+}
+
 const field = (review: Locator, name: string) =>
   review.locator('.review__fields').getByRole('button', { name, exact: true });
 
@@ -120,6 +139,7 @@ it('names the sheet and cell of each value, and shows the sheet around the cited
     .toBe('items › 2 › sku');
   await field(review, 'items › 0 › unit_price').click();
   await expect.poll(() => active.getAttribute('data-cell'), poll).toBe('C3');
+  await lettersOver(pane, 'C');
   await screenshots(page, 'review-sheet');
 
   // On a phone the close-up opens under the tapped field: its sheet and cell, and the cells
@@ -132,5 +152,15 @@ it('names the sheet and cell of each value, and shows the sheet around the cited
   const strip = review.locator('.cell-strip');
   expect(await strip.locator('td.sheet-grid__active').textContent()).toBe('2024-03-05');
   expect(await strip.locator('tr.sheet-grid__header td').allTextContents()).toContain('Since');
+  await strip.scrollIntoViewIfNeeded();
+  await viewShot(page, 'review-sheet-strip');
+  // Column letters over the cells, as in the sheet (the cards' hidden header took them too).
+  await lettersOver(strip, 'G');
   await screenshots(page, 'review-sheet-phone');
+  // The sheet beside no field but after all of them: one tap from the field away.
+  await field(review, 'items › 0 › since').scrollIntoViewIfNeeded();
+  await review.getByRole('button', { name: 'Show items › 0 › since in the source' }).click();
+  await settled(page);
+  const [whole] = await placed(pane.locator('td.sheet-grid__active'));
+  expect(whole && inViewport(page, whole.box), JSON.stringify(whole)).toBe(true);
 });

@@ -196,13 +196,15 @@ describe('xt-mcp over stdio', () => {
     const refused = await call(client, 'extract', { schema_id: 'not-a-schema', text: 'Total 1' });
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(
-      /refused the request \(HTTP 422, VALIDATION_FAILED\)[\s\S]*- schema_id: /,
+      /refused the request \(HTTP 422, VALIDATION_FAILED\)[\s\S]*\n- schema_id must be /,
     );
     const privateUrl = await call(client, 'extract', {
       schema_id: schemaId,
       url: 'http://127.0.0.1/x',
     });
-    expect(privateUrl.text).toMatch(/- source: /);
+    // Named once: the service's message starts with its field already.
+    expect(privateUrl.text).toMatch(/\n- source /);
+    expect(privateUrl.text).not.toMatch(/source: source/);
     const notFound = await call(client, 'get_extraction', {
       id: '00000000-0000-4000-8000-000000000000',
     });

@@ -195,6 +195,23 @@ describe('extract()', () => {
     );
   });
 
+  it('with a progress callback asks not to be held, so progress shows from the start', async () => {
+    model.behave({ delayMs: 300, output: { total: 8 } });
+    const done = await client.extract(
+      { schemaId, type: 'text', source: 'Invoice total 8' },
+      { onProgress: () => undefined, initialDelayMs: 100, maxPollIntervalMs: 200 },
+    );
+    expect(done).toMatchObject({ status: 'completed', output: { total: 8 } });
+    expect(proxy.requests[0]!.headers.prefer).toBe('wait=0');
+    proxy.reset();
+    // A wait the caller chose is kept.
+    await client.extract(
+      { schemaId, type: 'text', source: 'Invoice total 9' },
+      { onProgress: () => undefined, waitSeconds: 20 },
+    );
+    expect(proxy.requests[0]!.headers.prefer).toBe('wait=20');
+  });
+
   it('throws ExtractionFailedError for a failure, answered at once or found by polling', async () => {
     model.behave({ refuse: 'I will not' });
     const sync = await client

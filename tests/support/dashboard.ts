@@ -95,6 +95,17 @@ export async function screenshots(page: Page, name: string): Promise<void> {
 }
 
 /**
+ * What is on the screen now, as scrolled, at the window's size: `<name>.<width>.png` under
+ * `views/`. A full-page shot of a phone's 5,000 px page is too small to see a detail in.
+ */
+export async function viewShot(page: Page, name: string): Promise<void> {
+  const dir = path.join(ARTIFACTS, 'views');
+  await mkdir(dir, { recursive: true });
+  const width = page.viewportSize()?.width ?? DESKTOP.width;
+  await page.screenshot({ path: path.join(dir, `${name}.${width}.png`) });
+}
+
+/**
  * What does not fit the phone's width: the page itself, or a table, card or code block whose
  * content is wider than its box (cut off, or hidden behind a sideways scroll).
  */

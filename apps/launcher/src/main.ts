@@ -50,6 +50,8 @@ async function main(): Promise<void> {
     await Promise.all(children.map((c) => c.stop()));
     for (const s of servers.reverse()) await s.stop().catch(() => undefined);
     await rm(stackFile(config.DATA_DIR), { force: true });
+    // The last line: whoever pressed Ctrl-C knows the port and the data are free again.
+    log(`stopped: the API, workers${servers.length > 0 ? ' and embedded servers' : ''} are down`);
     process.exit(code);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {

@@ -97,6 +97,10 @@ describe.runIf(process.platform === 'linux')('stopping npm start', () => {
       expect(output).not.toMatch(/restarting in|^ {4}at /m);
       // The API and the worker finished draining before the servers went.
       expect(after).toContain('"msg":"worker drained"');
+      // ...and the launcher said so last, once everything was down.
+      expect(output.trimEnd().split('\n').at(-1)).toBe(
+        '[start] stopped: the API, workers and embedded servers are down',
+      );
       await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
       running = undefined;
     },

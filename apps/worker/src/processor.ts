@@ -36,6 +36,7 @@ import { finishStep } from './job/finish-step.ts';
 import type { ExtractionRow, JobLifecycle } from './job/lifecycle.ts';
 import { deletedWhilePreparing, prepareStep, recordFound } from './job/prepare-step.ts';
 import { progressReporter, type ProgressReporter } from './job/progress-step.ts';
+import { reuseEvidenceStep } from './job/reuse-evidence-step.ts';
 import { reuseContent, reuseStep, type JobReuse, type ReuseStepOutcome } from './job/reuse-step.ts';
 import { BatchWait, type BatchRunner } from './batch/runner.ts';
 import { databaseRetryAt, stoppedForShutdown, withJobLog } from './job/job-run.ts';
@@ -272,6 +273,13 @@ export function createProcessor(deps: ProcessorDeps) {
     const type = row.sourceType;
     if (deps.reuse) {
       const reused = await reuseStep(deps.reuse, row, source);
+      if (reused.next === 'done' && reused.outcome === 'completed')
+        await reuseEvidenceStep(
+          { reuse: deps.reuse, previews: deps.previews },
+          row.id,
+          source,
+          log,
+        );
       if (reused.next === 'done') return completedFromReuse(row.id, reused, log);
     }
     const progress = startProgress(row.id, source, log);

@@ -210,6 +210,52 @@ describe('reuse and retention', () => {
     // The URL's content was fetched, never stored: only its previews go.
     expect((await row(oldUrl.id))?.reuseKey).toEqual(key);
   });
+
+  it("removes a reused copy's own previews on its own clock, never marking its upload removed", async () => {
+    const original = await uploaded('completed', 30);
+    const previews = [(await store.put(handle.db, Readable.from([randomBytes(800)]))).ref];
+    await handle.db
+      .update(extractions)
+      .set({ pageImages: { '1': previews[0]! } })
+      .where(eq(extractions.id, original.id));
+    // As a create that reused it writes the copy (docs/reuse.md#evidence): the upload's bytes
+    // not stored, the previews its own copies.
+    const copied = await store.copy(handle.db, previews[0]!);
+    const copyId = randomUUID();
+    const source = await row(original.id);
+    await handle.db.insert(extractions).values({
+      id: copyId,
+      accountId,
+      schemaId,
+      schemaName: 'Invoice',
+      schemaStructure: { type: 'object' },
+      sourceType: 'pdf',
+      source: 'invoice.pdf',
+      file: source!.file,
+      model: 'gpt-4.1',
+      status: 'completed',
+      charged: false,
+      reusedFrom: original.id,
+      pageImages: { '1': copied },
+      finishedAt: sql`now() - interval '1 hour'`,
+    });
+
+    await removeExpiredUploads(handle.db, store, 24 * HOUR);
+    expect(await stored(previews[0]!)).toBe(false);
+    expect(await stored(copied)).toBe(true);
+    expect((await row(copyId))?.pageImages).toEqual({ '1': copied });
+
+    await handle.db
+      .update(extractions)
+      .set({ finishedAt: sql`now() - interval '30 hours'` })
+      .where(eq(extractions.id, copyId));
+    await removeExpiredUploads(handle.db, store, 24 * HOUR);
+    expect(await stored(copied)).toBe(false);
+    const after = await row(copyId);
+    expect(after?.pageImages).toBeNull();
+    expect(after?.file).toEqual(source!.file);
+    expect(after?.file?.removedAt).toBeUndefined();
+  });
 });
 
 describe('orphans', () => {

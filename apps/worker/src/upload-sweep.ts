@@ -68,8 +68,11 @@ export async function removeExpiredUploads(
             page_images = null,
             -- An upload the service has forgotten is not reused either (docs/reuse.md).
             reuse_key = case when due.file_ref is not null then null else e.reuse_key end,
-            file = e.file || jsonb_build_object('removedAt',
-              to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"+00:00"'))
+            -- Only bytes that were stored are removed: a reused upload's were never stored, and
+            -- its previews are copies of its original's (docs/reuse.md#evidence).
+            file = case when due.file_ref is null then e.file
+              else e.file || jsonb_build_object('removedAt',
+                to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"+00:00"')) end
         from due
         where e.id = due.id
         returning due.file_ref, due.page_images`);

@@ -187,10 +187,13 @@ export async function startWorker(
     }),
     lifecycle,
     windows: { store: windows, splitPages: config.SPLIT_PAGES },
-    reuse: jobReuse(db.db, {
-      pipelineVersion: pipelineVersion(),
-      namespace: config.CACHE_NAMESPACE,
-    }),
+    reuse: jobReuse(
+      { db: db.db, store },
+      {
+        pipelineVersion: pipelineVersion(),
+        namespace: config.CACHE_NAMESPACE,
+      },
+    ),
     preparations: jobPreparations(
       db.db,
       {

@@ -232,6 +232,13 @@ class RetriesTest(ServiceTest):
         self.assertEqual(len({h["idempotency-key"] for h in self.proxy.planned_requests()}), 1)
         self.assertEqual(self._count(), before + 1)
 
+    def test_a_progress_callback_asks_not_to_be_held(self) -> None:
+        done = self.via.extract(self.schema_id, "text", "Total 9", on_progress=lambda _: None, timeout=60)
+        self.assertEqual(done["status"], "completed")
+        self.assertEqual([h.get("prefer") for h in self.proxy.planned_requests()], ["wait=0"])
+        self.via.extract(self.schema_id, "text", "Total 10", on_progress=lambda _: None, wait_seconds=20)
+        self.assertEqual(self.proxy.planned_requests()[-1].get("prefer"), "wait=20")
+
     def test_gives_up_after_max_retries(self) -> None:
         client = _client(base_url=self.proxy.url, max_retries=1)
         self.proxy.plan = ["503", "503"]

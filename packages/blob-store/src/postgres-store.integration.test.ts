@@ -3,7 +3,13 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '@xt/db';
 import { createTestDatabase, type TestDatabase } from '@xt/testkit';
-import { CHUNK_BYTES, createPostgresBlobStore, readAll, type BlobStore } from './index.ts';
+import {
+  BlobNotFoundError,
+  CHUNK_BYTES,
+  createPostgresBlobStore,
+  readAll,
+  type BlobStore,
+} from './index.ts';
 
 let database: TestDatabase;
 let handle: DbHandle;
@@ -83,5 +89,26 @@ describe('PostgreSQL blob store', () => {
     );
     expect(chunks.rows[0].n).toBe(0);
     await store.delete(handle.db, [other.ref]);
+  });
+
+  it('copies bytes under a reference of their own that outlives the original', async () => {
+    const bytes = randomBytes(Math.floor(CHUNK_BYTES * 1.5));
+    const original = await store.put(handle.db, pieces(bytes));
+    const copy = await handle.db.transaction((tx) => store.copy(tx, original.ref));
+    expect(copy).not.toBe(original.ref);
+    await store.delete(handle.db, [original.ref]);
+    expect(sha(await readAll(store, copy, bytes.length))).toBe(sha(bytes));
+    await expect(store.copy(handle.db, original.ref)).rejects.toBeInstanceOf(BlobNotFoundError);
+
+    // A copy the caller rolls back leaves nothing behind.
+    let rolledBack = '';
+    await expect(
+      handle.db.transaction(async (tx) => {
+        rolledBack = await store.copy(tx, copy);
+        throw new Error('the row could not be written');
+      }),
+    ).rejects.toThrow('the row could not be written');
+    await expect(readAll(store, rolledBack, bytes.length)).rejects.toThrow(/No stored bytes/);
+    await store.delete(handle.db, [copy]);
   });
 });

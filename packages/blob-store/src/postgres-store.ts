@@ -70,6 +70,19 @@ export function createPostgresBlobStore(db: Db): BlobStore {
       }
     },
 
+    async copy(tx: DbExecutor, from: string): Promise<string> {
+      const ref = randomUUID();
+      // Inside the database: the chunks never leave it, and the copy commits with the caller.
+      const copied = await tx.execute(sql`
+        insert into ${blobs} (ref, size) select ${ref}::uuid, size from ${blobs} where ref = ${from}
+        returning ref`);
+      if (copied.rows.length === 0) throw new BlobNotFoundError(from);
+      await tx.execute(sql`
+        insert into ${blobChunks} (ref, seq, data)
+        select ${ref}::uuid, seq, data from ${blobChunks} where ref = ${from}`);
+      return ref;
+    },
+
     async delete(tx: DbExecutor, refs): Promise<void> {
       if (refs.length === 0) return;
       // Locked in reference order first: sweeps in several workers may delete overlapping sets,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
+  CopyObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   ListObjectsV2Command,
@@ -95,6 +96,25 @@ export function createS3BlobStore(options: S3StoreOptions): BlobStore & { client
       for await (const piece of body) yield Buffer.from(piece);
     },
 
+    async copy(_tx, from): Promise<string> {
+      const ref = randomUUID();
+      try {
+        // Server-side: the bytes stay in the bucket. Previews and cells are far below the
+        // 5 GiB a single CopyObject takes.
+        await client.send(
+          new CopyObjectCommand({
+            Bucket: options.bucket,
+            Key: key(ref),
+            CopySource: encodeURI(`${options.bucket}/${key(from)}`),
+          }),
+        );
+        return ref;
+      } catch (err) {
+        if (isMissing(err)) throw new BlobNotFoundError(from);
+        throw err;
+      }
+    },
+
     async delete(_tx, refs): Promise<void> {
       for (let i = 0; i < refs.length; i += DELETE_BATCH) {
         const batch = refs.slice(i, i + DELETE_BATCH);
@@ -133,6 +153,15 @@ export function createS3BlobStore(options: S3StoreOptions): BlobStore & { client
       return refs;
     },
   };
+}
+
+/** A missing source object, as CopyObject reports it (it has no typed error for it). */
+function isMissing(err: unknown): boolean {
+  if (err instanceof NoSuchKey) return true;
+  return (
+    err instanceof S3ServiceException &&
+    (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404)
+  );
 }
 
 /**

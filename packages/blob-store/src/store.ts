@@ -33,6 +33,13 @@ export interface BlobStore {
   put(tx: DbExecutor, body: AsyncIterable<Uint8Array>): Promise<StoredBlob>;
   /** The bytes in order, a piece at a time. Throws BlobNotFoundError when there are none. */
   get(ref: string): AsyncIterable<Buffer>;
+  /**
+   * A copy of the bytes under a new reference of its own (returned), which lives and goes independently of
+   * the original (a reused extraction keeps its evidence when the original is deleted). Through
+   * `tx` where the store can; the bytes are copied inside the store, never through this
+   * process. Throws BlobNotFoundError when there are none.
+   */
+  copy(tx: DbExecutor, ref: string): Promise<string>;
   /** Removes the bytes (missing ones are not an error). Through `tx` where the store can. */
   delete(tx: DbExecutor, refs: readonly string[]): Promise<void>;
   /** References stored before `before`, in reference order, after `after` when paging. */

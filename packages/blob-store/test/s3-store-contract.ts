@@ -49,6 +49,17 @@ export function describeS3Store(
       await expect(readAll(s, stored.ref, 100)).rejects.toBeInstanceOf(BlobNotFoundError);
     });
 
+    it('copies an object under a key of its own that outlives the original', async () => {
+      const s = store();
+      const stored = await s.put(noTx, pieces(Buffer.from('a page preview')));
+      const copy = await s.copy(noTx, stored.ref);
+      expect(copy).not.toBe(stored.ref);
+      await s.delete(noTx, [stored.ref]);
+      expect((await readAll(s, copy, 100)).toString()).toBe('a page preview');
+      await expect(s.copy(noTx, stored.ref)).rejects.toBeInstanceOf(BlobNotFoundError);
+      await s.delete(noTx, [copy]);
+    });
+
     it('pages through its own prefix, oldest-agnostic, in reference order', async () => {
       const s = store();
       const refs: string[] = [];

@@ -116,7 +116,7 @@ export function createSubmitExtraction(
     ctx: SubmitContext,
   ): Promise<SubmitOutcome> {
     const written =
-      (await reuseAtCreate(deps.db, accountId, input, ctx)) ??
+      (await reuseAtCreate(deps, accountId, input, ctx)) ??
       (await writeExtraction(deps, accountId, input, ctx));
     // A reused answer is written completed: there is no job to enqueue or wait for.
     if (written.created && written.row.status === 'completed')

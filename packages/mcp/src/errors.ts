@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError, ExtractionFailedError, NetworkError } from '@xt/sdk';
+import { ApiError, ExtractionFailedError, NetworkError, fieldProblem } from '@xt/sdk';
 
 /** A mistake in the tool's arguments that the schema cannot express (one of several fields). */
 export class ToolInputError extends Error {}
@@ -15,7 +15,7 @@ function describe(error: unknown): string {
     return `Extraction ${error.extractionId} failed (${error.failureCode}): ${error.message}`;
   }
   if (error instanceof ApiError) {
-    const fields = error.errors.map((e) => `\n- ${e.field}: ${e.message}`).join('');
+    const fields = error.errors.map((e) => `\n- ${fieldProblem(e)}`).join('');
     const what = error.body?.message ?? (fields ? 'invalid request' : 'request failed');
     return `The extraction service refused the request (HTTP ${error.status}, ${error.code}): ${what}${fields}`;
   }

@@ -225,7 +225,9 @@ export class XtClient {
 
   /**
    * Submits an extraction and returns it once completed: at once when the service answered
-   * 200, otherwise by polling `GET /extractions/{id}` (honouring `Retry-After`). Throws
+   * 200, otherwise by polling `GET /extractions/{id}` (honouring `Retry-After`). With
+   * `onProgress` (and no `waitSeconds`) the create answers at once and polling starts at the
+   * first page, so progress shows from the start. Throws
    * ExtractionFailedError when it fails, ApiError for a refused request.
    */
   async extract(
@@ -234,7 +236,13 @@ export class XtClient {
   ): Promise<CompletedExtraction> {
     const signal = withTimeout(options.signal, options.timeoutMs);
     const bounded = signal ? { ...options, signal } : options;
-    const created = await this.createExtraction(params, bounded);
+    // Someone watching progress must see it from the first page: a held create (up to the
+    // service's wait, 55 s by default) would show nothing until it answered.
+    const watched =
+      options.onProgress && options.waitSeconds === undefined
+        ? { ...bounded, waitSeconds: 0 }
+        : bounded;
+    const created = await this.createExtraction(params, watched);
     if (created.extraction.status === 'completed') return created.extraction as CompletedExtraction;
     const record = await pollUntilFinal(
       (s) => this.extractions.get(created.extraction.id, s ? { signal: s } : {}),

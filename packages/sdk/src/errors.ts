@@ -22,7 +22,7 @@ export interface ErrorEnvelope {
  * a spreadsheet"), so prefixing the field again read "source source is not..."; a message that
  * does not start with its field still gets it, so no problem loses where it was.
  */
-function fieldProblem(e: FieldError): string {
+export function fieldProblem(e: FieldError): string {
   return e.message.startsWith(e.field) ? e.message : `${e.field}: ${e.message}`;
 }
 

@@ -17,6 +17,7 @@ export {
   NetworkError,
   WebhookVerificationError,
   XtError,
+  fieldProblem,
   type ErrorEnvelope,
 } from './errors.ts';
 export {

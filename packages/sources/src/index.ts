@@ -13,7 +13,8 @@ export {
   type CountedUpload,
   type FetchedFile,
 } from './preparer.ts';
-export { createSourcePreparer, type SourcesConfig } from './handlers.ts';
+export { createSourcePreparer } from './handlers.ts';
+export type { SourcesConfig } from './sources-config.ts';
 export { createPrepPool, type PrepPool } from './prep-pool/index.ts';
 export { SOURCE_STAGES, type SourceStage, type SourceStageTimer } from './stages.ts';
 export { chromiumExecutable } from './webpage/browser/executable.ts';

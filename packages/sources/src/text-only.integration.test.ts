@@ -7,7 +7,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scannedPdf, startFixtureServer, textImagePng } from '@xt/testkit/fixtures';
 import type { FixtureServer } from '@xt/testkit/fixtures';
-import { createSourcePreparer, type SourcesConfig } from './handlers.ts';
+import { createSourcePreparer } from './handlers.ts';
+import type { SourcesConfig } from './sources-config.ts';
 import type { ContentId, PreparationStore } from './preparations.ts';
 import type { SourcePreparer } from './preparer.ts';
 

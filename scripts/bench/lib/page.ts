@@ -36,25 +36,45 @@ function memoryTable(memory: PageInfo['memory']): string {
   return lines.join('\n');
 }
 
-export function renderPage(results: Results, info: PageInfo): string {
-  const when = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  return `# Benchmarks
-
-<!-- Written by \`npm run bench\` (scripts/bench/main.ts); edit the script, not this file. -->
-
-Run ${when} on ${machineLine()}: ${info.quick ? '**quick run** (short phases, for development)' : 'full run'},
+/** The run's conditions: when, where, how long, and how busy the machine was otherwise. */
+export function runLine(info: PageInfo, when: string): string {
+  return `Run ${when} on ${machineLine()}: ${info.quick ? '**quick run** (short phases, for development)' : 'full run'},
 ${info.reps} repetition${info.reps > 1 ? 's' : ''} of each measurement, PostgreSQL and Redis ${
     info.servers === 'own'
       ? 'started by the run (private servers, so /proc accounting sees only this run; PostgreSQL with fsync and synchronous commit off, as the test kit runs it, for both pipelines alike)'
       : 'from `DATABASE_URL` / `REDIS_URL`'
   }, ${Math.round(info.seconds)} s in all. One-minute load average ${info.load[0].toFixed(1)} at the
-start and ${info.load[1].toFixed(1)} at the end (${cpus().length} cores).
+start and ${info.load[1].toFixed(1)} at the end (${cpus().length} cores).`;
+}
+
+/**
+ * One run as docs/benchmarks-history.md keeps it, appended after every run: the page keeps the
+ * current figures first, and the notes of how each run went (once a wall of footnotes before
+ * the table) live here with the table they explain.
+ */
+export function historyEntry(results: Results, info: PageInfo, when: string): string {
+  return `
+## ${when}: \`${info.command}\`
+
+${runLine(info, when)}
 ${info.notes.map((n) => `\n${n}\n`).join('')}
+${markdownTable(results.rows)}
+`;
+}
+
+export function renderPage(results: Results, info: PageInfo, when: string): string {
+  return `# Benchmarks
+
+<!-- Written by \`npm run bench\` (scripts/bench/main.ts); edit the script, not this file. -->
+
 Each cell is the median over the repetitions with the range (min–max) in brackets; the
 baseline is measured in the same run, alternating with the service. Targets are judged on
-medians. Benchmarks print figures: a missed target does not fail anything.
+medians. Benchmarks print figures: a missed target does not fail anything. Earlier runs, with
+their notes: [benchmarks-history.md](benchmarks-history.md).
 
 ${markdownTable(results.rows)}
+
+${runLine(info, when)}
 
 ${results.notes.map((n) => `- ${n}`).join('\n')}
 
@@ -156,7 +176,7 @@ ${CONVERSION}
 \`\`\`sh
 npm ci
 apt-get install -y haproxy poppler-utils chromium redis-server   # Debian; what the run calls
-npm run bench                 # full run, about 10–15 minutes on 2 cores; writes this file
+npm run bench                 # full run, about 10–15 minutes on 2 cores; writes this file, appends to the history
 npm run bench -- --quick      # short phases, one repetition, under 3 minutes
 npm run bench -- --sections 1,2 --reps 5          # only some sections
 npm run bench -- --servers environment            # use DATABASE_URL / REDIS_URL instead

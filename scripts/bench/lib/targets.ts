@@ -65,7 +65,14 @@ export async function serviceTarget(
           ...(opts.async ? { prefer: 'respond-async' } : {}),
           ...(opts.idempotencyKey ? { 'idempotency-key': opts.idempotencyKey } : {}),
         },
-        body: JSON.stringify({ schema_id: schemaId, type: 'text', source: source(n) }),
+        // Never an earlier answer: request n's text repeats across sections and reps, and a
+        // reused answer (milliseconds, no model call) would be measured as the pipeline.
+        body: JSON.stringify({
+          schema_id: schemaId,
+          type: 'text',
+          source: source(n),
+          cache: false,
+        }),
       });
     },
     get: (id) => send(`${base}/v1/extractions/${id}`, { headers }),

@@ -4,7 +4,7 @@
  * of every service process read from /proc over the run, divided by the extractions completed.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { closedLoop } from '../lib/client.ts';
+import { closedLoop, requireAnswered } from '../lib/client.ts';
 import { cpuMs } from '../lib/proc.ts';
 import { percentile } from '../lib/stats.ts';
 import type { Target } from '../lib/targets.ts';
@@ -19,7 +19,6 @@ export interface CostRun {
   cpuMsByKind: Record<string, number>;
   createP99Ms: number;
   seconds: number;
-  errors: string[];
 }
 
 export async function measureCost(
@@ -38,7 +37,8 @@ export async function measureCost(
     (sent) => sent >= plan.jobs,
     (n) => target.create(n, { async: true }),
   );
-  const accepted = answers.filter((a) => a.status === 202).length;
+  requireAnswered(answers, 202, `asynchronous creates to ${target.name}`);
+  const accepted = answers.length;
   let now = await target.finished();
   const deadline = t0 + plan.timeoutSeconds * 1000;
   while (now.done - before.done < accepted && performance.now() < deadline) {
@@ -69,9 +69,5 @@ export async function measureCost(
       99,
     ),
     seconds,
-    errors: answers
-      .filter((a) => a.status !== 202)
-      .slice(0, 5)
-      .map((a) => `${a.status} ${a.error ?? a.body.slice(0, 200)}`),
   };
 }

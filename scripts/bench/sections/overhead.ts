@@ -2,7 +2,7 @@
  * 1. Service overhead: synchronous text extractions from 1, 50 and 200 closed-loop clients; each
  * answer's time minus the stand-in model's fixed latency is what the pipeline added.
  */
-import { closedLoop, forMs } from '../lib/client.ts';
+import { closedLoop, forMs, requireAnswered } from '../lib/client.ts';
 import { percentile } from '../lib/stats.ts';
 import type { Target } from '../lib/targets.ts';
 
@@ -12,7 +12,6 @@ export interface OverheadRun {
   p99Ms: number;
   perSecond: number;
   requests: number;
-  errors: string[];
 }
 
 export async function measureOverhead(
@@ -25,17 +24,13 @@ export async function measureOverhead(
     clients === 1 ? (sent: number) => sent >= plan.singleRequests : forMs(plan.seconds * 1000);
   const answers = await closedLoop(clients, until, (n) => target.create(n));
   const elapsed = (performance.now() - started) / 1000;
-  const ok = answers.filter((a) => a.status === 200);
-  const added = ok.map((a) => a.ms - plan.modelMs);
+  requireAnswered(answers, 200, `synchronous creates from ${clients} clients`);
+  const added = answers.map((a) => a.ms - plan.modelMs);
   return {
     clients,
     medianMs: percentile(added, 50),
     p99Ms: percentile(added, 99),
-    perSecond: ok.length / elapsed,
+    perSecond: answers.length / elapsed,
     requests: answers.length,
-    errors: answers
-      .filter((a) => a.status !== 200)
-      .slice(0, 5)
-      .map((a) => `${a.status} ${a.error ?? a.body.slice(0, 200)}`),
   };
 }

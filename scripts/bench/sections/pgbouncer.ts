@@ -5,7 +5,7 @@
  */
 import { startPgBouncer } from '@xt/testkit';
 import type { BenchStack } from '../lib/bench-stack.ts';
-import { closedLoop, forMs } from '../lib/client.ts';
+import { closedLoop, forMs, requireAnswered } from '../lib/client.ts';
 import type { Plan } from '../lib/plan.ts';
 import type { Results } from '../lib/report.ts';
 import { startApi } from '../lib/stack.ts';
@@ -17,18 +17,17 @@ async function creates(target: Target, plan: Plan) {
   const answers = await closedLoop(clients, forMs(seconds * 1000), (n) =>
     target.create(n, { async: true }),
   );
-  const ok = answers.filter((a) => a.status === 202);
+  requireAnswered(answers, 202, `creates to ${target.name}`);
   return {
-    perSecond: ok.length / seconds,
+    perSecond: answers.length / seconds,
     p50: percentile(
-      ok.map((a) => a.ms),
+      answers.map((a) => a.ms),
       50,
     ),
     p99: percentile(
-      ok.map((a) => a.ms),
+      answers.map((a) => a.ms),
       99,
     ),
-    bad: answers.length - ok.length,
   };
 }
 
@@ -66,7 +65,6 @@ export async function measurePgBouncer(
           ] as const)) {
         log(`§11 rep ${rep}: ${target.name}`);
         const r = await creates(target, plan);
-        if (r.bad > 0) log(`  ${r.bad} creates were not answered 202`);
         for (const [measure, value] of Object.entries(r))
           (figures[`${key}:${measure}`] ??= []).push(value);
       }

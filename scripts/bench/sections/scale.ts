@@ -33,7 +33,6 @@ export async function measureScale(
         timeoutSeconds: 120,
       });
       log(`  ${run.perSecond.toFixed(0)}/s, create p99 ${run.createP99Ms.toFixed(0)} ms`);
-      run.errors.forEach((e) => log(`  error: ${e}`));
       runs.set(`${apis}x${workers}`, [...(runs.get(`${apis}x${workers}`) ?? []), run]);
     }
   }

@@ -40,7 +40,6 @@ export async function runWritePath(
             ...plan.overhead,
             modelMs: plan.modelMs,
           });
-          run.errors.forEach((e) => log(`  error: ${e}`));
           const key = `${target === stack.direct ? 'service' : 'bare'}:${clients}`;
           overhead.set(key, [...(overhead.get(key) ?? []), run]);
         }
@@ -62,7 +61,6 @@ export async function runWritePath(
         log(
           `  ${run.perSecond.toFixed(0)}/s, ${run.cpuMsPerExtraction.toFixed(2)} CPU ms each, ${run.failed} failed`,
         );
-        run.errors.forEach((e) => log(`  error: ${e}`));
         cost[which].push(run);
       }
       mergePeaks(memory, '2', await watch.stop());

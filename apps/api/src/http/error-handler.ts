@@ -126,6 +126,14 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
   // warning (the outage itself is warned about once, when it starts).
   if (known.code === 'UNAVAILABLE')
     req.log.info({ error: errorSummary(err) }, 'dependency unavailable; answered 503');
+  // A synchronous create telling the client its extraction failed (a 502 for the model, say):
+  // the worker logged the failure where it happened, and this is its answer, not an API fault.
+  // A stack per extraction here buried the one start-up warning that said what to fix.
+  else if (typeof known.extra?.extractionId === 'string')
+    req.log.info(
+      { extractionId: known.extra.extractionId, code: known.code },
+      `extraction failed; answered ${known.status}`,
+    );
   else if (known.status >= 500) req.log.error({ err }, known.message);
   for (const [name, value] of Object.entries(known.headers ?? {})) res.setHeader(name, value);
   if (known.status === 422 && known.fields)

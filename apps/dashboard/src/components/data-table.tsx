@@ -5,11 +5,15 @@ export interface Column<T> {
   label: string;
   /**
    * `wrap`: free text (names, sources), cut with an ellipsis on wide screens and wrapped on
-   * phones; `actions`: buttons at the row's end, with a header only screen readers hear.
+   * phones; `actions`: buttons at the row's end, with a header only screen readers hear;
+   * `number`: right-aligned under a right-aligned header, so digits line up.
    */
-  kind?: 'wrap' | 'actions';
-  /** A class for this column's cells, for a page that lays its cards out its own way. */
-  cellClass?: string;
+  kind?: 'wrap' | 'actions' | 'number';
+  /**
+   * A class for this column's cells, for a page that lays its cards out its own way; per row
+   * when it depends on the row (`cell--empty`: a card leaves the cell out on phones).
+   */
+  cellClass?: string | ((row: T) => string | undefined);
   cell: (row: T) => ComponentChildren;
 }
 
@@ -31,7 +35,7 @@ export function DataTable<T>(props: {
         <thead>
           <tr>
             {props.columns.map((c) => (
-              <th key={c.label} scope="col">
+              <th key={c.label} scope="col" class={c.kind === 'number' ? 'cell--num' : undefined}>
                 {c.kind === 'actions' ? <span class="visually-hidden">{c.label}</span> : c.label}
               </th>
             ))}
@@ -53,7 +57,11 @@ export function DataTable<T>(props: {
                         key={c.label}
                         data-label={c.label}
                         class={
-                          [c.kind === 'wrap' && 'cell--wrap', c.cellClass]
+                          [
+                            c.kind === 'wrap' && 'cell--wrap',
+                            c.kind === 'number' && 'cell--num',
+                            typeof c.cellClass === 'function' ? c.cellClass(row) : c.cellClass,
+                          ]
                             .filter(Boolean)
                             .join(' ') || undefined
                         }

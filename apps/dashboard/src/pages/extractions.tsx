@@ -12,6 +12,7 @@ import {
 } from '../components/ui.tsx';
 import { formatDateTime, formatNumber, shortId } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
+import { schemaChoiceLabel } from '../schema-summary.ts';
 import { STATUSES, type ExtractionListRecord, type Schema } from '../types.ts';
 
 interface Filters {
@@ -37,7 +38,9 @@ function columns(schemaNames: Map<string, string>): Column<ExtractionListRecord>
     {
       label: 'Extraction',
       cell: (r) => (
-        <a class="row-link mono" href={`/dashboard/extractions/${r.id}`}>
+        // Stretched over its whole row (a card on phones): the one link a row has, so the card
+        // is a tap target without nesting anything interactive in it.
+        <a class="row-link row-link--stretched mono" href={`/dashboard/extractions/${r.id}`}>
           {shortId(r.id)}
         </a>
       ),
@@ -121,9 +124,9 @@ export function ExtractionsPage() {
           <label for="f-schema">Schema</label>
           <select id="f-schema" value={form.schema_id} onChange={set('schema_id')}>
             <option value="">Any</option>
-            {(schemas.data?.data ?? []).map((s) => (
+            {(schemas.data?.data ?? []).map((s, _, all) => (
               <option key={s.id} value={s.id}>
-                {s.name}
+                {schemaChoiceLabel(s, all)}
               </option>
             ))}
           </select>

@@ -4,6 +4,7 @@ import { api, errorsFor } from '../api.ts';
 import { ErrorNotice, Field, PageHeader, Spinner } from '../components/ui.tsx';
 import { useSubmit, useTitle } from '../hooks.ts';
 import type { ExtractionRecord } from '../types.ts';
+import { schemaChoiceLabel } from '../schema-summary.ts';
 import { useSchemaChoices } from './extractions.tsx';
 import { ModelField } from './model-field.tsx';
 import { RunOptions } from './run-options.tsx';
@@ -149,7 +150,7 @@ export function RunExtractionPage() {
               <option value="">Choose a schema…</option>
               {choices.map((s) => (
                 <option key={s.id} value={s.id}>
-                  {s.name}
+                  {schemaChoiceLabel(s, choices)}
                 </option>
               ))}
             </select>

@@ -5,19 +5,15 @@ import { Pager } from '../components/pager.tsx';
 import { Empty, ErrorNotice, PageHeader, Spinner } from '../components/ui.tsx';
 import { formatDateTime } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
+import { fieldCountLabel } from '../schema-summary.ts';
 import type { Schema } from '../types.ts';
-
-function fieldCount(structure: unknown): number {
-  const s = structure as { properties?: object; items?: { properties?: object } } | null;
-  return Object.keys(s?.properties ?? s?.items?.properties ?? {}).length;
-}
 
 const COLUMNS: Column<Schema>[] = [
   {
     label: 'Name',
     kind: 'wrap',
     cell: (s) => (
-      <a class="row-link" href={`/dashboard/schemas/${s.id}`}>
+      <a class="row-link row-link--stretched" href={`/dashboard/schemas/${s.id}`}>
         {s.name}
       </a>
     ),
@@ -25,9 +21,11 @@ const COLUMNS: Column<Schema>[] = [
   {
     label: 'Description',
     kind: 'wrap',
+    // A card has no row to spare for a dash: without a description the line is left out.
+    cellClass: (s) => (s.description ? undefined : 'cell--empty'),
     cell: (s) => s.description ?? <span class="muted">—</span>,
   },
-  { label: 'Fields', cell: (s) => fieldCount(s.structure) },
+  { label: 'Fields', cell: (s) => fieldCountLabel(s.structure) },
   { label: 'Updated', cell: (s) => formatDateTime(s.updatedAt) },
 ];
 

@@ -1,4 +1,4 @@
-import type { Place } from './place.ts';
+import { partLabel, type Place } from './place.ts';
 import { CellStrip } from './cell-strip.tsx';
 import { PageStrip } from './page-strip.tsx';
 import { PartStrip } from './part-strip.tsx';
@@ -17,6 +17,7 @@ export function EvidenceStrip(props: { place: Place; name: string; onDrawn?: () 
           page={place.page}
           boxes={place.boxes}
           preview={place.preview}
+          lineStart={place.lineStart}
           name={name}
           onDrawn={onDrawn}
         />
@@ -46,7 +47,9 @@ export function wholeSourceLabel(place: Place): string {
     case 'text':
       return 'Show in the text';
     case 'part':
-      return 'Show in the message';
+      // The part the value is in: "the message" said of an attachment's value opened the
+      // attachment, not the message.
+      return `Show in ${partLabel(place.part)}`;
     case 'cell':
       return 'Show in the sheet';
   }

@@ -1,7 +1,36 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { BoxMark } from './box-mark.tsx';
 import { readablePath, type ReviewField } from './fields.ts';
+import { lineStart, windowStart } from './line-window.ts';
 import { PageStrip } from './page-strip.tsx';
 import { previewUrl } from './place.ts';
+
+/**
+ * How far outside a selected box its ring is drawn, as fractions of the page's width and
+ * height: about 6 px either way on a zoomed page.
+ */
+const RING = { x: 0.006, y: 0.0045 };
+/** Room left of the value's line when the zoomed page is scrolled to it, in CSS pixels. */
+const MARGIN_PX = 12;
+
+type Bounds = [number, number, number, number];
+
+/**
+ * Scrolls a zoomed page's box so the value is in view with its line's start (its label) where
+ * that fits, and centred down.
+ */
+function scrollTo(scroller: HTMLElement, value: Bounds, start: number) {
+  const frame = scroller.firstElementChild as HTMLElement | null;
+  if (!frame) return;
+  const [x0, y0, x1, y1] = value;
+  const w = frame.clientWidth;
+  const left = windowStart({ x0: x0 * w, x1: x1 * w }, start * w, scroller.clientWidth, MARGIN_PX);
+  scroller.scrollLeft = Math.max(0, left);
+  scroller.scrollTop = Math.max(
+    0,
+    ((y0 + y1) / 2) * frame.clientHeight - scroller.clientHeight / 2,
+  );
+}
 
 /**
  * The pages of a PDF or image with each grounded value's boxes drawn over the page preview the
@@ -29,6 +58,13 @@ export function PageSource(props: {
   useEffect(() => {
     if (selectedPage) setPage(selectedPage);
   }, [props.selected, selectedPage]);
+  // Zoomed to the selected value: the whole page on a phone drew 12 pt text 6 px tall.
+  const [whole, setWhole] = useState(false);
+  useEffect(() => setWhole(false), [props.selected]);
+  const scroller = useRef<HTMLDivElement>(null);
+  // Set below, once the value's place is known; hooks go before the early return.
+  const scrollToValue = useRef(() => {});
+  useEffect(() => scrollToValue.current(), [whole, props.selected, page]);
 
   if (pages.length === 0 || page === undefined)
     return <p class="muted">No value was located on a page.</p>;
@@ -38,6 +74,23 @@ export function PageSource(props: {
   const boxes = onPage(page).flatMap((f) =>
     (f.citation?.boxes ?? []).map((b, i) => ({ field: f, box: b, key: `${f.pointer}#${i}` })),
   );
+  const selectedBoxes = selectedField?.citation?.boxes ?? [];
+  const zoomed = !whole && selectedBoxes.length > 0;
+  const start = lineStart(
+    selectedBoxes,
+    boxes.map((b) => b.box),
+  );
+  const bounds: Bounds | undefined = selectedBoxes.length
+    ? [
+        Math.min(...selectedBoxes.map((b) => b[0])),
+        Math.min(...selectedBoxes.map((b) => b[1])),
+        Math.max(...selectedBoxes.map((b) => b[2])),
+        Math.max(...selectedBoxes.map((b) => b[3])),
+      ]
+    : undefined;
+  scrollToValue.current = () => {
+    if (zoomed && bounds && scroller.current) scrollTo(scroller.current, bounds, start);
+  };
   return (
     <div class="pages">
       {pages.length > 1 && (
@@ -63,45 +116,64 @@ export function PageSource(props: {
             boxes={selectedField.citation.boxes}
             preview={src}
             name={readablePath(selectedField.pointer)}
+            lineStart={start}
           />
         </div>
       ) : null}
-      <figure class="page-preview">
-        <div class="page-preview__frame">
-          {preview ? (
-            <img
-              src={src}
-              alt={`Page ${page} of ${of}`}
-              onError={() => setFailed((s) => new Set(s).add(page))}
-            />
-          ) : (
-            <div
-              class="page-preview__blank"
-              role="img"
-              aria-label={`Page ${page}${props.part === undefined ? '' : ` of ${of}`} (no preview)`}
-            />
-          )}
-          <svg
-            class="page-preview__boxes"
-            viewBox="0 0 1 1"
-            preserveAspectRatio="none"
-            aria-hidden="true"
+      {selectedBoxes.length > 0 && (
+        <p class="page-preview__zoom">
+          <button
+            type="button"
+            class="button button--small"
+            aria-pressed={whole}
+            onClick={() => setWhole(!whole)}
           >
-            {boxes.map(({ field, box, key }) => (
-              <rect
-                key={key}
-                class={field.pointer === props.selected ? 'box box--active' : 'box'}
-                data-pointer={field.pointer}
-                x={box[0]}
-                y={box[1]}
-                width={Math.max(0, box[2] - box[0])}
-                height={Math.max(0, box[3] - box[1])}
-                vector-effect="non-scaling-stroke"
-              >
-                <title>{readablePath(field.pointer)}</title>
-              </rect>
-            ))}
-          </svg>
+            {zoomed ? 'Whole page' : `Zoom to ${readablePath(selectedField!.pointer)}`}
+          </button>
+        </p>
+      )}
+      <figure class="page-preview">
+        <div
+          class={`page-preview__scroll${zoomed ? ' page-preview__scroll--zoomed' : ''}`}
+          ref={scroller}
+        >
+          <div class={`page-preview__frame${zoomed ? ' page-preview__frame--zoomed' : ''}`}>
+            {preview ? (
+              <img
+                src={src}
+                alt={`Page ${page} of ${of}`}
+                onLoad={() => scrollToValue.current()}
+                onError={() => setFailed((s) => new Set(s).add(page))}
+              />
+            ) : (
+              <div
+                class="page-preview__blank"
+                role="img"
+                aria-label={`Page ${page}${props.part === undefined ? '' : ` of ${of}`} (no preview)`}
+              />
+            )}
+            <svg
+              class="page-preview__boxes"
+              viewBox="0 0 1 1"
+              preserveAspectRatio="none"
+              aria-hidden="true"
+            >
+              {boxes.map(({ field, box, key }) => (
+                <BoxMark
+                  key={key}
+                  active={field.pointer === props.selected}
+                  pointer={field.pointer}
+                  x={box[0]}
+                  y={box[1]}
+                  width={box[2] - box[0]}
+                  height={box[3] - box[1]}
+                  pad={RING}
+                >
+                  <title>{readablePath(field.pointer)}</title>
+                </BoxMark>
+              ))}
+            </svg>
+          </div>
         </div>
         <figcaption class="muted">
           Page {page}

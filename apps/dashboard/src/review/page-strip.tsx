@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Citation } from '../types.ts';
+import { BoxMark } from './box-mark.tsx';
+import { windowStart } from './line-window.ts';
 
 interface Size {
   width: number;
@@ -13,6 +15,15 @@ const MIN_CLOSEUP_PX = 360;
  * is about 330 px wide, and a line of 12 pt text must stay about 14 px there to be read.
  */
 const CONTEXT = 1.2;
+/**
+ * The widest window that still shows a line of 12 pt text about 14 px tall in a phone's strip
+ * (previews are 1,000 px wide): a label further left than this from its value is cut.
+ */
+const MAX_LINE_PX = 480;
+/** Room around the value, in preview pixels (a few screen pixels in the strip). */
+const PAD_PX = 12;
+/** How far outside the value its ring is drawn, in preview pixels. */
+const RING_PX = 6;
 
 /** Sizes of the previews already loaded: a strip drawn again needs no second wait. */
 const sizes = new Map<string, Size>();
@@ -51,6 +62,8 @@ export function PageStrip(props: {
   boxes: Citation['boxes'];
   preview: string | undefined;
   name: string;
+  /** Where the value's line starts (a fraction of the page's width): its label is kept in view. */
+  lineStart?: number | undefined;
   onDrawn?: () => void;
 }) {
   const size = useImageSize(props.preview);
@@ -67,9 +80,16 @@ export function PageStrip(props: {
   const y0 = Math.min(...boxes.map((b) => b[1])) * h;
   const x1 = Math.max(...boxes.map((b) => b[2])) * w;
   const y1 = Math.max(...boxes.map((b) => b[3])) * h;
-  const vw = Math.min(w, Math.max(MIN_CLOSEUP_PX, (x1 - x0) * CONTEXT));
+  const start = props.lineStart === undefined ? x0 : props.lineStart * w;
+  const line = x1 - Math.min(x0, start) + 2 * PAD_PX;
+  const vw = Math.min(
+    w,
+    line <= MAX_LINE_PX
+      ? Math.max(MIN_CLOSEUP_PX, line)
+      : Math.max(MAX_LINE_PX, (x1 - x0) * CONTEXT),
+  );
   const vh = Math.min(h, Math.max((y1 - y0) * 3, vw / 4));
-  const vx = Math.max(0, Math.min(w - vw, (x0 + x1) / 2 - vw / 2));
+  const vx = Math.max(0, Math.min(w - vw, windowStart({ x0, x1 }, start, vw, PAD_PX)));
   const vy = Math.max(0, Math.min(h - vh, (y0 + y1) / 2 - vh / 2));
   return (
     <svg
@@ -80,14 +100,14 @@ export function PageStrip(props: {
     >
       <image href={props.preview} width={w} height={h} />
       {boxes.map((b, i) => (
-        <rect
+        <BoxMark
           key={i}
-          class="box box--active"
+          active
           x={b[0] * w}
           y={b[1] * h}
-          width={Math.max(0, (b[2] - b[0]) * w)}
-          height={Math.max(0, (b[3] - b[1]) * h)}
-          vector-effect="non-scaling-stroke"
+          width={(b[2] - b[0]) * w}
+          height={(b[3] - b[1]) * h}
+          pad={{ x: RING_PX, y: RING_PX }}
         />
       ))}
     </svg>

@@ -34,6 +34,7 @@ export function PartStrip(props: {
           page={place.page.page}
           boxes={place.page.boxes}
           preview={place.page.preview}
+          lineStart={place.page.lineStart}
           name={name}
           onDrawn={onDrawn}
         />

@@ -2,6 +2,7 @@ import { hasPages, SOURCE_KINDS, typeOfRecord } from '@xt/contract/source-kinds'
 import type { GroundingSheet } from '@xt/contract';
 import type { Citation, ExtractionRecord } from '../types.ts';
 import { textSpan, type ReviewField } from './fields.ts';
+import { lineStart } from './line-window.ts';
 
 /** A page: its boxes as fractions of the page, over the stored preview when there is one. */
 export interface PagePlace {
@@ -11,6 +12,8 @@ export interface PagePlace {
   preview: string | undefined;
   /** The email attachment the page belongs to, when it is one. */
   part?: string | undefined;
+  /** Where the value's line starts (a fraction of the page's width), so its label is shown. */
+  lineStart: number;
 }
 
 /**
@@ -72,12 +75,16 @@ export interface ReviewSource {
 function pagePlace(source: ReviewSource, c: Citation, part?: string): PagePlace | undefined {
   if (!c.page || c.boxes.length === 0) return undefined;
   const stored = part === undefined ? source.previewPages : (source.partPreviews[part] ?? []);
+  const onPage = Object.values(source.record.citations ?? {}).flatMap((o) =>
+    o.grounded && o.page === c.page && o.part === part ? o.boxes : [],
+  );
   return {
     kind: 'page',
     page: c.page,
     boxes: c.boxes,
     preview: stored.includes(c.page) ? previewUrl(source.record.id, c.page, part) : undefined,
     part,
+    lineStart: lineStart(c.boxes, onPage),
   };
 }
 

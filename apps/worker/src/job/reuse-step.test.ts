@@ -20,6 +20,8 @@ function fakeReuse(
     find: vi.fn<JobReuse['find']>(() => Promise.resolve(found)),
     complete: vi.fn<JobReuse['complete']>(() => Promise.resolve(outcome)),
     recordKey: vi.fn<JobReuse['recordKey']>(() => Promise.resolve()),
+    evidenceToDraw: vi.fn<JobReuse['evidenceToDraw']>(() => Promise.resolve(null)),
+    recordDrawn: vi.fn<JobReuse['recordDrawn']>(() => Promise.resolve(true)),
   };
 }
 

@@ -1,13 +1,16 @@
-import { SOURCE_KINDS, type PreparedSource } from '@xt/contract';
+import { SOURCE_KINDS, type Citations, type PreparedSource } from '@xt/contract';
 import {
   completeFromReuse,
+  evidenceToDraw,
   findReusableForExtraction,
   preparedSha256,
+  recordDrawnEvidence,
   recordReuseKey,
   reuseKey,
   type ReuseOutcome,
   type ReuseSource,
 } from '@xt/extractions';
+import type { BlobStore } from '@xt/blob-store';
 import type { Db } from '@xt/db';
 import type { ExtractionRow } from './lifecycle.ts';
 
@@ -24,17 +27,22 @@ export interface JobReuse {
   }): Promise<string | undefined>;
   complete(accountId: string, id: string, originalId: string): Promise<ReuseOutcome>;
   recordKey(id: string, key: Buffer): Promise<void>;
+  /** A completed copy's citations when it has no evidence to show (reuse-evidence-step.ts). */
+  evidenceToDraw(id: string): Promise<Citations | null>;
+  recordDrawn(id: string, pageImages: Record<string, string>): Promise<boolean>;
 }
 
 export function jobReuse(
-  db: Db,
+  deps: { db: Db; store: BlobStore },
   settings: { pipelineVersion: string; namespace: string },
 ): JobReuse {
   return {
     ...settings,
-    find: (lookup) => findReusableForExtraction(db, lookup),
-    complete: (accountId, id, originalId) => completeFromReuse(db, accountId, id, originalId),
-    recordKey: (id, key) => recordReuseKey(db, id, key),
+    find: (lookup) => findReusableForExtraction(deps.db, lookup),
+    complete: (accountId, id, originalId) => completeFromReuse(deps, accountId, id, originalId),
+    recordKey: (id, key) => recordReuseKey(deps.db, id, key),
+    evidenceToDraw: (id) => evidenceToDraw(deps.db, id),
+    recordDrawn: (id, pageImages) => recordDrawnEvidence(deps.db, id, pageImages),
   };
 }
 

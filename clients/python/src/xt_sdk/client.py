@@ -195,8 +195,12 @@ class XtClient:
         """
         Submits an extraction (the options of ``create_extraction``) and returns it completed:
         at once when the service answered 200, else by polling after the 202's Retry-After.
-        Raises ExtractionFailedError when it fails.
+        With ``on_progress`` (and no ``wait_seconds``) the create answers at once and polling
+        starts from the first page. Raises ExtractionFailedError when it fails.
         """
+        if on_progress is not None and "wait_seconds" not in options:
+            # Progress shows from the first page: a held create would show none until it answered.
+            options["wait_seconds"] = 0
         created = self.create_extraction(schema_id, type, source, **options)
         outcome = created.extraction
         if outcome["status"] == "completed":

@@ -154,6 +154,12 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
     purposes: ['test', 'ci'],
   },
   {
+    name: 'docker-compose',
+    probe: 'docker-compose',
+    why: 'npm run lint:containers resolves docker-compose.yml with every profile through `docker-compose config` (no engine needed)',
+    purposes: ['ci'],
+  },
+  {
     name: 'ca-certificates',
     probe: '/etc/ssl/certs/ca-certificates.crt',
     why: 'TLS to the model provider and webpages',

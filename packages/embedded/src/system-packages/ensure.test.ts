@@ -96,9 +96,9 @@ describe('packagesFor', () => {
     ]);
   });
 
-  it('CI also needs PostgreSQL, poppler and haproxy', () => {
+  it('CI also needs PostgreSQL, poppler, haproxy and docker-compose', () => {
     expect(packagesFor('ci', {}).map((p) => p.name)).toEqual(
-      expect.arrayContaining(['postgresql', 'poppler-utils', 'haproxy']),
+      expect.arrayContaining(['postgresql', 'poppler-utils', 'haproxy', 'docker-compose']),
     );
   });
 });

@@ -1,3 +1,4 @@
+import type { BlobStore } from '@xt/blob-store';
 import type { Db } from '@xt/db';
 import type { KeyClaim, NewExtraction, Transaction, Written } from '../create.ts';
 import { writeReusedExtraction } from './create-reused.ts';
@@ -8,7 +9,7 @@ import { findReusableForSchema } from './lookup.ts';
  * it: the extraction written completed from an earlier answer, or null to create it as usual.
  */
 export async function reuseAtCreate(
-  db: Db,
+  deps: { db: Db; store: BlobStore },
   accountId: string,
   input: NewExtraction,
   opts: {
@@ -18,11 +19,11 @@ export async function reuseAtCreate(
 ): Promise<Written | null> {
   const { key, maxAgeSeconds } = input.reuse;
   if (!key || maxAgeSeconds === null) return null;
-  const hit = await findReusableForSchema(db, {
+  const hit = await findReusableForSchema(deps.db, {
     accountId,
     key,
     maxAgeSeconds,
     schemaId: input.schemaId,
   });
-  return hit ? writeReusedExtraction(db, accountId, input, hit, opts) : null;
+  return hit ? writeReusedExtraction(deps, accountId, input, hit, opts) : null;
 }

@@ -11,5 +11,11 @@ export {
 } from './key.ts';
 export { findReusableForExtraction, findReusableForSchema, type ReuseLookup } from './lookup.ts';
 export { writeReusedExtraction } from './create-reused.ts';
-export { completeFromReuse, recordReuseKey, type ReuseOutcome } from './worker.ts';
+export {
+  completeFromReuse,
+  evidenceToDraw,
+  recordDrawnEvidence,
+  recordReuseKey,
+  type ReuseOutcome,
+} from './worker.ts';
 export { reuseAtCreate } from './at-create.ts';

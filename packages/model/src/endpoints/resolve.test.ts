@@ -76,4 +76,46 @@ describe('capabilityResolver', () => {
     await a.downgrade(local, { ...caps, logprobs: false, contextTokens: 2_048 });
     expect(await b.forRoute(local)).toMatchObject({ logprobs: false, contextTokens: 2_048 });
   });
+
+  it("keeps only what a refusal changed, not the operator's settings, as the server's", async () => {
+    const store = memoryCapabilityStore();
+    const a = capabilityResolver({ store, probe: counting().probe, probeWaitMs: 0, memoryMs: 0 });
+    const effective = await a.forRoute(local); // images: false and 8,192 tokens are the operator's
+    await a.downgrade(local, { ...effective, logprobs: false });
+    const stored = await store.get('local', 'llama');
+    expect(stored?.capabilities).toMatchObject({
+      logprobs: false,
+      images: true,
+      contextTokens: 32_768,
+    });
+    expect(stored?.notes.at(-1)).toMatch(/^downgraded after a refusal/);
+    // ...so an operator who drops the settings gets what the server does, less what it refused.
+    const { registry: unset } = modelRegistry(
+      [
+        {
+          name: 'local',
+          kind: 'openai-compatible',
+          baseUrl: 'http://127.0.0.1:9/v1',
+          models: [{ id: 'llama' }],
+        },
+      ],
+      { apiKey: '', baseURL: undefined, modelMap: {} },
+      {},
+    );
+    const b = capabilityResolver({ store, probe: counting().probe, probeWaitMs: 0, memoryMs: 0 });
+    expect(await b.forRoute(unset.route('llama')!)).toMatchObject({
+      logprobs: false,
+      images: true,
+      contextTokens: 32_768,
+    });
+  });
+
+  it('keeps a smaller window a cut prompt told, below the one the operator stated', async () => {
+    const store = memoryCapabilityStore();
+    const a = capabilityResolver({ store, probe: counting().probe, probeWaitMs: 0, memoryMs: 0 });
+    const effective = await a.forRoute(local);
+    await a.downgrade(local, { ...effective, contextTokens: 2_048 });
+    expect((await store.get('local', 'llama'))?.capabilities.contextTokens).toBe(2_048);
+    expect(await a.forRoute(local)).toMatchObject({ contextTokens: 2_048, images: false });
+  });
 });

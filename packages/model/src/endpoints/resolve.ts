@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { OPENAI_CAPABILITIES, type Capabilities } from './capabilities.ts';
 import type { CapabilityStore, ProbedCapabilities } from './capability-store.ts';
 import type { ModelRoute } from './registry.ts';
@@ -141,10 +142,15 @@ export function capabilityResolver(options: ResolverOptions): CapabilityResolver
         : { capabilities: null, probedAt: null };
     },
     async downgrade(route, weaker) {
-      remembered.set(id(route), { capabilities: weaker, at: Date.now() });
       const stored = await store.get(route.endpoint.name, route.providerModel);
+      const learned = learnedFrom(
+        route,
+        stored?.capabilities ?? remembered.get(id(route))?.capabilities,
+        weaker,
+      );
+      remembered.set(id(route), { capabilities: learned, at: Date.now() });
       await store.put(route.endpoint.name, route.providerModel, {
-        capabilities: weaker,
+        capabilities: learned,
         probedAt: stored?.probedAt ?? new Date().toISOString(),
         tokensSpent: stored?.tokensSpent ?? 0,
         notes: [
@@ -159,4 +165,23 @@ export function capabilityResolver(options: ResolverOptions): CapabilityResolver
       return effectiveCapabilities(route, capabilities);
     },
   };
+}
+
+/**
+ * What a refusal taught, laid on what the server was found to do: only the capabilities the
+ * refusal changed. `weaker` is the effective set (the operator's settings laid over the probe's),
+ * and storing it whole would keep an operator's override (a window, images) as if the server had
+ * said it, after the operator removed it.
+ */
+function learnedFrom(
+  route: ModelRoute,
+  found: Capabilities | undefined,
+  weaker: Capabilities,
+): Capabilities {
+  if (!found) return weaker;
+  const before = effectiveCapabilities(route, found);
+  const learned: Record<string, unknown> = { ...found };
+  for (const [key, value] of Object.entries(weaker))
+    if (!isDeepStrictEqual(value, before[key as keyof Capabilities])) learned[key] = value;
+  return learned as unknown as Capabilities;
 }
