@@ -598,3 +598,25 @@ describe('extractions', () => {
     await expect(client.extractions.get(done.id)).rejects.toMatchObject({ status: 404 });
   });
 });
+
+describe('reviews', () => {
+  it('lists the queue, reviews once and refuses a second review with 409', async () => {
+    const schema = await client.schemas.create({
+      name: `review-${Date.now()}`,
+      structure: invoice,
+      review: { minConfidence: 0.5, sample: 1 },
+    });
+    const done = await client.extract({ schemaId: schema.id, type: 'text', source: 'Total 3' });
+    const queue = await client.reviews.list({ schema_id: schema.id, status: 'needs_review' });
+    expect(queue.data.map((e) => e.id)).toEqual([done.id]);
+    const reviewed = await client.extractions.review(done.id, {
+      decision: 'approve',
+      corrections: { '/total': 3 },
+    });
+    expect(reviewed.review?.status).toBe('approved');
+    expect(reviewed.reviewedResult).toEqual({ total: 3 });
+    const again = await client.extractions.review(done.id, { decision: 'reject' }).catch((e) => e);
+    expect(again).toBeInstanceOf(ApiError);
+    expect((again as ApiError).status).toBe(409);
+  });
+});

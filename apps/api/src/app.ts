@@ -26,6 +26,8 @@ import { suggestRoutes } from './schemas/suggest/routes.ts';
 import { SuggestService } from './schemas/suggest/service.ts';
 import { ExtractionService } from './extractions/service.ts';
 import { extractionRoutes } from './extractions/routes.ts';
+import { reviewQueueRoutes } from './reviews/routes.ts';
+import { ReviewService } from './reviews/service.ts';
 import { WebhookService } from './webhooks/service.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { listedCapabilities, modelRoutes } from './models/routes.ts';
@@ -107,6 +109,7 @@ export function createApp(deps: AppDeps): Express {
       allowlist: config.WEBHOOK_ALLOWLIST,
     }),
     modelRoutes(config.models, listedCapabilities(redis, config.QUEUE_PREFIX)),
+    reviewQueueRoutes(new ReviewService(db.db), store),
   ];
 
   // People: the dashboard, signed in with a session, over the same resource routers.
@@ -125,7 +128,7 @@ export function createApp(deps: AppDeps): Express {
 
   const api = Router();
   // Only resource paths are authenticated, so an unknown path is a 404 with or without a key.
-  const resources = ['/schemas', '/extractions', '/webhooks', '/models'];
+  const resources = ['/schemas', '/extractions', '/webhooks', '/models', '/reviews'];
   api.use(resources, authenticate(deps.keys));
   api.use(resources, rateLimit);
   for (const resource of resourceRouters) api.use(resource);

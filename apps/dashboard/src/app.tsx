@@ -7,6 +7,7 @@ import { ExtractionDetailPage } from './pages/extraction-detail.tsx';
 import { ExtractionsPage } from './pages/extractions.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
+import { ReviewQueuePage } from './pages/review-queue.tsx';
 import { RunExtractionPage } from './pages/run-extraction.tsx';
 import { SchemaEditorPage } from './pages/schema-editor.tsx';
 import { SchemasPage } from './pages/schemas.tsx';
@@ -77,6 +78,7 @@ export function App() {
             <Route path="/dashboard/schemas/new" component={SchemaEditorPage} />
             <Route path="/dashboard/schemas/:id" component={SchemaEditorPage} />
             <Route path="/dashboard/extractions" component={ExtractionsPage} />
+            <Route path="/dashboard/reviews" component={ReviewQueuePage} />
             <Route path="/dashboard/extractions/new" component={RunExtractionPage} />
             <Route path="/dashboard/extractions/:id" component={ExtractionDetailPage} />
             <Route path="/dashboard/usage" component={UsagePage} />

@@ -39,14 +39,28 @@ export type {
   SchemaConversion,
   SchemaSuggestion,
 } from '@xt/sdk';
-import type { ExtractionStatus, WebhookEndpoint as SdkWebhookEndpoint } from '@xt/sdk';
+import type {
+  ExtractionStatus,
+  WebhookEndpoint as SdkWebhookEndpoint,
+  WebhookEventType,
+} from '@xt/sdk';
 
 // The dashboard API's own answers (not part of the public API, so not in the SDK).
 export type { ExtractionReview, SheetExcerpt, Usage, UsageDay } from '@xt/contract';
 
 export const STATUSES: ExtractionStatus[] = ['pending', 'processing', 'completed', 'failed'];
 
-export const WEBHOOK_EVENTS = ['extraction.completed', 'extraction.failed'] as const;
+export const WEBHOOK_EVENTS = [
+  'extraction.completed',
+  'extraction.failed',
+  'extraction.reviewed',
+] as const satisfies readonly WebhookEventType[];
+
+/** What a new endpoint is subscribed to until the form says otherwise: the final states. */
+export const DEFAULT_WEBHOOK_EVENTS: WebhookEventType[] = [
+  'extraction.completed',
+  'extraction.failed',
+];
 
 /** As listed; `secret` only in the answer that created or rotated it. */
 export type WebhookEndpoint = SdkWebhookEndpoint & { secret?: string };

@@ -223,6 +223,24 @@ class ExtractionsTest(ServiceTest):
             self.client.extractions.get(gone)
         self.assertEqual(caught.exception.status, 404)
 
+    def test_reviews_a_queued_extraction_and_exports_it(self) -> None:
+        review = {"minConfidence": 0.5, "sample": 1}
+        schema = self.client.schemas.create(f"review-{uuid.uuid4().hex[:8]}", INVOICE, review=review)
+        self.assertEqual(schema.get("review"), review)
+        done = self.client.extract(schema["id"], "text", "Total 5")
+        queued = [e["id"] for e in self.client.reviews.all(schema_id=schema["id"], status="needs_review")]
+        self.assertEqual(queued, [done["id"]])
+        with self.assertRaises(ApiError) as caught:
+            self.client.extractions.review(done["id"], "approve", corrections={"/total": "five"})
+        self.assertEqual(caught.exception.fields, ['corrections["/total"]'])
+        reviewed = self.client.extractions.review(
+            done["id"], "approve", corrections={"/total": 5}, note="checked"
+        )
+        self.assertEqual((reviewed.get("review") or {}).get("status"), "approved")
+        self.assertEqual((reviewed.get("reviewedResult") or {}).get("total"), 5)
+        cases = list(self.client.schemas.all_dataset(schema["id"]))
+        self.assertEqual([(c["case"], c["expected"]["total"]) for c in cases], [(done["id"], 5)])
+
     def test_the_same_idempotency_key_gives_the_same_extraction(self) -> None:
         key = f"py-{uuid.uuid4()}"
         first = self.client.create_extraction(self.schema_id, "text", "Total 5", idempotency_key=key)

@@ -16,3 +16,5 @@ export * from './spelling.ts';
 export * from './pagination.ts';
 export * from './dashboard-wire.ts';
 export * from './schema-draft.ts';
+export * from './structure-paths.ts';
+export * from './review.ts';

@@ -17,6 +17,12 @@ import {
 import { PrioritySchema, type ExtractionPriority } from './priority.ts';
 import { EXTRACTION_STATUSES, type ExtractionStatus } from './states.ts';
 import { formatTimestamp } from './time.ts';
+import {
+  RecordReviewSchema,
+  type RecordReview,
+  type ReviewReason,
+  type ReviewStatus,
+} from './review.ts';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events.ts';
 
 /*
@@ -159,6 +165,11 @@ export const ListRecordSchema = z
     reused: ReusedSchema,
     priority: PrioritySchema,
     progress: ProgressSchema,
+    review: RecordReviewSchema,
+    reviewedResult: ModelOutputSchema.optional().meta({
+      description:
+        'present once reviewed: the output with the reviewer’s corrections (approved), or null (rejected); `result`/`output` stay as read',
+    }),
   })
   .meta({ id: 'ExtractionListRecord' });
 
@@ -191,6 +202,11 @@ export const SingleRecordSchema = z
     reused: ReusedSchema,
     priority: PrioritySchema,
     progress: ProgressSchema,
+    review: RecordReviewSchema,
+    reviewedResult: ModelOutputSchema.optional().meta({
+      description:
+        'present once reviewed: the output with the reviewer’s corrections (approved), or null (rejected); `result`/`output` stay as read',
+    }),
   })
   .meta({ id: 'Extraction' });
 
@@ -237,6 +253,13 @@ export interface StoredExtraction {
   /** Pages finished and pages in all, kept while `processing` (docs/api.md#progress). */
   pagesDone: number;
   pagesTotal: number;
+  /** Human review (docs/review.md): null or absent for an extraction never queued. */
+  reviewStatus?: ReviewStatus | null;
+  reviewReasons?: ReviewReason[] | null;
+  reviewedOutput?: unknown;
+  reviewedAt?: Date | null;
+  reviewedBy?: string | null;
+  reviewNote?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -276,6 +299,20 @@ function progressOf(row: StoredExtraction): {
   };
 }
 
+/** `review` only for a queued extraction; `reviewedResult` once it was decided (docs/review.md). */
+function reviewOf(row: StoredExtraction): { review?: RecordReview; reviewedResult?: unknown } {
+  if (!row.reviewStatus) return {};
+  const review: RecordReview = {
+    status: row.reviewStatus,
+    reasons: row.reviewReasons ?? [],
+    reviewedAt: row.reviewedAt ? formatTimestamp(row.reviewedAt) : null,
+    reviewedBy: row.reviewedBy ?? null,
+    note: row.reviewNote ?? null,
+  };
+  if (row.reviewStatus === 'needs_review') return { review };
+  return { review, reviewedResult: row.reviewedOutput ?? null };
+}
+
 /** Cost to the hundred-millionth of a dollar: a sum of float prices has noise below that. */
 function usageOf(row: StoredExtraction): RecordUsage {
   return {
@@ -311,6 +348,7 @@ export function serializeListRecord(row: StoredExtraction): ListRecord {
     ...reusedOf(row),
     priority: row.priority,
     ...progressOf(row),
+    ...reviewOf(row),
   };
 }
 
@@ -339,6 +377,7 @@ export function serializeSingleRecord(row: StoredExtraction): SingleRecord {
     ...reusedOf(row),
     priority: row.priority,
     ...progressOf(row),
+    ...reviewOf(row),
   };
 }
 

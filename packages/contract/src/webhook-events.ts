@@ -1,5 +1,9 @@
-/** The events a webhook endpoint can subscribe to: an extraction reaching a final state. */
-export const WEBHOOK_EVENT_TYPES = ['extraction.completed', 'extraction.failed'] as const;
+/** The events a webhook endpoint can subscribe to: an extraction reaching a final state, or reviewed. */
+export const WEBHOOK_EVENT_TYPES = [
+  'extraction.completed',
+  'extraction.failed',
+  'extraction.reviewed',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** What a delivery attempt came to: still to be retried, answered 2xx, or given up on. */

@@ -18,6 +18,8 @@ import type {
   GroundingPage,
   ModelUsage,
   PublicModel,
+  ReviewPolicy,
+  ReviewReason,
   Structure,
   UploadedFile,
 } from '@xt/contract';
@@ -132,6 +134,8 @@ export const schemas = pgTable(
     name: text('name').notNull(),
     description: text('description'),
     structure: json('structure').$type<Structure>().notNull(),
+    // When completed extractions are queued for human review (docs/review.md); null for never.
+    review: json('review').$type<ReviewPolicy>(),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -251,6 +255,15 @@ export const extractions = pgTable(
     pagesTotal: integer('pages_total').notNull().default(0),
     errorCode: text('error_code').$type<FailureCode>(),
     errorMessage: text('error_message'),
+    // Human review (docs/review.md): null for an extraction never queued. Set with the
+    // completion when the schema's review settings ask for it; `reviewed_output` is the output
+    // with the reviewer's corrections, kept beside `output` (as read), and null when rejected.
+    reviewStatus: text('review_status', { enum: ['needs_review', 'approved', 'rejected'] }),
+    reviewReasons: json('review_reasons').$type<ReviewReason[]>(),
+    reviewedOutput: json('reviewed_output'),
+    reviewedAt: ts('reviewed_at'),
+    reviewedBy: text('reviewed_by'),
+    reviewNote: text('review_note'),
     attempts: integer('attempts').notNull().default(0),
     requestId: text('request_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -274,6 +287,10 @@ export const extractions = pgTable(
       t.createdAt.desc(),
       t.id.desc(),
     ),
+    // The review queue (GET /reviews): only queued extractions, in list order.
+    index('extractions_review_idx')
+      .on(t.accountId, t.reviewStatus, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.reviewStatus} is not null`),
     index('extractions_schema_name_trgm_idx').using('gin', sql`${t.schemaName} gin_trgm_ops`),
     // The reconciler scans for unfinished work across all accounts.
     index('extractions_unfinished_idx')
@@ -303,6 +320,10 @@ export const extractions = pgTable(
       sql`${t.charged} = (${t.status} = 'completed' and ${t.reusedFrom} is null)`,
     ),
     check('extractions_priority_check', sql`${t.priority} in ('standard', 'batch')`),
+    check(
+      'extractions_review_status_check',
+      sql`${t.reviewStatus} in ('needs_review', 'approved', 'rejected')`,
+    ),
   ],
 );
 
@@ -453,7 +474,7 @@ export const webhookEndpoints = pgTable(
     index('webhook_endpoints_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
     check(
       'webhook_endpoints_events_check',
-      sql`cardinality(${t.events}) > 0 and ${t.events} <@ array['extraction.completed', 'extraction.failed']::text[]`,
+      sql`cardinality(${t.events}) > 0 and ${t.events} <@ array['extraction.completed', 'extraction.failed', 'extraction.reviewed']::text[]`,
     ),
   ],
 );

@@ -28,3 +28,19 @@ export class TooManyActive extends Error {
     this.name = 'TooManyActive';
   }
 }
+
+/** A review the extraction cannot take as given: each problem names its request field. */
+export class ReviewRefused extends Error {
+  constructor(readonly fields: { field: string; message: string }[]) {
+    super(fields.map((f) => `${f.field}: ${f.message}`).join('; '));
+    this.name = 'ReviewRefused';
+  }
+}
+
+/** The extraction was reviewed already (by another request, perhaps at the same moment). */
+export class AlreadyReviewed extends Error {
+  constructor(readonly status: string) {
+    super(`This extraction was already reviewed (${status}); a review is decided once.`);
+    this.name = 'AlreadyReviewed';
+  }
+}

@@ -5,7 +5,13 @@
  * none of them writes an extraction's status on its own. Refusals are the errors in errors.ts,
  * which the API maps to HTTP.
  */
-export { ExtractionNotFound, TooManyActive, UnknownSchema } from './errors.ts';
+export {
+  AlreadyReviewed,
+  ExtractionNotFound,
+  ReviewRefused,
+  TooManyActive,
+  UnknownSchema,
+} from './errors.ts';
 export { type NewExtraction, type KeyClaim, type Transaction } from './create.ts';
 export { createSubmitExtraction, type SubmitOutcome, type SubmitContext } from './submit.ts';
 export { findExtraction, getExtraction } from './find.ts';
@@ -15,3 +21,6 @@ export * from './transitions.ts';
 export * from './reconcile.ts';
 export * from './reuse/index.ts';
 export * from './windows.ts';
+export { reviewExtraction, type ReviewInput } from './review/record-review.ts';
+export { applyCorrections } from './review/corrections.ts';
+export { reviewReasons, sampleDraw } from './review/decide.ts';

@@ -11,6 +11,7 @@ import type {
 import { extractions, preparedPerDb, type Db, type ExtractionRow } from '@xt/db';
 import { scrubText } from '@xt/runtime';
 import { noEndpointSubscribes, recordFinalEvent } from '@xt/webhooks';
+import { reviewOnCompletion } from './review/on-completion.ts';
 
 /**
  * Every state change is one conditional UPDATE (docs/api.md#states): it only applies when the row is
@@ -139,10 +140,11 @@ export async function recordSpent(db: Db, id: string, spent: Spent): Promise<boo
 }
 
 /**
- * processing → completed, charged; citations and warnings are stored with the output.
+ * processing → completed, charged; citations and warnings are stored with the output, and the
+ * review the schema asks for (docs/review.md).
  * `savedUsd`: what the batch price saved against the standard one (docs/cost.md).
  */
-export function complete(
+export async function complete(
   db: Db,
   id: string,
   output: unknown,
@@ -157,8 +159,10 @@ export function complete(
     warnings: null,
   },
 ): Promise<boolean> {
+  const review = await reviewOnCompletion(db, id, output, grounded.citations);
   return leaveProcessing(db, id, spent, 'completed', {
     output,
+    ...review,
     ...(spent.savedUsd ? { savedUsd: spent.savedUsd } : {}),
     citations: grounded.citations,
     warnings: grounded.warnings,

@@ -4,6 +4,7 @@ import { paginate } from './paginate.ts';
 import { pollUntilFinal, type PollOptions } from './poll.ts';
 import { Transport, type CallOptions, type TransportOptions } from './transport.ts';
 import type {
+  DatasetCase,
   Extraction,
   ExtractionListItem,
   ExtractionListQuery,
@@ -14,6 +15,8 @@ import type {
   Model,
   Page,
   PublicModel,
+  ReviewInput,
+  ReviewListQuery,
   Schema,
   SchemaConversion,
   SchemaInput,
@@ -168,6 +171,12 @@ export class XtClient {
      */
     convert: (jsonSchema: object, options: CallOptions = {}): Promise<SchemaConversion> =>
       this.send('POST', '/schemas/convert', { jsonSchema }, options),
+    /** The schema's approved extractions as evaluation cases (docs/review.md#export). */
+    dataset: (id: string, query: ListQuery = {}, options: CallOptions = {}) =>
+      this.get<Page<DatasetCase>>(`/schemas/${enc(id)}/dataset`, query, options),
+    /** Every case of `dataset`, fetched page by page as the loop asks. */
+    allDataset: (id: string, options: CallOptions = {}): AsyncGenerator<DatasetCase> =>
+      paginate((q) => this.schemas.dataset(id, q, options), { limit: 100 }),
   };
 
   readonly extractions = {
@@ -190,6 +199,32 @@ export class XtClient {
     delete: async (id: string, options: CallOptions = {}): Promise<void> => {
       await this.send('DELETE', `/extractions/${enc(id)}`, undefined, options);
     },
+    /**
+     * Approves (with corrections) or rejects an extraction queued for review. Sent once: a
+     * repeat of a review that went through answers 409.
+     */
+    review: (id: string, input: ReviewInput, options: CallOptions = {}): Promise<Extraction> =>
+      this.send('POST', `/extractions/${enc(id)}/review`, input, options, false),
+    /** An uploaded source's bytes, while the service keeps them. */
+    file: async (id: string, options: CallOptions = {}): Promise<Uint8Array> => {
+      const res = await this.http.request<Uint8Array>({
+        ...options,
+        method: 'GET',
+        path: `/extractions/${enc(id)}/file`,
+        resendable: true,
+        bytes: true,
+      });
+      return res.data;
+    },
+  };
+
+  readonly reviews = {
+    /** Extractions queued for review (docs/review.md), newest first. */
+    list: (query: ReviewListQuery = {}, options: CallOptions = {}): Promise<Page<Extraction>> =>
+      this.get('/reviews', query, options),
+    /** Every queued extraction matching `query`, fetched page by page as the loop asks. */
+    all: (query: ReviewListQuery = {}, options: CallOptions = {}): AsyncGenerator<Extraction> =>
+      paginate((q) => this.reviews.list(q, options), query),
   };
 
   readonly webhooks = {

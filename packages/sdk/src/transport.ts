@@ -33,6 +33,8 @@ export interface HttpRequest extends CallOptions {
    * service did not act on them.
    */
   resendable: boolean;
+  /** The answer's bytes as they come (a file), not a JSON envelope; errors are still JSON. */
+  bytes?: boolean;
 }
 
 export interface HttpResponse<T> {
@@ -108,6 +110,10 @@ export class Transport {
         continue;
       }
 
+      if (req.bytes && res.ok) {
+        const data = new Uint8Array(await res.arrayBuffer()) as T;
+        return { status: res.status, headers: res.headers, data };
+      }
       const parsed = await readJson(res);
       if (!res.ok) {
         throw new ApiError(res.status, parsed as ErrorEnvelope | undefined, {

@@ -70,7 +70,7 @@ export interface Model {
   capabilities: ModelCapabilities | null;
   probedAt: string | null;
 }
-export type WebhookEventType = 'extraction.completed' | 'extraction.failed';
+export type WebhookEventType = 'extraction.completed' | 'extraction.failed' | 'extraction.reviewed';
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export type FailureCode =
@@ -141,11 +141,43 @@ export interface ExtractionListQuery extends ListQuery {
   schema_id?: string;
 }
 
+/** `GET /reviews`: `status` is the review's status. */
+export interface ReviewListQuery extends ListQuery {
+  status?: ReviewStatus;
+  schema_id?: string;
+}
+
+/** `POST /extractions/{id}/review`. */
+export interface ReviewInput {
+  decision: 'approve' | 'reject';
+  /** JSON Pointer into `result` → its right value, e.g. `{ "/total": 12.5 }`; approve only */
+  corrections?: Record<string, unknown>;
+  note?: string | null;
+}
+
+/** One case of `GET /schemas/{id}/dataset`: an approved extraction as an evaluation case. */
+export interface DatasetCase {
+  /** the case's name: the extraction id */
+  case: string;
+  extractionId: string;
+  type: SourceType;
+  /** the text, the URL, or an uploaded file's name */
+  source: string;
+  /** an upload: its bytes through `extractions.file(id)` until `removedAt` */
+  file: UploadedFile | null;
+  /** the reviewed result */
+  expected: unknown;
+  /** the result as the model read it */
+  recorded: unknown;
+}
+
 export interface Schema {
   id: string;
   name: string;
   description: string | null;
   structure: Structure;
+  /** only when set: when completed extractions are queued for review (docs/review.md) */
+  review?: ReviewPolicy;
   createdAt: string;
   updatedAt: string;
 }
@@ -154,6 +186,38 @@ export interface SchemaInput {
   name: string;
   description?: string | null;
   structure: Structure;
+  /** null removes it */
+  review?: ReviewPolicy | null;
+}
+
+/** A schema's review settings (docs/review.md). */
+export interface ReviewPolicy {
+  /** a value whose citation confidence is below this queues the extraction */
+  minConfidence: number;
+  /** structure paths the checks look at, array items as `*` (`/lines/*` + `/amount`) */
+  fields?: string[];
+  /** the share 0–1 of completed extractions queued whatever their values */
+  sample?: number;
+}
+
+export type ReviewStatus = 'needs_review' | 'approved' | 'rejected';
+export type ReviewReasonCode = 'LOW_CONFIDENCE' | 'REQUIRED_NOT_FOUND' | 'SAMPLED';
+
+export interface ReviewReason {
+  code: ReviewReasonCode;
+  /** the value's JSON Pointer; null for `SAMPLED` */
+  path: string | null;
+  message: string;
+}
+
+/** On an extraction its schema's review settings queued (docs/review.md). */
+export interface Review {
+  status: ReviewStatus;
+  reasons: ReviewReason[];
+  reviewedAt: string | null;
+  /** `key:<api key id>` or `user:<dashboard user id>` */
+  reviewedBy: string | null;
+  note: string | null;
 }
 
 /** Which of a draft's fields one sample gave a value for (docs/api.md#suggest-a-schema). */
@@ -302,6 +366,10 @@ export interface Extraction {
   priority: ExtractionPriority;
   /** only while processing */
   progress?: Progress;
+  /** only when queued for review */
+  review?: Review;
+  /** once reviewed: the corrected output (approved) or null (rejected) */
+  reviewedResult?: unknown;
 }
 
 /** `GET /extractions` records: `input`/`output`, `totalTokens` as numeric text. */
@@ -329,6 +397,10 @@ export interface ExtractionListItem {
   priority: ExtractionPriority;
   /** only while processing */
   progress?: Progress;
+  /** only when queued for review */
+  review?: Review;
+  /** once reviewed: the corrected output (approved) or null (rejected) */
+  reviewedResult?: unknown;
 }
 
 /** What `POST /extractions` answers with: 200 when finished in time, 202 otherwise. */

@@ -29,7 +29,19 @@ export async function recordFinalEvent(
   row: ExtractionRow,
 ): Promise<string | undefined> {
   if (row.status !== 'completed' && row.status !== 'failed') return undefined;
-  const type: WebhookEventType = `extraction.${row.status}`;
+  return recordEvent(tx, row, `extraction.${row.status}`);
+}
+
+/**
+ * Records `type` for `row` as it now is, with one message per enabled endpoint of its account
+ * subscribed to it; nothing when there is none. Call it inside the transaction that made the
+ * change the event announces (a final state, a review).
+ */
+export async function recordEvent(
+  tx: Executor,
+  row: ExtractionRow,
+  type: WebhookEventType,
+): Promise<string | undefined> {
   const endpoints = await tx
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)

@@ -3,7 +3,13 @@ import multer from 'multer';
 import { HttpError, validationError } from './errors.ts';
 import { isObjectStoreUnavailable } from '@xt/blob-store';
 import { isDatabaseUnavailable } from '@xt/db';
-import { ExtractionNotFound, TooManyActive, UnknownSchema } from '@xt/extractions';
+import {
+  AlreadyReviewed,
+  ExtractionNotFound,
+  ReviewRefused,
+  TooManyActive,
+  UnknownSchema,
+} from '@xt/extractions';
 import { tooManyActive } from './account-bounds.ts';
 import { errorSummary } from '@xt/runtime';
 import { sendError } from './envelope.ts';
@@ -84,6 +90,8 @@ function fromDomain(err: unknown): HttpError | null {
   if (err instanceof UnknownSchema)
     return validationError([{ field: err.field, message: err.message }]);
   if (err instanceof TooManyActive) return tooManyActive(err.message, 5);
+  if (err instanceof ReviewRefused) return validationError(err.fields);
+  if (err instanceof AlreadyReviewed) return new HttpError(409, 'ALREADY_REVIEWED', err.message);
   return null;
 }
 

@@ -136,6 +136,11 @@ it('generates a client that compiles and uses every route of the real API', asyn
     uploadedStatus: expect.stringMatching(/^(pending|processing|completed)$/),
     suggestedFields: ['invoice_number', 'total_due'],
     convertedFields: ['total'],
+    // The upload may have completed (and been queued) by then too.
+    queued: expect.any(Number),
+    reviewStatus: 'approved',
+    expected: { total: 12.5 },
+    file: 'Total due: 7.25 EUR',
     secretChanged: true,
     deliveries: 0,
     defaultModel: 'gpt-4.1',

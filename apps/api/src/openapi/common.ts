@@ -129,6 +129,13 @@ const ERRORS = {
     'NOT_FOUND',
     'Schema not found.',
   ]),
+  409: error(
+    '`ALREADY_REVIEWED`: the extraction’s review was decided already, perhaps a moment ago',
+    [
+      'ALREADY_REVIEWED',
+      'This extraction was already reviewed (approved); a review is decided once.',
+    ],
+  ),
   413: error('`BODY_TOO_LARGE`', ['BODY_TOO_LARGE', 'The request body is too large.']),
   415: error('`UNSUPPORTED_MEDIA_TYPE`: a Content-Type the route does not take', [
     'UNSUPPORTED_MEDIA_TYPE',

@@ -14,6 +14,7 @@ import { SOURCE_KINDS, SOURCE_TYPES, WebhookEventSchema } from '@xt/contract';
 import { extractionPaths } from './extractions-paths.ts';
 import { modelPaths } from './models-paths.ts';
 import { opsPaths } from './ops-paths.ts';
+import { reviewPaths } from './reviews-paths.ts';
 import { schemaPaths } from './schemas-paths.ts';
 import { webhookPaths } from './webhooks-paths.ts';
 
@@ -135,14 +136,26 @@ function build() {
           name: 'Extractions',
           description: 'A source read into JSON shaped by a schema; created, awaited, listed',
         },
-        { name: 'Webhooks', description: 'Endpoints told when extractions finish' },
+        {
+          name: 'Reviews',
+          description: 'People checking and correcting extractions; corrections as test cases',
+        },
+        { name: 'Webhooks', description: 'Endpoints told when extractions finish or are reviewed' },
         { name: 'Models', description: 'The models an extraction may name, and what each can do' },
         { name: 'Operations', description: 'Outside /v1, without an API key' },
       ],
-      paths: { ...schemaPaths, ...extractionPaths, ...webhookPaths, ...modelPaths, ...opsPaths },
+      paths: {
+        ...schemaPaths,
+        ...extractionPaths,
+        ...reviewPaths,
+        ...webhookPaths,
+        ...modelPaths,
+        ...opsPaths,
+      },
       webhooks: {
         'extraction.completed': event('extractionCompleted', 'An extraction completed'),
         'extraction.failed': event('extractionFailed', 'An extraction failed'),
+        'extraction.reviewed': event('extractionReviewed', 'An extraction was reviewed'),
       },
       components: {
         securitySchemes: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReviewPolicySchema } from '@xt/contract';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { EmptyData, pageOf } from '../http/response-schemas.ts';
 import { IdempotencyKeySchema } from '../idempotency/header.ts';
@@ -19,7 +20,13 @@ import {
   resourceHeaders,
 } from './common.ts';
 
-const fullBody = schemaFields.extend({ structure: StructureSchema });
+const fullBody = schemaFields.extend({
+  structure: StructureSchema,
+  review: ReviewPolicySchema.nullable().optional().meta({
+    description:
+      'queue completed extractions for human review (docs/review.md); `fields` must be paths of `structure` (422 naming `review.fields[i]`); null removes it',
+  }),
+});
 const BODY_SIZE = `At most ${SCHEMA_BODY_LIMIT} (413 past it).`;
 const created = resourceHeaders.extend({
   Location: z.string().meta({ description: '/v1/schemas/{id}' }),

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { validateStructure, type FieldError, type Structure } from '@xt/contract';
+import {
+  isStructure,
+  validateReviewPolicy,
+  validateStructure,
+  type FieldError,
+  type ReviewPolicy,
+  type Structure,
+} from '@xt/contract';
 import { validationError } from '../http/errors.ts';
 import { checkFields } from '../http/validate.ts';
 
@@ -21,6 +28,8 @@ export interface SchemaInput {
   name: string;
   description: string | null;
   structure: Structure;
+  /** Review settings (docs/review.md); null for none. */
+  review: ReviewPolicy | null;
 }
 
 function structureErrors(body: Record<string, unknown>, required: boolean): FieldError[] {
@@ -39,12 +48,23 @@ export function parseSchemaBody(
 ): Partial<SchemaInput> {
   const fields = mode === 'full' ? schemaFields : schemaFields.partial();
   const { data: scalar, errors } = checkFields(fields, body);
-  errors.push(...structureErrors(body, mode === 'full'));
+  const structureProblems = structureErrors(body, mode === 'full');
+  errors.push(...structureProblems);
+  // Review fields are checked against the structure of the body; a PATCH without one is
+  // checked against the stored structure by the service.
+  const structure =
+    structureProblems.length === 0 && isStructure(body.structure) ? body.structure : undefined;
+  const review =
+    body.review === undefined ? undefined : validateReviewPolicy(body.review, structure);
+  if (review) errors.push(...review.errors);
   if (
     mode === 'partial' &&
-    !['name', 'description', 'structure'].some((k) => body[k] !== undefined)
+    !['name', 'description', 'structure', 'review'].some((k) => body[k] !== undefined)
   )
-    errors.push({ field: 'body', message: 'give at least one of name, description, structure' });
+    errors.push({
+      field: 'body',
+      message: 'give at least one of name, description, structure, review',
+    });
   if (errors.length > 0 || !scalar) throw validationError(errors);
 
   const out: Partial<SchemaInput> = {};
@@ -52,5 +72,7 @@ export function parseSchemaBody(
   if (mode === 'full') out.description = scalar.description ?? null;
   else if (scalar.description !== undefined) out.description = scalar.description;
   if (body.structure !== undefined) out.structure = body.structure as Structure;
+  if (review) out.review = review.policy ?? null;
+  else if (mode === 'full') out.review = null;
   return out;
 }

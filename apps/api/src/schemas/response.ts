@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   FIELD_NAME,
   FIELD_TYPES,
+  ReviewPolicySchema,
   STRUCTURE_LIMITS,
   TimestampSchema,
   type FieldDefinition,
@@ -58,6 +59,10 @@ export const SchemaRecordSchema = z
     name: z.string(),
     description: z.string().nullable(),
     structure: StructureSchema,
+    review: ReviewPolicySchema.optional().meta({
+      description:
+        'when completed extractions are queued for human review; present only when set (docs/review.md)',
+    }),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   })

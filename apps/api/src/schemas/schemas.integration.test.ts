@@ -308,3 +308,42 @@ describe('rate limiting', () => {
     }
   });
 });
+
+describe('schema review settings', () => {
+  it('are stored and shown, and their fields must be paths of the structure', async () => {
+    const review = { minConfidence: 0.8, fields: ['/total', '/lines/*/qty'], sample: 0.1 };
+    const created = await api.request('POST', '/v1/schemas', {
+      json: { name: 'Reviewed', structure: invoice, review },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data.review).toEqual(review);
+
+    const bad = await api.request('POST', '/v1/schemas', {
+      json: { name: 'Bad', structure: invoice, review: { minConfidence: 1.5, fields: ['/nope'] } },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'review.minConfidence',
+    ]);
+    const unknownField = await api.request('POST', '/v1/schemas', {
+      json: { name: 'Bad', structure: invoice, review: { minConfidence: 0.5, fields: ['/nope'] } },
+    });
+    expect(unknownField.status).toBe(422);
+    expect(unknownField.body.errors).toEqual([
+      { field: 'review.fields[0]', message: expect.stringContaining('/nope') },
+    ]);
+
+    // A PATCH of the structure alone is checked against the stored review fields.
+    const id = created.body.data.id as string;
+    const dropped = await api.request('PATCH', `/v1/schemas/${id}`, {
+      json: { structure: { type: 'object', properties: { total: { type: 'number' } } } },
+    });
+    expect(dropped.status).toBe(422);
+    expect(dropped.body.errors.map((e: { field: string }) => e.field)).toEqual([
+      'review.fields[1]',
+    ]);
+    const cleared = await api.request('PATCH', `/v1/schemas/${id}`, { json: { review: null } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data).not.toHaveProperty('review');
+  });
+});

@@ -9,6 +9,8 @@ export function serializeSchema(row: SchemaRow): SchemaRecord {
     description: row.description ?? null,
     // Stored only after validateStructure passed, and returned verbatim.
     structure: row.structure,
+    // Only on a schema that has review settings (docs/review.md).
+    ...(row.review ? { review: row.review } : {}),
     createdAt: formatTimestamp(row.createdAt),
     updatedAt: formatTimestamp(row.updatedAt),
   };

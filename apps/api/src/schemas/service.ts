@@ -1,7 +1,8 @@
 import { checkSchemas } from '../http/account-bounds.ts';
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { HttpError, notFound } from '../http/errors.ts';
+import { validateReviewPolicy } from '@xt/contract';
+import { HttpError, notFound, validationError } from '../http/errors.ts';
 import type { ListQuery } from '../http/list-query.ts';
 import { schemas, type Db, type SchemaRow } from '@xt/db';
 import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
@@ -48,6 +49,7 @@ export class SchemaService {
           name: input.name,
           description: input.description,
           structure: input.structure,
+          review: input.review,
         })
         .returning();
       if (!row) throw new Error('insert returned no row');
@@ -80,14 +82,32 @@ export class SchemaService {
     return listPage(this.db, schemas, COLUMNS, listConditions(COLUMNS, accountId, q), q);
   }
 
+  /**
+   * The review settings name fields of the structure, so the two are checked together as they
+   * will be stored: a PATCH of either is checked against the other as it is now.
+   */
   async update(accountId: string, id: string, patch: Partial<SchemaInput>): Promise<SchemaRow> {
-    const [row] = await this.db
-      .update(schemas)
-      .set({ ...patch, updatedAt: sql`now()` })
-      .where(and(eq(schemas.accountId, accountId), eq(schemas.id, id)))
-      .returning();
-    if (!row) throw notFound('Schema');
-    return row;
+    return this.db.transaction(async (tx) => {
+      const where = and(eq(schemas.accountId, accountId), eq(schemas.id, id));
+      const [current] = await tx
+        .select({ structure: schemas.structure, review: schemas.review })
+        .from(schemas)
+        .where(where)
+        .for('update');
+      if (!current) throw notFound('Schema');
+      const review = patch.review === undefined ? current.review : patch.review;
+      if (review) {
+        const { errors } = validateReviewPolicy(review, patch.structure ?? current.structure);
+        if (errors.length > 0) throw validationError(errors);
+      }
+      const [row] = await tx
+        .update(schemas)
+        .set({ ...patch, updatedAt: sql`now()` })
+        .where(where)
+        .returning();
+      if (!row) throw notFound('Schema');
+      return row;
+    });
   }
 
   /** Extractions keep their own snapshot of the schema, so nothing else needs to change. */

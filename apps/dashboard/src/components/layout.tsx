@@ -7,6 +7,7 @@ const NAV = [
   { href: '/dashboard/keys', label: 'API keys' },
   { href: '/dashboard/schemas', label: 'Schemas' },
   { href: '/dashboard/extractions', label: 'Extractions' },
+  { href: '/dashboard/reviews', label: 'Review' },
   { href: '/dashboard/usage', label: 'Usage' },
   { href: '/dashboard/webhooks', label: 'Webhooks' },
   { href: '/dashboard/account', label: 'Account' },

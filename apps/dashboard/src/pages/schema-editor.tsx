@@ -62,7 +62,8 @@ export function SchemaEditorPage() {
       structure: parsed.value,
     };
     if (id) {
-      await api.put<Schema>(`/schemas/${id}`, body);
+      // A PUT replaces the whole schema: the review settings (not edited here) go back as read.
+      await api.put<Schema>(`/schemas/${id}`, { ...body, review: existing.data?.review ?? null });
       setSaved('Schema saved.');
     } else {
       const created = await api.post<Schema>('/schemas', body);

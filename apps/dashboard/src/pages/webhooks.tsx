@@ -14,12 +14,17 @@ import { DataTable, type Column } from '../components/data-table.tsx';
 import { Pager } from '../components/pager.tsx';
 import { formatDateTime } from '../format.ts';
 import { useLoad, useSubmit, useTitle } from '../hooks.ts';
-import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEndpoint } from '../types.ts';
+import {
+  DEFAULT_WEBHOOK_EVENTS,
+  WEBHOOK_EVENTS,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from '../types.ts';
 
 function CreateEndpointForm(props: { onCreated: (e: WebhookEndpoint) => void }) {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<string[]>([...WEBHOOK_EVENTS]);
+  const [events, setEvents] = useState<string[]>([...DEFAULT_WEBHOOK_EVENTS]);
   const { busy, error, fields, onSubmit } = useSubmit();
   const eventErrors = fields.filter((f) => f.field.startsWith('events')).map((f) => f.message);
 

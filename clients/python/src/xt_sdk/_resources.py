@@ -10,12 +10,15 @@ from ._multipart import FileInput, FilePart, encode_multipart, read_file
 from ._pages import iterate_pages
 from ._transport import Transport
 from .types import (
+    DatasetCase,
     Extraction,
     ExtractionListItem,
     ExtractionStatus,
     Model,
     Page,
     PublicModel,
+    ReviewDecision,
+    ReviewStatus,
     Schema,
     SchemaConversion,
     SchemaSuggestion,
@@ -56,12 +59,15 @@ class Schemas:
         structure: Mapping[str, Any],
         *,
         description: Optional[str] = None,
+        review: Optional[Mapping[str, Any]] = None,
         idempotency_key: Optional[str] = None,
     ) -> Schema:
         """Creates a schema; the Idempotency-Key (a UUID unless given) is kept across retries."""
         body: dict[str, Any] = {"name": name, "structure": dict(structure)}
         if description is not None:
             body["description"] = description
+        if review is not None:
+            body["review"] = dict(review)
         key = idempotency_key or str(uuid.uuid4())
         res = self._http.request(
             "POST", "/schemas", json_body=body, headers={"Idempotency-Key": key}
@@ -149,6 +155,15 @@ class Schemas:
         )
         return cast(SchemaConversion, res.data)
 
+    def dataset(self, schema_id: str, *, page: Optional[int] = None, limit: Optional[int] = None) -> Page:
+        """The schema's approved extractions as evaluation cases (docs/review.md)."""
+        query = {"page": page, "limit": limit}
+        return cast(Page, self._http.request("GET", f"/schemas/{_id(schema_id)}/dataset", query=query).data)
+
+    def all_dataset(self, schema_id: str, *, page_size: int = 100) -> Iterator[DatasetCase]:
+        """Every case of ``dataset``, fetched page by page as the loop asks."""
+        return iterate_pages(lambda q: self.dataset(schema_id, **_kwargs(q)), {"limit": page_size})
+
 
 class Extractions:
     def __init__(self, http: Transport) -> None:
@@ -190,6 +205,61 @@ class Extractions:
 
     def delete(self, extraction_id: str) -> None:
         self._http.request("DELETE", f"/extractions/{_id(extraction_id)}")
+
+    def review(
+        self,
+        extraction_id: str,
+        decision: ReviewDecision,
+        *,
+        corrections: Optional[Mapping[str, Any]] = None,
+        note: Optional[str] = None,
+    ) -> Extraction:
+        """
+        Approves (with corrections, JSON Pointer to value) or rejects an extraction queued for
+        review. Sent once: a repeat of a review that went through answers 409.
+        """
+        body: dict[str, Any] = {"decision": decision}
+        if corrections is not None:
+            body["corrections"] = dict(corrections)
+        if note is not None:
+            body["note"] = note
+        res = self._http.request(
+            "POST", f"/extractions/{_id(extraction_id)}/review", json_body=body, resendable=False
+        )
+        return cast(Extraction, res.data)
+
+
+class Reviews:
+    def __init__(self, http: Transport) -> None:
+        self._http = http
+
+    def list(
+        self,
+        *,
+        page: Optional[int] = None,
+        limit: Optional[int] = None,
+        search: Optional[str] = None,
+        start_date: Optional[str] = None,
+        end_date: Optional[str] = None,
+        status: Optional[ReviewStatus] = None,
+        schema_id: Optional[str] = None,
+    ) -> Page:
+        """Extractions queued for review, newest first; ``status`` is the review's."""
+        query = _list_query(page, limit, search, start_date, end_date)
+        query.update(status=status, schema_id=schema_id)
+        return cast(Page, self._http.request("GET", "/reviews", query=query).data)
+
+    def all(
+        self,
+        *,
+        status: Optional[ReviewStatus] = None,
+        schema_id: Optional[str] = None,
+        page_size: int = 100,
+    ) -> Iterator[Extraction]:
+        """Every queued extraction matching, fetched page by page (``page_size`` a request)."""
+        query = _list_query(None, page_size, None, None, None)
+        query.update(status=status, schema_id=schema_id)
+        return iterate_pages(lambda q: self.list(**_kwargs(q)), query)
 
 
 class Webhooks:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, cast
 
 from ._multipart import FileInput, FilePart, encode_multipart, read_file
-from ._resources import Extractions, Models, Schemas, Webhooks
+from ._resources import Extractions, Models, Reviews, Schemas, Webhooks
 from ._transport import RetryPolicy, Transport
 from .errors import ApiError, ExtractionFailedError, XtError
 from .types import Extraction, ExtractionOutcome, Priority, Progress, PublicModel, SourceType
@@ -59,6 +59,7 @@ class XtClient:
         self.extractions = Extractions(self._http)
         self.webhooks = Webhooks(self._http)
         self.models = Models(self._http)
+        self.reviews = Reviews(self._http)
 
     def create_extraction(
         self,

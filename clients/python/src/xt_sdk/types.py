@@ -11,7 +11,9 @@ SourceType = Literal["text", "image", "pdf", "webpage", "document", "spreadsheet
 PublicModel = str
 #: ``batch``: through the provider's batch interface, cheaper, within hours (docs/batch.md)
 Priority = Literal["standard", "batch"]
-WebhookEventType = Literal["extraction.completed", "extraction.failed"]
+WebhookEventType = Literal["extraction.completed", "extraction.failed", "extraction.reviewed"]
+ReviewStatus = Literal["needs_review", "approved", "rejected"]
+ReviewDecision = Literal["approve", "reject"]
 
 
 class FieldError(TypedDict):
@@ -74,7 +76,26 @@ class Structure(_StructureOptional):
     type: str
 
 
-class Schema(TypedDict):
+class _ReviewPolicyOptional(TypedDict, total=False):
+    #: structure paths the checks look at, array items written ``*`` (``/lines/*/amount``)
+    fields: list[str]
+    #: the share 0-1 of completed extractions queued whatever their values
+    sample: float
+
+
+class ReviewPolicy(_ReviewPolicyOptional):
+    """A schema's review settings (docs/review.md)."""
+
+    #: a value whose citation confidence is below this queues the extraction
+    minConfidence: float
+
+
+class _SchemaOptional(TypedDict, total=False):
+    #: only when set: when completed extractions are queued for review
+    review: ReviewPolicy
+
+
+class Schema(_SchemaOptional):
     id: str
     name: str
     description: Optional[str]
@@ -163,7 +184,44 @@ class Usage(TypedDict):
     estimatedCostUsd: float
 
 
+class ReviewReason(TypedDict):
+    code: Literal["LOW_CONFIDENCE", "REQUIRED_NOT_FOUND", "SAMPLED"]
+    #: the value's JSON Pointer; None for ``SAMPLED``
+    path: Optional[str]
+    message: str
+
+
+class Review(TypedDict):
+    """On an extraction its schema's review settings queued (docs/review.md)."""
+
+    status: ReviewStatus
+    reasons: list[ReviewReason]
+    reviewedAt: Optional[str]
+    #: ``key:<api key id>`` or ``user:<dashboard user id>``
+    reviewedBy: Optional[str]
+    note: Optional[str]
+
+
+class DatasetCase(TypedDict):
+    """One case of ``GET /schemas/{id}/dataset``: an approved extraction as an evaluation case."""
+
+    case: str
+    extractionId: str
+    type: SourceType
+    #: the text, the URL, or an uploaded file's name
+    source: str
+    file: Optional[UploadedFile]
+    #: the reviewed result
+    expected: Any
+    #: the result as the model read it
+    recorded: Any
+
+
 class _GroundedOptional(TypedDict, total=False):
+    #: only when queued for review
+    review: Review
+    #: once reviewed: the corrected result (approved) or None (rejected)
+    reviewedResult: Any
     #: only when created with ``citations=True``; keyed by JSON Pointer into the output
     citations: Optional[dict[str, Citation]]
     #: only when non-empty

@@ -3,6 +3,7 @@ import { evalCommand } from './eval.ts';
 import { extractCommand } from './extract/index.ts';
 import { extractionsCommand } from './extractions.ts';
 import { modelsCommand } from './models.ts';
+import { reviewsCommand } from './reviews.ts';
 import { schemasCommand } from './schemas.ts';
 import { webhooksCommand } from './webhooks.ts';
 
@@ -13,5 +14,6 @@ export const commands: Record<string, Command> = {
   extractions: extractionsCommand,
   webhooks: webhooksCommand,
   models: modelsCommand,
+  reviews: reviewsCommand,
   eval: evalCommand,
 };

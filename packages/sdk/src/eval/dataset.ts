@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { CreateExtractionParams } from '../client.ts';
@@ -5,7 +6,10 @@ import { fileInside } from '../file-inside.ts';
 import { FILE_EXTENSIONS, sourceTypeFor } from '../source-type.ts';
 import type { SchemaInput, SourceType } from '../types.ts';
 
-/** A data set folder: `schema.json`, `cases/<case>.<ext>`, `expected/<case>.json`. */
+/**
+ * A data set folder: `schema.json`, `cases/<case>.<ext>`, `expected/<case>.json`, and
+ * optionally `recorded/<case>.json`.
+ */
 export interface Dataset {
   dir: string;
   name: string;
@@ -19,6 +23,11 @@ export interface DatasetCase {
   file: string;
   type: SourceType;
   expected: unknown;
+  /**
+   * `recorded/<case>.json`, when the data set has one: the model's output as it was before a
+   * person reviewed it (a set exported from reviews, docs/review.md)
+   */
+  recorded?: unknown;
 }
 
 /*
@@ -61,7 +70,15 @@ export async function loadDataset(dir: string): Promise<Dataset> {
       throw new DatasetError(`cases/${file}: two cases are named ${name}`);
     }
     const expected = await readJson(path.join(dir, 'expected', `${name}.json`));
-    cases.push({ name, file: await caseFile(casesDir, file), type, expected });
+    const recordedFile = path.join(dir, 'recorded', `${name}.json`);
+    const recorded = existsSync(recordedFile) ? await readJson(recordedFile) : undefined;
+    cases.push({
+      name,
+      file: await caseFile(casesDir, file),
+      type,
+      expected,
+      ...(recorded !== undefined ? { recorded } : {}),
+    });
   }
   if (cases.length === 0) throw new DatasetError(`${casesDir} holds no cases`);
   return {

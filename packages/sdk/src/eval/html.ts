@@ -14,6 +14,9 @@ export function renderHtml(report: EvalReport): string {
     ['Tokens', String(s.tokens)],
     ['Estimated cost', usd(s.estimatedCost)],
     ['Latency p50 / p95', `${ms(s.latencyMs.p50)} / ${ms(s.latencyMs.p95)}`],
+    ...(s.recorded
+      ? ([['Before review (as recorded)', pct(s.recorded.accuracy)]] as Array<[string, string]>)
+      : []),
   ];
   const body = [
     `<h1>Evaluation: ${esc(report.dataset)}</h1>`,

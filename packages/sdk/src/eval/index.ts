@@ -10,6 +10,7 @@ import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import { DEFAULT_PRICES, parsePriceTable } from './prices.ts';
 import { progressBar, type ProgressStream } from './progress.ts';
+import { recordedFigure } from './recorded.ts';
 import { runCases } from './run-cases.ts';
 import { renderSideBySide, type ModelRun } from './side-by-side.ts';
 
@@ -131,6 +132,8 @@ async function evaluate(
       prices,
       outcomes,
     });
+    const recorded = recordedFigure(dataset);
+    if (recorded) report.summary.recorded = recorded;
     if (earlier) report.comparison = compareReports(earlier, report, args.compare!);
     runs.push({ model: model ?? null, report });
   }

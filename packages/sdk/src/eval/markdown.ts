@@ -13,6 +13,12 @@ export function renderMarkdown(report: EvalReport): string {
     '',
     `Model: ${report.settings.model ?? 'service default'} · service: ${report.settings.baseUrl}${report.settings.citations ? ' · citations on' : ''}`,
     '',
+    ...(s.recorded
+      ? [
+          `Before review: the results as recorded score ${pct(s.recorded.accuracy)} (${s.recorded.matched} / ${s.recorded.leaves} leaves of ${s.recorded.cases} cases) against the reviewed ones; this run scores ${pct(s.accuracy)}.`,
+          '',
+        ]
+      : []),
     '## Fields',
     '',
     '| Field | Accuracy | Matched |',

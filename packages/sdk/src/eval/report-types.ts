@@ -38,6 +38,20 @@ export interface Summary {
    */
   recordedCostUsd: number | null;
   latencyMs: { p50: number; p95: number };
+  /**
+   * A data set exported from reviews (docs/review.md): the model's results as recorded when
+   * they were reviewed, scored against the reviewed ones; absent for other data sets
+   */
+  recorded?: RecordedFigure;
+}
+
+/** Accuracy of the recorded results (before review) against the expected (reviewed) ones. */
+export interface RecordedFigure {
+  /** cases with a `recorded/<case>.json` */
+  cases: number;
+  leaves: number;
+  matched: number;
+  accuracy: number;
 }
 
 export interface FieldFigure {

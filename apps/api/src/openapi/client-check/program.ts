@@ -37,11 +37,13 @@ export async function useEveryRoute(t: Target) {
     type: 'object' as const,
     properties: { total: { type: 'number' as const, required: true } },
   };
+  // Every completed extraction of the schema is queued for review (sample 1).
+  const review = { minConfidence: 0.5, sample: 1 };
   const created = must(
     'createSchema',
     await api.POST('/schemas', {
       params: { header: { 'Idempotency-Key': `client-check-${Date.now()}` } },
-      body: { name: 'Invoice', structure },
+      body: { name: 'Invoice', structure, review },
     }),
   );
   const schemaId: string = created.data.id;
@@ -55,7 +57,7 @@ export async function useEveryRoute(t: Target) {
     'replaceSchema',
     await api.PUT('/schemas/{id}', {
       params: { path: { id: schemaId } },
-      body: { name: 'Invoice', description: 'the grand total', structure },
+      body: { name: 'Invoice', description: 'the grand total', structure, review },
     }),
   );
   const renamed = must(
@@ -129,6 +131,33 @@ export async function useEveryRoute(t: Target) {
   );
   const result = single.data.result;
   const resultTotal: unknown = result && !Array.isArray(result) ? result.total : undefined;
+  const queue = must(
+    'listReviews',
+    await api.GET('/reviews', {
+      params: { query: { schema_id: schemaId, status: 'needs_review' } },
+    }),
+  );
+  const queued: number = queue.data.meta.total;
+  const reviewed = must(
+    'reviewExtraction',
+    await api.POST('/extractions/{id}/review', {
+      params: { path: { id: extracted.data.id } },
+      body: { decision: 'approve', corrections: { '/total': 12.5 }, note: 'checked' },
+    }),
+  );
+  const reviewStatus = reviewed.data.review?.status;
+  const dataset = must(
+    'exportDataset',
+    await api.GET('/schemas/{id}/dataset', { params: { path: { id: schemaId } } }),
+  );
+  const expected: unknown = dataset.data.data[0]?.expected;
+  const file = must(
+    'getExtractionFile',
+    await api.GET('/extractions/{id}/file', {
+      params: { path: { id: uploaded.data.id } },
+      parseAs: 'text',
+    }),
+  );
   must(
     'deleteExtraction',
     await api.DELETE('/extractions/{id}', { params: { path: { id: uploaded.data.id } } }),
@@ -189,6 +218,10 @@ export async function useEveryRoute(t: Target) {
     uploadedStatus: uploaded.data.status,
     suggestedFields: Object.keys(suggested.data.structure.properties ?? {}),
     convertedFields: Object.keys(converted.data.structure.properties ?? {}),
+    queued,
+    reviewStatus,
+    expected,
+    file,
     secretChanged: rotated.data.secret !== secret,
     deliveries: deliveries.data.meta.total,
     defaultModel,
