@@ -16,6 +16,7 @@ import type {
   FailureCode,
   FormatName,
   GroundingPage,
+  ImagesAsText,
   ModelUsage,
   PublicModel,
   ReviewPolicy,
@@ -653,6 +654,9 @@ export const extractionWindows = pgTable(
     grounding: jsonb('grounding').$type<GroundingPage[]>(),
     // Previews of the window's cited pages: `{ "<page>": "<blob ref>" }`.
     pageImages: jsonb('page_images').$type<Record<string, string>>(),
+    // What a model that takes no images was sent in their place (OCR text), for the merged
+    // record's IMAGES_READ_AS_TEXT warning; null when the window's images were sent as images.
+    imagesAsText: jsonb('images_as_text').$type<ImagesAsText>(),
     tokens: integer('tokens').notNull(),
     usage: jsonb('usage').$type<ModelUsage>().notNull(),
     calls: integer('calls').notNull(),

@@ -61,6 +61,7 @@ const window = (extractionId: string, index: number, tokens = 10): WindowResult 
   truncated: [],
   grounding: [{ page: index * 10 + 1, lines: [] }],
   pageImages: { [String(index * 10 + 1)]: `preview-${extractionId}-${index}` },
+  imagesAsText: index === 1 ? { pages: 10, images: 0, leftOut: 0 } : null,
   tokens,
   usage: { inputTokens: tokens - 2, outputTokens: 2, cachedInputTokens: 0 },
   calls: 1,
@@ -80,6 +81,8 @@ describe('page windows', () => {
       [1, 10, { rows: [1] }],
     ]);
     expect(stored[0]?.annotations).toEqual({ quotes: [['/rows/0', '0']], probabilities: null });
+    // What a window sent as text in place of its images is kept for the merged record's warning.
+    expect(stored.map((w) => w.imagesAsText)).toEqual([null, { pages: 10, images: 0, leftOut: 0 }]);
     expect(await storedWindows(handle.db, id)).toEqual({
       indexes: [0, 1],
       pages: 20,

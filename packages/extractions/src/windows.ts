@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { sumSpend, type GroundingPage, type ModelUsage } from '@xt/contract';
+import { sumSpend, type GroundingPage, type ImagesAsText, type ModelUsage } from '@xt/contract';
 import {
   extractions,
   extractionWindows,
@@ -25,6 +25,8 @@ export interface WindowResult {
   truncated: string[];
   grounding: GroundingPage[] | null;
   pageImages: Record<string, string> | null;
+  /** What was sent as OCR text in place of the window's images (a model that takes none). */
+  imagesAsText: ImagesAsText | null;
   tokens: number;
   usage: ModelUsage;
   calls: number;
@@ -56,6 +58,10 @@ export async function recordWindow(db: Db, result: WindowResult): Promise<boolea
             pageImages:
               sql`${result.pageImages ? JSON.stringify(result.pageImages) : null}::jsonb`.as(
                 'page_images',
+              ),
+            imagesAsText:
+              sql`${result.imagesAsText ? JSON.stringify(result.imagesAsText) : null}::jsonb`.as(
+                'images_as_text',
               ),
             tokens: sql`${result.tokens}::integer`.as('tokens'),
             usage: sql`${JSON.stringify(result.usage)}::jsonb`.as('usage'),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { groundOutput } from '@xt/grounding';
 import type { Structure } from '@xt/contract';
 import type { ExtractionWindowRow } from '@xt/db';
 import { mergeWindowsStep } from './merge-step.ts';
@@ -29,6 +30,7 @@ const stored = (
   truncated: [],
   grounding: null,
   pageImages: null,
+  imagesAsText: null,
   tokens: 100 + index,
   usage: { inputTokens: 90, outputTokens: 10 + index, cachedInputTokens: index },
   calls: 2,
@@ -105,6 +107,25 @@ describe('mergeWindowsStep', () => {
       }
     })();
     expect(failure).toMatchObject({ code: 'OUTPUT_INVALID', tokens: 201 });
+  });
+
+  it('sums what the windows sent as text in place of images, for the record to warn of', () => {
+    const merged = mergeWindowsStep(structure, [
+      stored(
+        0,
+        { holder: 'Ada', lines: [] },
+        { imagesAsText: { pages: 10, images: 0, leftOut: 1 } },
+      ),
+      stored(1, { lines: [] }),
+      stored(2, { lines: [] }, { imagesAsText: { pages: 4, images: 2, leftOut: 0 } }),
+    ]);
+    expect(merged.source.imagesAsText).toEqual({ pages: 14, images: 2, leftOut: 1 });
+    expect(groundOutput(merged.answer, merged.source, false).warnings).toEqual([
+      expect.objectContaining({ code: 'IMAGES_READ_AS_TEXT' }),
+    ]);
+    // Windows that sent their images as images say nothing.
+    const sent = mergeWindowsStep(structure, [stored(0, { holder: 'Ada', lines: [] })]);
+    expect(sent.source.imagesAsText).toBeUndefined();
   });
 
   it('a source read without citations has no pages to locate values in', () => {

@@ -139,6 +139,7 @@ export async function storeWindow(
     truncated: result.truncated,
     grounding,
     pageImages,
+    imagesAsText: source.imagesAsText ?? null,
     tokens: result.totalTokens,
     usage: result.usage,
     calls: result.calls,

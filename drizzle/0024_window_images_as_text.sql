@@ -1,0 +1,1 @@
+ALTER TABLE "extraction_windows" ADD COLUMN "images_as_text" jsonb;
