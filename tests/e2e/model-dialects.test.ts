@@ -18,7 +18,8 @@ const dialects = await startDialects(POPULAR_SERVERS);
 
 const test = stackTest({
   api: { MODEL_ENDPOINTS: dialects.endpoints },
-  worker: { MODEL_ENDPOINTS: dialects.endpoints, JOB_ATTEMPTS: '2' },
+  // SPLIT_PAGES 1: the two-page scan below is worked as page windows.
+  worker: { MODEL_ENDPOINTS: dialects.endpoints, JOB_ATTEMPTS: '2', SPLIT_PAGES: '1' },
 });
 test.afterAll(() => dialects.close());
 
@@ -41,6 +42,12 @@ const contract = {
 const invoiceText = 'Invoice number: INV-1042\nVendor name: Kestrel Logistics\nTotal: 1250.50\n';
 const scan = `data:application/pdf;base64,${(
   await scannedPdf(['Invoice number: INV-2077\nVendor name: Harbour Freight\nTotal: 310.25'])
+).toString('base64')}`;
+const twoPageScan = `data:application/pdf;base64,${(
+  await scannedPdf([
+    'Invoice number: INV-3088\nVendor name: Osprey Mills',
+    'Total: 99.75\nThank you for your business',
+  ])
 ).toString('base64')}`;
 // 100,000 characters: a fact at the start, one in the middle, one at the end.
 const contractText = [
@@ -132,6 +139,36 @@ describe.each(Object.keys(dialects.servers))('a %s server', (model) => {
       ]);
     } else {
       expect(calls.some((call) => call.images.length > 0)).toBe(true);
+    }
+  });
+
+  test('reads a two-page scan in page windows, and says so when it went as text', async ({
+    api,
+  }) => {
+    const before = server.requests.length;
+    const res = await api.request('POST', '/v1/extractions', {
+      json: {
+        schema_id: await schemaId(api, 'Invoice', invoice),
+        type: 'pdf',
+        source: twoPageScan,
+        model,
+      },
+      headers: { prefer: 'wait=120' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.output).toMatchObject({ invoice_number: 'INV-3088', total: 99.75 });
+    const calls = server.requests.slice(before);
+    if (model.includes('text-only')) {
+      for (const call of calls) expect(call.images).toEqual([]);
+      // One warning for the document, counting both windows' pages.
+      expect(res.body.data.warnings).toEqual([
+        expect.objectContaining({
+          code: 'IMAGES_READ_AS_TEXT',
+          message: expect.stringContaining('2 pages were read with OCR'),
+        }),
+      ]);
+    } else {
+      expect(res.body.data.warnings ?? []).toEqual([]);
     }
   });
 
