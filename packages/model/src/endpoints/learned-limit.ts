@@ -11,8 +11,9 @@
  * it). A call well above the baseline while others were in flight means a queue at the server:
  * the limit drops to what Little's law says the server works at once (in flight × baseline /
  * latency), by one at least and by half at most, once per round (calls begun before a drop
- * carry the old queue and may not drop it again). Calls at the limit that stay near the baseline grow it by
- * one a round (1/limit a call), so a server with more slots is found.
+ * carry the old queue: they neither drop it again nor grow it). Calls at the limit that stay
+ * near the baseline grow it by one a round (1/limit a call), so a server with more slots is
+ * found.
  */
 
 export interface LimitBounds {
@@ -84,7 +85,9 @@ export function nextLimit(
         ? before + (latency - before) * ALONE_WEIGHT
         : before;
   const ratio = latency / baseline;
-  if (ratio > QUEUE_RATIO && sample.inFlight > 1 && sample.round === state.round) {
+  // A call sent before the last drop tells of the limit that was, neither way.
+  const current = sample.round === state.round;
+  if (ratio > QUEUE_RATIO && sample.inFlight > 1 && current) {
     // Little's law: the server works about inFlight × baseline / latency at once. One call's
     // latency overstates the queue (the one that waited is the one that tells), so never more
     // than half is dropped a round: a server with more slots is not thrown far below them.
@@ -93,7 +96,7 @@ export function nextLimit(
     const dropped = clamp(Math.min(floor - 1, Math.max(works, Math.floor(floor / 2))), bounds);
     return { limit: dropped, baselineMsPerToken: baseline, round: state.round + 1, samples };
   }
-  if (ratio <= ROOM_RATIO && sample.inFlight >= Math.floor(limit))
+  if (ratio <= ROOM_RATIO && sample.inFlight >= Math.floor(limit) && current)
     return {
       limit: clamp(limit + 1 / Math.floor(limit), bounds),
       baselineMsPerToken: baseline,
