@@ -1,9 +1,10 @@
 /**
  * A server that works one request at a time, queues the rest and tells nothing of it (Ollama at
- * its default parallelism, a generic compatible server), 100 ms a call, fed 40 extractions at
+ * its default parallelism, a generic compatible server), 300 ms a call, fed 40 extractions at
  * once by two worker processes that start by sending it four at a time: the workers learn from
- * the calls' latency that it works one, and from then on its queue stays at one at most. Every
- * extraction completes with exactly one call and none is abandoned after the server began it.
+ * the calls' latency that it works one, and from then on its queue stays small (one, now and then
+ * two, as the limit tries one more). Every extraction completes with exactly one call and none
+ * is abandoned after the server began it.
  */
 import { describe, expect } from 'vitest';
 import { startTestWorker } from '@xt/api/testing';
@@ -13,7 +14,8 @@ import { stackTest } from '../support/stack.ts';
 
 const dialects = await startDialects({ 'tells-nothing': { slots: 1 } });
 const server = dialects.servers['tells-nothing']!;
-server.setDefaultBehaviour({ oracle: true, delayMs: 100 });
+// long enough that a queue shows in latency above the workers' 200 ms look for a free slot
+server.setDefaultBehaviour({ oracle: true, delayMs: 300 });
 
 const env = { MODEL_ENDPOINTS: dialects.endpoints };
 const workerEnv = { ...env, MODEL_LEARNED_SLOTS_START: '4' };
@@ -73,7 +75,9 @@ describe('a server with one slot that tells nothing of it', () => {
         expect({ abandoned, maxInFlight }).toEqual({ abandoned: 0, maxInFlight: 1 });
         // four at once at first: the server queued some while the limit was learned
         expect(Math.max(...queuedOnArrival.slice(0, LEARNING))).toBeGreaterThan(1);
-        expect(Math.max(...queuedOnArrival.slice(LEARNING))).toBeLessThanOrEqual(1);
+        const after = queuedOnArrival.slice(LEARNING);
+        expect(Math.max(...after)).toBeLessThanOrEqual(2);
+        expect(after.reduce((sum, queued) => sum + queued, 0) / after.length).toBeLessThan(1);
       } finally {
         await second.stop();
       }

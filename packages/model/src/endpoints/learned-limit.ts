@@ -11,9 +11,9 @@
  * it). A call well above the baseline while others were in flight means a queue at the server:
  * the limit drops to what Little's law says the server works at once (in flight × baseline /
  * latency), by one at least and by half at most, once per round (calls begun before a drop
- * carry the old queue: they neither drop it again nor grow it). Calls at the limit that stay
- * near the baseline grow it by one a round (1/limit a call), so a server with more slots is
- * found.
+ * carry the old queue: they neither drop it again nor grow it). When a round of calls at the
+ * limit (as many in a row as the limit) all stay near the baseline, it grows by one, so a server
+ * with more slots is found.
  */
 
 export interface LimitBounds {
@@ -24,7 +24,7 @@ export interface LimitBounds {
 }
 
 export interface LearnedLimit {
-  /** calls allowed in flight; fractional while it grows, the floor is used */
+  /** calls allowed in flight */
   limit: number;
   /** the no-queue latency, in ms per weighted token */
   baselineMsPerToken: number | null;
@@ -32,6 +32,8 @@ export interface LearnedLimit {
   round: number;
   /** calls that taught it, for operators */
   samples: number;
+  /** calls at the limit in a row that stayed near the baseline (absent: none) */
+  good?: number;
 }
 
 export interface LatencySample {
@@ -49,13 +51,19 @@ export interface LatencySample {
 export const PROMPT_TOKEN_WEIGHT = 1 / 8;
 /** Latency this many times the baseline, with others in flight, is a queue. */
 export const QUEUE_RATIO = 1.5;
-/** Calls at the limit within this many times the baseline leave room for one more. */
+/** A round of calls at the limit within this many times the baseline leaves room for one more. */
 export const ROOM_RATIO = 1.2;
 /** How far a call alone in flight moves a baseline below it towards itself. */
 const ALONE_WEIGHT = 0.2;
 
 export function initialLimit(bounds: LimitBounds): LearnedLimit {
-  return { limit: clamp(bounds.start, bounds), baselineMsPerToken: null, round: 0, samples: 0 };
+  return {
+    limit: clamp(bounds.start, bounds),
+    baselineMsPerToken: null,
+    round: 0,
+    samples: 0,
+    good: 0,
+  };
 }
 
 /** The calls to let in flight now: the learned limit within today's bounds. */
@@ -75,7 +83,7 @@ export function nextLimit(
   bounds: LimitBounds,
 ): LearnedLimit {
   const latency = msPerToken(sample);
-  const limit = clamp(state.limit, bounds);
+  const limit = Math.floor(clamp(state.limit, bounds));
   const samples = state.samples + 1;
   const before = state.baselineMsPerToken;
   const baseline =
@@ -85,25 +93,25 @@ export function nextLimit(
         ? before + (latency - before) * ALONE_WEIGHT
         : before;
   const ratio = latency / baseline;
+  const kept = { baselineMsPerToken: baseline, round: state.round, samples };
   // A call sent before the last drop tells of the limit that was, neither way.
-  const current = sample.round === state.round;
-  if (ratio > QUEUE_RATIO && sample.inFlight > 1 && current) {
+  if (sample.round !== state.round) return { ...state, ...kept, limit };
+  if (ratio > QUEUE_RATIO && sample.inFlight > 1) {
     // Little's law: the server works about inFlight × baseline / latency at once. One call's
     // latency overstates the queue (the one that waited is the one that tells), so never more
     // than half is dropped a round: a server with more slots is not thrown far below them.
     const works = Math.floor((sample.inFlight * baseline) / latency);
-    const floor = Math.floor(limit);
-    const dropped = clamp(Math.min(floor - 1, Math.max(works, Math.floor(floor / 2))), bounds);
-    return { limit: dropped, baselineMsPerToken: baseline, round: state.round + 1, samples };
+    const dropped = clamp(Math.min(limit - 1, Math.max(works, Math.floor(limit / 2))), bounds);
+    return { ...kept, limit: dropped, round: state.round + 1, good: 0 };
   }
-  if (ratio <= ROOM_RATIO && sample.inFlight >= Math.floor(limit) && current)
-    return {
-      limit: clamp(limit + 1 / Math.floor(limit), bounds),
-      baselineMsPerToken: baseline,
-      round: state.round,
-      samples,
-    };
-  return { limit, baselineMsPerToken: baseline, round: state.round, samples };
+  if (ratio > ROOM_RATIO) return { ...kept, limit, good: 0 };
+  if (sample.inFlight < limit) return { ...kept, limit, good: state.good ?? 0 };
+  // Room only when a whole round of calls at the limit stayed near the baseline: one call that
+  // was lucky (sent as the call ahead of it ended) is no proof.
+  const good = (state.good ?? 0) + 1;
+  return good >= limit
+    ? { ...kept, limit: clamp(limit + 1, bounds), good: 0 }
+    : { ...kept, limit, good };
 }
 
 function clamp(value: number, bounds: LimitBounds): number {

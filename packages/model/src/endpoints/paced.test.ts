@@ -74,10 +74,12 @@ describe('pacing an endpoint', () => {
     const schedule = pacedSchedule(options, endpoint('openai-compatible'));
     await schedule(answer(clock, 2_000), about());
     expect(runs[0]).toMatchObject({ endpoint: 'local', model: 'qwen', limit: 2 });
-    // 100 answer tokens and 800 prompt tokens weigh 200: 10 ms a token, at the limit: one more
+    // 100 answer tokens and 800 prompt tokens weigh 200: 10 ms a token, at the limit: one of
+    // the two calls in a row that would make room for a third
     expect(await learned.read('local', 'qwen')).toMatchObject({
       baselineMsPerToken: 10,
-      limit: 2.5,
+      limit: 2,
+      good: 1,
       samples: 1,
     });
     // four times as slow with two in flight: a queue
