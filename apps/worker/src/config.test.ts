@@ -67,3 +67,23 @@ describe('OCR_LANGUAGES', () => {
       );
   });
 });
+
+describe('MODEL_LEARNED_SLOTS_*', () => {
+  it('starts a learned limit at one, within 1 to 16, and refuses a start outside its bounds', () => {
+    const config = loadConfig(base);
+    expect([
+      config.MODEL_LEARNED_SLOTS_START,
+      config.MODEL_LEARNED_SLOTS_MIN,
+      config.MODEL_LEARNED_SLOTS_MAX,
+    ]).toEqual([1, 1, 16]);
+    expect(loadConfig({ ...base, MODEL_LEARNED_SLOTS_START: '4' }).MODEL_LEARNED_SLOTS_START).toBe(
+      4,
+    );
+    expect(() => loadConfig({ ...base, MODEL_LEARNED_SLOTS_START: '20' })).toThrow(
+      /MODEL_LEARNED_SLOTS_START: MODEL_LEARNED_SLOTS_MIN <= MODEL_LEARNED_SLOTS_START <= MODEL_LEARNED_SLOTS_MAX/,
+    );
+    expect(() => loadConfig({ ...base, MODEL_LEARNED_SLOTS_MIN: '0' })).toThrow(
+      /MODEL_LEARNED_SLOTS_MIN/,
+    );
+  });
+});

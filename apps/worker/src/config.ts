@@ -84,6 +84,11 @@ export const configSchema = z.object({
   // Model calls in flight in this process, across all jobs: a slow provider cannot make
   // requests (and the sources they carry) pile up without bound.
   MODEL_MAX_IN_FLIGHT: int(32, 1),
+  // Calls at once to a model whose server tells no slots and no maxInFlight is set: learned
+  // from its latency for every worker, starting here, never outside min..max (docs/models.md#slow-servers).
+  MODEL_LEARNED_SLOTS_START: int(1, 1),
+  MODEL_LEARNED_SLOTS_MIN: int(1, 1),
+  MODEL_LEARNED_SLOTS_MAX: int(16, 1),
   MODEL_MAX_REPAIRS: int(2),
   // Calls that continue an answer the output limit cut off inside a list (docs/citations.md);
   // past them the list is reported as OUTPUT_TRUNCATED.
@@ -236,6 +241,15 @@ const checked = configSchema
     path: ['WORKER_INDEX'],
     message: 'WORKER_METRICS_PORT + WORKER_INDEX must be a port (at most 65535)',
   })
+  .refine(
+    (c) =>
+      c.MODEL_LEARNED_SLOTS_MIN <= c.MODEL_LEARNED_SLOTS_START &&
+      c.MODEL_LEARNED_SLOTS_START <= c.MODEL_LEARNED_SLOTS_MAX,
+    {
+      path: ['MODEL_LEARNED_SLOTS_START'],
+      message: 'MODEL_LEARNED_SLOTS_MIN <= MODEL_LEARNED_SLOTS_START <= MODEL_LEARNED_SLOTS_MAX',
+    },
+  )
   .transform((c) => ({
     ...c,
     CONVERT_REQUIRE_ISOLATION:

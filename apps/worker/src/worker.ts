@@ -148,6 +148,13 @@ export async function startWorker(
     },
     logger,
     (route, found) => probeMetrics.probed(route, found),
+    (endpoint, providerModel, limit) => {
+      for (const name of config.models.names) {
+        const route = config.models.route(name);
+        if (route?.endpoint.name === endpoint.name && route.providerModel === providerModel)
+          probeMetrics.learned(route, limit);
+      }
+    },
   );
   const model = models.clients.primary;
   const store = createBlobStore(config, db.db);

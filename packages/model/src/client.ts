@@ -63,10 +63,21 @@ export interface ModelClientOptions {
    * Runs each HTTP call, e.g. through a limiter shared by the whole process so a slow provider
    * cannot make calls pile up without bound. Default: at once.
    */
-  schedule?: (<T>(call: () => Promise<T>) => Promise<T>) | undefined;
+  schedule?: Schedule | undefined;
   /** Told of every HTTP call as it ends (for metrics); must not throw. */
   onCall?: ((call: ModelCallRecord) => void) | undefined;
 }
+
+/** What a scheduler is told of one chat call, to learn its server's pace by. */
+export interface ScheduledCall {
+  providerModel: string;
+  /** the prompt's estimated tokens */
+  promptTokens: number;
+  /** set once the call waited for a server loading its model: its latency teaches nothing */
+  waitedForLoading: boolean;
+}
+
+export type Schedule = <T>(call: () => Promise<T>, about?: ScheduledCall) => Promise<T>;
 
 /**
  * How one call ended: `ok` (a valid answer), `invalid` (JSON that breaks the structure, or none:
@@ -101,7 +112,7 @@ export interface ModelClient {
   /** removes the API key from text that may be logged or stored */
   readonly redact: (text: string) => string;
   /** runs one HTTP call (through the process-wide bound, when there is one) */
-  readonly schedule: <T>(call: () => Promise<T>) => Promise<T>;
+  readonly schedule: Schedule;
   readonly onCall: (call: ModelCallRecord) => void;
   /** one call's deadline for a prompt of this many tokens: the floor plus the allowance */
   callTimeoutMs(promptTokens: number): number;

@@ -17,6 +17,8 @@ export {
   type ModelCallRecord,
   type ModelClient,
   type ModelClientOptions,
+  type Schedule,
+  type ScheduledCall,
 } from './client.ts';
 export { extract, type ExtractInput, type ExtractResult } from './extract.ts';
 export { markReplayed, type CallResult, type ChatTransport } from './model-call.ts';
@@ -81,6 +83,7 @@ export {
   capabilityResolver,
   effectiveCapabilities,
   needsProbe,
+  isProbed,
   type CapabilityResolver,
   type ProbeModel,
   type ResolverOptions,
@@ -95,7 +98,27 @@ export {
   SCHEMA_INSTRUCTION,
 } from './endpoints/dialect.ts';
 export { downgrade, refusedCapability, type RefusedField } from './endpoints/refusals.ts';
-export { redisEndpointSlots, type EndpointSlots, type SlotOptions } from './endpoints/slots.ts';
+export {
+  redisEndpointSlots,
+  type EndpointSlots,
+  type Slot,
+  type SlotOptions,
+} from './endpoints/slots.ts';
+export {
+  allowed,
+  initialLimit,
+  nextLimit,
+  type LatencySample,
+  type LearnedLimit,
+  type LimitBounds,
+} from './endpoints/learned-limit.ts';
+export {
+  memoryLearnedLimits,
+  redisLearnedLimits,
+  type LearnedLimitRedis,
+  type LearnedLimits,
+} from './endpoints/learned-limit-store.ts';
+export { pacedSchedule, type PacingOptions } from './endpoints/paced.ts';
 export { whileLoading, isLoading } from './endpoints/loading.ts';
 export { checkPromptKept, PromptCut, KEPT_RATIO } from './endpoints/prompt-kept.ts';
 export { contextBudget, CONTEXT_MARGIN, type ContextBudget } from './endpoints/context-budget.ts';

@@ -10,7 +10,7 @@ import { leafProbabilities } from '@xt/grounding';
 import { chatRequest } from './chat-request.ts';
 import { carry, keepPresent, noAnnotations, type Annotations } from './annotations.ts';
 import { OUTPUT_KEY, QUOTES_KEY, readQuotes, toCitedJsonSchema } from './cited-schema.ts';
-import type { ModelCallOutcome, ModelClient } from './client.ts';
+import type { ModelCallOutcome, ModelClient, ScheduledCall } from './client.ts';
 import type { Capabilities } from './endpoints/capabilities.ts';
 import { checkPromptKept, promptTokensOf } from './endpoints/prompt-kept.ts';
 import { whileLoading } from './endpoints/loading.ts';
@@ -341,13 +341,22 @@ async function send(
     if (transport) return transport(sent, input.signal);
     // The deadline starts when the request is sent (after any wait for the endpoint's slot, in
     // schedule) and grows with the prompt (docs/models.md#slow-servers).
-    const timeout = client.callTimeoutMs(promptTokensOf(sent));
-    return client.schedule(() =>
-      whileLoading(
-        () => client.openai.chat.completions.create(sent, { signal: input.signal, timeout }),
-        client.loadWaitMs,
-        input.signal,
-      ),
+    const promptTokens = promptTokensOf(sent);
+    const timeout = client.callTimeoutMs(promptTokens);
+    const about: ScheduledCall = {
+      providerModel: input.providerModel,
+      promptTokens,
+      waitedForLoading: false,
+    };
+    return client.schedule(
+      () =>
+        whileLoading(
+          () => client.openai.chat.completions.create(sent, { signal: input.signal, timeout }),
+          client.loadWaitMs,
+          input.signal,
+          () => (about.waitedForLoading = true),
+        ),
+      about,
     );
   };
   try {

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisLearnedLimits } from '@xt/model';
 import {
   REPO_ROOT,
   startModelStandIn,
@@ -73,7 +75,31 @@ describe('npm run models', () => {
     expect(after.stdout).toMatch(
       /llama3\.1 \[default\].*\n {2}output: json_schema, images: no .*context: 4096.*probed 20\d\d-/,
     );
-    for (const run of [before, probed, after])
+    expect(after.stdout).toContain(
+      '\n  at once: learned from latency; no call has taught it yet\n',
+    );
+    expect(after.stdout).toContain('\n  at once: not limited (OpenAI is not learned)\n');
+
+    // three calls, as a worker tells them: the first sets the baseline, each grows the limit
+    const redis = new Redis(testRedisUrl());
+    // the prefix as the settings give it: in braces, one Redis Cluster slot
+    const prefix = `{${env.QUEUE_PREFIX}}`;
+    const learned = redisLearnedLimits(redis, prefix, 60, { start: 1, min: 1, max: 8 });
+    for (const inFlight of [1, 2, 2])
+      await learned.learn('local', 'llama3.1:8b', {
+        ms: 2_000,
+        promptTokens: 0,
+        completionTokens: 100,
+        inFlight,
+        round: 0,
+      });
+    redis.disconnect();
+    const taught = await models('list');
+    expect(taught.stdout).toContain(
+      '\n  at once: 3 (learned from latency over 3 calls; 20.0 ms a token without a queue)\n',
+    );
+
+    for (const run of [before, probed, after, taught])
       for (const secret of ['local-secret-key', 'sk-cloud-secret-key'])
         expect(run.stdout + run.stderr).not.toContain(secret);
   });

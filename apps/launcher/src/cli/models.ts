@@ -1,6 +1,7 @@
 /**
  * The models the service serves and what each was found to support (docs/models.md):
- *   npm run models -- list           each public name, its endpoint, and its capabilities
+ *   npm run models -- list           each public name, its endpoint, its capabilities, and the
+ *                                    calls it is sent at once (told, or learned from latency)
  *   npm run models -- probe [name]   probe now (every model at an openai-compatible endpoint,
  *                                    or the one named) and keep the findings for every worker
  * Reads the same settings as the worker (MODEL_ENDPOINTS, or OPENAI_BASE_URL and MODEL_MAP)
@@ -10,15 +11,21 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import {
   capabilityResolver,
+  isProbed,
   memoryCapabilityStore,
+  memoryLearnedLimits,
   modelEndpointsConfig,
   needsProbe,
   probeRoute,
   redisCapabilityStore,
+  redisLearnedLimits,
   registryFromSettings,
   singleEndpointConfig,
+  type Capabilities,
   type CapabilityStore,
+  type LearnedLimits,
   type ModelRegistry,
+  type ModelRoute,
 } from '@xt/model';
 import { createRedis, type RedisConnection } from '@xt/queue';
 import { baseConfig, parseEnv } from '@xt/runtime';
@@ -55,10 +62,15 @@ async function main(argv: string[]): Promise<number> {
   const store: CapabilityStore = redis
     ? redisCapabilityStore(redis, config.QUEUE_PREFIX, config.MODEL_PROBE_TTL_SECONDS)
     : memoryCapabilityStore();
+  // list only reads what the workers learned: the bounds they learn within are theirs
+  const bounds = { start: 1, min: 1, max: Number.MAX_SAFE_INTEGER };
+  const learned: LearnedLimits = redis
+    ? redisLearnedLimits(redis, config.QUEUE_PREFIX, config.MODEL_PROBE_TTL_SECONDS, bounds)
+    : memoryLearnedLimits(bounds);
   if (!redis) console.error('no REDIS_URL and no running `npm start`: findings are not kept');
   try {
     return command === 'list'
-      ? await list(registry, store)
+      ? await list(registry, store, learned)
       : await probe(registry, store, only, config.MODEL_PROBE_TIMEOUT_MS);
   } finally {
     redis?.disconnect();
@@ -78,7 +90,11 @@ async function connected(redis: RedisConnection): Promise<RedisConnection> {
   return redis;
 }
 
-async function list(registry: ModelRegistry, store: CapabilityStore): Promise<number> {
+async function list(
+  registry: ModelRegistry,
+  store: CapabilityStore,
+  learned: LearnedLimits,
+): Promise<number> {
   const resolver = capabilityResolver({
     store,
     probe: () => Promise.reject(new Error('list does not probe')),
@@ -90,8 +106,21 @@ async function list(registry: ModelRegistry, store: CapabilityStore): Promise<nu
     const where = `${route.endpoint.name} (${route.endpoint.kind}, ${route.providerModel})`;
     console.log(`${id}${id === registry.defaultModel ? ' [default]' : ''}  ${where}`);
     console.log(`  ${describe(known.capabilities, known.probedAt, needsProbe(route))}`);
+    if (known.capabilities) console.log(`  ${await atOnce(route, known.capabilities, learned)}`);
   }
   return 0;
+}
+
+/** The calls the workers send the model at once, and who said so. */
+async function atOnce(route: ModelRoute, c: Capabilities, learned: LearnedLimits): Promise<string> {
+  if (route.endpoint.maxInFlight !== undefined)
+    return `at once: ${route.endpoint.maxInFlight} (told: the endpoint's maxInFlight)`;
+  if (c.slots !== null) return `at once: ${c.slots} (told: the server's slots)`;
+  if (!isProbed(route.endpoint)) return 'at once: not limited (OpenAI is not learned)';
+  const found = await learned.read(route.endpoint.name, route.providerModel);
+  if (!found) return 'at once: learned from latency; no call has taught it yet';
+  const baseline = found.baselineMsPerToken?.toFixed(1) ?? '?';
+  return `at once: ${Math.floor(found.limit)} (learned from latency over ${found.samples} calls; ${baseline} ms a token without a queue)`;
 }
 
 async function probe(

@@ -3,12 +3,17 @@ import pLimit from 'p-limit';
 import {
   capabilityResolver,
   modelClients,
+  isProbed,
+  pacedSchedule,
   probeRoute,
   ProbeError,
   redisCapabilityStore,
   redisEndpointSlots,
+  redisLearnedLimits,
   type CapabilityRedis,
-  type EndpointSlots,
+  type Endpoint,
+  type LearnedLimit,
+  type LearnedLimitRedis,
   type ModelRoute,
   type ProbedCapabilities,
   type SharedClientOptions,
@@ -24,22 +29,34 @@ type SlotRedis = Parameters<typeof redisEndpointSlots>[0];
  * Every endpoint's client, and the capabilities each model is called with: learned by probing
  * a server that is not OpenAI's on its first use, kept in Redis for every worker and the API
  * (docs/models.md). Each endpoint's calls wait for one of its slots, counted across all
- * workers, then for the process's own bound (MODEL_MAX_IN_FLIGHT).
+ * workers (told by its server or operator, else learned from latency), then for the process's
+ * own bound (MODEL_MAX_IN_FLIGHT).
  */
 export function setUpModels(
   config: WorkerConfig,
-  redis: CapabilityRedis & SlotRedis,
+  redis: CapabilityRedis & SlotRedis & LearnedLimitRedis,
   shared: SharedClientOptions,
   logger: Logger,
   /** told of every probe as it ends: what it found, or undefined when it failed */
   onProbed?: (route: ModelRoute, found: ProbedCapabilities | undefined) => void,
+  /** told of a learned limit after each call that taught it */
+  onLearned?: (endpoint: Endpoint, providerModel: string, limit: LearnedLimit) => void,
 ): ModelAccess {
-  const inProcess = pLimit(config.MODEL_MAX_IN_FLIGHT);
-  const slots: EndpointSlots = redisEndpointSlots(redis, config.QUEUE_PREFIX, {
-    waitMs: config.JOB_TIMEOUT_MS,
-  });
   // The slots the operator set, else the ones the server told its probe (llama.cpp's total_slots).
   const limits = new Map<string, number>();
+  const pacing = {
+    slots: redisEndpointSlots(redis, config.QUEUE_PREFIX, { waitMs: config.JOB_TIMEOUT_MS }),
+    learned: redisLearnedLimits(redis, config.QUEUE_PREFIX, config.MODEL_PROBE_TTL_SECONDS, {
+      start: config.MODEL_LEARNED_SLOTS_START,
+      min: config.MODEL_LEARNED_SLOTS_MIN,
+      max: config.MODEL_LEARNED_SLOTS_MAX,
+    }),
+    told: (endpoint: Endpoint) => limits.get(endpoint.name) ?? endpoint.maxInFlight,
+    // OpenAI's and Azure's latency varies with their load, not a queue of ours: never learned.
+    learns: isProbed,
+    inProcess: pLimit(config.MODEL_MAX_IN_FLIGHT),
+    onLearned,
+  };
   const clients = modelClients(
     config.models,
     {
@@ -47,10 +64,7 @@ export function setUpModels(
       timeoutPer1kTokensMs: config.MODEL_TIMEOUT_PER_1K_TOKENS_MS,
       loadWaitMs: config.MODEL_LOAD_WAIT_MS,
     },
-    (endpoint) => (call) =>
-      slots.run(endpoint.name, limits.get(endpoint.name) ?? endpoint.maxInFlight, () =>
-        inProcess(call),
-      ),
+    (endpoint) => pacedSchedule(pacing, endpoint),
   );
   const resolver = capabilityResolver({
     store: redisCapabilityStore(redis, config.QUEUE_PREFIX, config.MODEL_PROBE_TTL_SECONDS),

@@ -31,6 +31,11 @@ export interface CapabilityStore {
   releaseProbe(endpoint: string, providerModel: string): Promise<void>;
 }
 
+/** Where what is known of one model at one endpoint is kept in Redis; findings hang below it. */
+export function modelKey(prefix: string, endpoint: string, model: string): string {
+  return `${prefix}:models:${encodeURIComponent(endpoint)}:${encodeURIComponent(model)}`;
+}
+
 /**
  * Capabilities kept in Redis under the queue prefix, so every worker and API process sees one
  * probe's findings, and they expire (`ttlSeconds`) so that a server upgraded or given another
@@ -41,8 +46,7 @@ export function redisCapabilityStore(
   prefix: string,
   ttlSeconds: number,
 ): CapabilityStore {
-  const key = (endpoint: string, model: string) =>
-    `${prefix}:models:${encodeURIComponent(endpoint)}:${encodeURIComponent(model)}`;
+  const key = (endpoint: string, model: string) => modelKey(prefix, endpoint, model);
   return {
     async get(endpoint, model) {
       const text = await redis.get(key(endpoint, model));

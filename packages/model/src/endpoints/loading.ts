@@ -16,6 +16,8 @@ export async function whileLoading<T>(
   call: () => Promise<T>,
   maxWaitMs: number,
   signal?: AbortSignal,
+  /** told before each wait */
+  onWait?: () => void,
 ): Promise<T> {
   const deadline = Date.now() + maxWaitMs;
   let step = FIRST_STEP_MS;
@@ -24,6 +26,7 @@ export async function whileLoading<T>(
       return await call();
     } catch (error) {
       if (!isLoading(error) || Date.now() + step > deadline) throw error;
+      onWait?.();
       await sleep(step, signal);
       step = Math.min(step * 2, MAX_STEP_MS);
     }

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { OPENAI_CAPABILITIES, type Capabilities } from './capabilities.ts';
 import type { CapabilityStore, ProbedCapabilities } from './capability-store.ts';
-import type { ModelRoute } from './registry.ts';
+import type { Endpoint, ModelRoute } from './registry.ts';
 import { sleep } from './sleep.ts';
 
 /** Learns what one model at one endpoint can do (probe.ts); throws when the server fails it. */
@@ -35,7 +35,11 @@ export interface ResolverOptions {
  * OPENAI_BASE_URL pointed elsewhere) is probed on first use, once for all processes.
  */
 export function needsProbe(route: ModelRoute): boolean {
-  return route.endpoint.kind === 'openai-compatible';
+  return isProbed(route.endpoint);
+}
+
+export function isProbed(endpoint: Endpoint): boolean {
+  return endpoint.kind === 'openai-compatible';
 }
 
 /** The probe's (or OpenAI's) findings with what the operator configured laid over them. */

@@ -31,7 +31,7 @@ describe('endpoint slots', () => {
       return 'done';
     };
     const calls = Array.from({ length: 12 }, (_, i) =>
-      processes[i % processes.length]!.run('local', 2, call),
+      processes[i % processes.length]!.run({ endpoint: 'local', limit: 2 }, call),
     );
     expect(await Promise.all(calls)).toEqual(Array(12).fill('done'));
     expect(most).toBe(2);
@@ -43,7 +43,7 @@ describe('endpoint slots', () => {
     let most = 0;
     await Promise.all(
       Array.from({ length: 5 }, () =>
-        slots.run('open', undefined, async () => {
+        slots.run({ endpoint: 'open', limit: undefined }, async () => {
           inFlight += 1;
           most = Math.max(most, inFlight);
           await sleep(20);
@@ -56,13 +56,44 @@ describe('endpoint slots', () => {
 
   it('gives up waiting as a retryable model failure naming the endpoint', async () => {
     const slots = redisEndpointSlots(redis[1]!, prefix, { waitMs: 300 });
-    const held = slots.run('busy', 1, () => sleep(1_500));
+    const held = slots.run({ endpoint: 'busy', limit: 1 }, () => sleep(1_500));
     await sleep(50);
-    await expect(slots.run('busy', 1, () => Promise.resolve())).rejects.toMatchObject({
+    await expect(
+      slots.run({ endpoint: 'busy', limit: 1 }, () => Promise.resolve()),
+    ).rejects.toMatchObject({
       code: 'MODEL_UNAVAILABLE',
       retryable: true,
       message: expect.stringContaining('"busy"'),
     });
     await held;
+  });
+
+  it('keeps a learned limit per model, read again while calls wait, and counts its holders', async () => {
+    const processes = redis.map((r) => redisEndpointSlots(r, prefix, { waitMs: 30_000 }));
+    let limit = 3;
+    const seen: number[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const call = async (holders: () => Promise<number>) => {
+      inFlight += 1;
+      seen.push(await holders());
+      await sleep(50);
+      // from here on every waiting call must find the lower limit
+      limit = 1;
+      most = seen.length > 3 ? Math.max(most, inFlight) : most;
+      inFlight -= 1;
+    };
+    await Promise.all(
+      Array.from({ length: 9 }, (_, i) =>
+        processes[i % processes.length]!.run(
+          { endpoint: 'local', model: 'qwen', limit, relimit: () => Promise.resolve(limit) },
+          call,
+        ),
+      ),
+    );
+    // the last of the first three to take a slot counts all three
+    expect(Math.max(...seen.slice(0, 3))).toBe(3);
+    expect(seen.slice(3)).toEqual(Array(6).fill(1));
+    expect(most).toBe(1);
   });
 });

@@ -2,17 +2,28 @@ import { Semaphore, TimeoutError, type LockOptions } from 'redis-semaphore';
 import { ExtractionFailure } from '@xt/contract';
 
 /** The Redis client redis-semaphore drives (ioredis's client or cluster). */
-type SemaphoreRedis = ConstructorParameters<typeof Semaphore>[0];
+type SemaphoreRedis = ConstructorParameters<typeof Semaphore>[0] & {
+  zcard(key: string): Promise<number>;
+};
+
+/** Whose slots: an endpoint's (as its server or operator told them), or one model's there (learned). */
+export interface Slot {
+  endpoint: string;
+  model?: string | undefined;
+  /** undefined: unknown, and the call goes at once */
+  limit: number | undefined;
+  /** the limit now, asked again each time a waiting call looks: a learned limit moves meanwhile */
+  relimit?: (() => Promise<number>) | undefined;
+}
 
 export interface EndpointSlots {
   /**
-   * Runs `call` once one of the endpoint's `limit` slots is free, counted across every worker
-   * process; at once when the limit is unknown.
+   * Runs `call` once one of the slot's `limit` places is free, counted across every worker
+   * process; at once when the limit is unknown. `inFlight` counts the calls holding one now.
    */
   run<T>(
-    endpoint: string,
-    limit: number | undefined,
-    call: () => Promise<T>,
+    slot: Slot,
+    call: (inFlight: () => Promise<number>) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T>;
 }
@@ -38,21 +49,41 @@ export function redisEndpointSlots(
     // A worker killed mid-call frees its slot after this; a live one refreshes it every third.
     lockTimeout: 30_000,
     refreshInterval: 10_000,
-    acquireTimeout: options.waitMs,
     // Waiting calls look for a free slot this often: 40 waiting cost 200 small scripts a second.
     retryInterval: 200,
   };
-  return {
-    async run(endpoint, limit, call, signal) {
-      if (limit === undefined) return call();
-      const slot = new Semaphore(
-        redis,
-        `${prefix}:models:slots:${encodeURIComponent(endpoint)}`,
-        limit,
-        lockOptions,
-      );
+  /** A held slot, or a TimeoutError once `waitMs` is out; a learned limit is read again meanwhile. */
+  async function acquire(key: string, slot: Slot, signal?: AbortSignal): Promise<Semaphore> {
+    const deadline = Date.now() + options.waitMs;
+    let limit = slot.limit ?? 1;
+    for (;;) {
+      const semaphore = new Semaphore(redis, key, limit, {
+        ...lockOptions,
+        acquireTimeout: Math.max(1, deadline - Date.now()),
+        // a learned limit is read again before every look for a free slot
+        ...(slot.relimit ? { acquireAttemptsLimit: 1 } : {}),
+      });
       try {
-        await slot.acquire(signal);
+        await semaphore.acquire(signal);
+        return semaphore;
+      } catch (error) {
+        if (!(error instanceof TimeoutError) || !slot.relimit || Date.now() >= deadline)
+          throw error;
+        limit = await slot.relimit();
+      }
+    }
+  }
+  return {
+    async run(slot, call, signal) {
+      const { endpoint, model, limit } = slot;
+      if (limit === undefined) return call(() => Promise.resolve(1));
+      const name = [endpoint, ...(model === undefined ? [] : [model])]
+        .map(encodeURIComponent)
+        .join(':');
+      const key = `${prefix}:models:slots:${name}`;
+      let held: Semaphore;
+      try {
+        held = await acquire(key, slot, signal);
       } catch (error) {
         if (signal?.aborted) throw error;
         if (error instanceof TimeoutError)
@@ -64,9 +95,10 @@ export function redisEndpointSlots(
         throw error;
       }
       try {
-        return await call();
+        // redis-semaphore keeps the holders in a sorted set under its own prefix
+        return await call(() => redis.zcard(`semaphore:${key}`));
       } finally {
-        await slot.release().catch(() => undefined);
+        await held.release().catch(() => undefined);
       }
     },
   };

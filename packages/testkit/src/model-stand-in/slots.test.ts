@@ -28,8 +28,24 @@ describe('stand-in slots', () => {
     );
     expect(await Promise.all(all)).toEqual([200, 200, 200, 200]);
     expect(finished).toEqual([0, 1, 2, 3]);
-    expect(standIn.stats).toEqual({ maxInFlight: 1, maxQueued: 3, abandoned: 0 });
+    expect(standIn.stats).toEqual({
+      maxInFlight: 1,
+      maxQueued: 3,
+      abandoned: 0,
+      queuedOnArrival: [0, 1, 2, 3],
+    });
     standIn.setDefaultBehaviour({});
+  });
+
+  it('queues past its slots just the same when it tells nothing of them', async () => {
+    standIn.setDialect({ slots: 1 });
+    standIn.setDefaultBehaviour({ delayMs: 30 });
+    const root = standIn.url.replace(/\/v1$/, '');
+    expect((await fetch(`${root}/props`)).status).toBe(404);
+    expect(await Promise.all([0, 1, 2].map(() => send(standIn.url)))).toEqual([200, 200, 200]);
+    expect(standIn.stats).toMatchObject({ maxInFlight: 1, queuedOnArrival: [0, 1, 2] });
+    standIn.setDefaultBehaviour({});
+    standIn.setDialect({ server: 'llamacpp', slots: 1 });
   });
 
   it('counts requests abandoned while queued or worked, and frees their slot', async () => {

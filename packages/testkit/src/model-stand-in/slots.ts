@@ -5,7 +5,8 @@ import type { StandInStats } from './types.ts';
  * A server's parallel slots (issue #36): llama.cpp works `total_slots` requests at once and
  * keeps the rest in its task queue, first come first served, with no limit and no error; a
  * client that gives up has spent the GPU's time for nothing. The stats show what a test needs
- * to see of that: the most worked and waiting at once, and the requests abandoned.
+ * to see of that: the most worked and waiting at once, the queue each request met, and the
+ * requests abandoned.
  */
 
 export interface Slots {
@@ -24,7 +25,7 @@ export function createSlots(initial: number | undefined): Slots {
   let limit = initial;
   let inFlight = 0;
   const waiting: { res: ServerResponse; start: () => void }[] = [];
-  const stats: StandInStats = { maxInFlight: 0, maxQueued: 0, abandoned: 0 };
+  const stats: StandInStats = { maxInFlight: 0, maxQueued: 0, abandoned: 0, queuedOnArrival: [] };
 
   function start(res: ServerResponse): void {
     inFlight += 1;
@@ -47,6 +48,7 @@ export function createSlots(initial: number | undefined): Slots {
     enter(res) {
       if (res.destroyed) return Promise.resolve(false);
       if (limit === undefined || (inFlight < limit && waiting.length === 0)) {
+        stats.queuedOnArrival.push(0);
         start(res);
         return Promise.resolve(true);
       }
@@ -67,6 +69,7 @@ export function createSlots(initial: number | undefined): Slots {
         }
         res.once('close', gone);
         waiting.push(entry);
+        stats.queuedOnArrival.push(waiting.length);
         stats.maxQueued = Math.max(stats.maxQueued, waiting.length);
       });
     },
@@ -78,6 +81,7 @@ export function createSlots(initial: number | undefined): Slots {
       stats.maxInFlight = 0;
       stats.maxQueued = 0;
       stats.abandoned = 0;
+      stats.queuedOnArrival.length = 0;
     },
   };
 }

@@ -132,7 +132,11 @@ export interface Dialect {
   contextTokens?: number;
   /** a longer prompt: cut silently (default, as Ollama does) or refused (vLLM) */
   overflow?: 'truncate' | 'error';
-  /** chat requests worked at once; the rest wait in the server, first come first served */
+  /**
+   * chat requests worked at once; the rest wait in the server, first come first served. Only
+   * llama.cpp tells it (`total_slots`); any other server queues just the same and tells nothing,
+   * as Ollama with OLLAMA_NUM_PARALLEL or a generic compatible server does.
+   */
   slots?: number;
   /** the first N chat requests answer 503 "Loading model", as llama.cpp does while loading */
   loading?: number;
@@ -146,4 +150,9 @@ export interface StandInStats {
   maxQueued: number;
   /** requests whose client went away while they were queued or worked */
   abandoned: number;
+  /**
+   * per chat request in the order they came, the requests waiting for a slot just after it came,
+   * itself included (0: it was worked at once)
+   */
+  queuedOnArrival: number[];
 }
