@@ -293,6 +293,49 @@ describe('xt extract', () => {
   });
 });
 
+describe('xt schemas suggest and convert', () => {
+  test('drafts a structure from sample files, and converts a JSON Schema', async ({ model }) => {
+    model.setDefaultBehaviour({});
+    await writeFile(
+      path.join(dir, 'sample.md'),
+      'Invoice number: INV-9\nVendor: Osprey Mills\nTotal due: 12.50\n',
+    );
+    const suggested = await runXt(['schemas', 'suggest', 'sample.md'], { cwd: dir, env });
+    expect(suggested.code, suggested.stderr).toBe(0);
+    const draft = JSON.parse(suggested.stdout);
+    expect(draft).toMatchObject({ type: 'object' });
+    expect(Object.keys(draft.properties).length).toBeGreaterThan(0);
+    expect(suggested.stderr).toMatch(/^sample\.md: \d+ of \d+ fields found/m);
+    // the draft is what `xt schemas create` takes
+    await writeFile(path.join(dir, 'drafted.json'), suggested.stdout);
+    expect((await runXt(['schemas', 'create', 'drafted.json'], { cwd: dir, env })).code).toBe(0);
+
+    await writeFile(
+      path.join(dir, 'pydantic.json'),
+      JSON.stringify({
+        type: 'object',
+        $defs: { Line: { type: 'object', properties: { amount: { type: 'number' } } } },
+        properties: {
+          lines: { type: 'array', items: { $ref: '#/$defs/Line' } },
+          note: { type: 'string', format: 'email' },
+        },
+      }),
+    );
+    const converted = await runXt(['schemas', 'convert', 'pydantic.json'], { cwd: dir, env });
+    expect(converted.code, converted.stderr).toBe(0);
+    expect(JSON.parse(converted.stdout).properties.lines).toMatchObject({
+      type: 'array',
+      items: { type: 'object', properties: { amount: { type: 'number' } } },
+    });
+    const tooMany = await runXt(['schemas', 'suggest', ...Array(6).fill('sample.md')], {
+      cwd: dir,
+      env,
+    });
+    expect(tooMany.code).not.toBe(0);
+    expect(tooMany.stderr).toContain('expected one to five sample files');
+  });
+});
+
 describe('xt schemas, extractions and webhooks', () => {
   test('creates, lists and reads schemas, and reads and deletes extractions', async ({ model }) => {
     await writeFile(
