@@ -5,6 +5,8 @@
  * with what the service serialises, so drift fails typecheck.
  */
 
+import type { Review, ReviewPolicy } from './review-types.ts';
+
 export type ExtractionStatus = 'pending' | 'processing' | 'completed' | 'failed';
 export type SourceType =
   'text' | 'image' | 'pdf' | 'webpage' | 'document' | 'spreadsheet' | 'email' | 'auto';
@@ -141,36 +143,6 @@ export interface ExtractionListQuery extends ListQuery {
   schema_id?: string;
 }
 
-/** `GET /reviews`: `status` is the review's status. */
-export interface ReviewListQuery extends ListQuery {
-  status?: ReviewStatus;
-  schema_id?: string;
-}
-
-/** `POST /extractions/{id}/review`. */
-export interface ReviewInput {
-  decision: 'approve' | 'reject';
-  /** JSON Pointer into `result` → its right value, e.g. `{ "/total": 12.5 }`; approve only */
-  corrections?: Record<string, unknown>;
-  note?: string | null;
-}
-
-/** One case of `GET /schemas/{id}/dataset`: an approved extraction as an evaluation case. */
-export interface DatasetCase {
-  /** the case's name: the extraction id */
-  case: string;
-  extractionId: string;
-  type: SourceType;
-  /** the text, the URL, or an uploaded file's name */
-  source: string;
-  /** an upload: its bytes through `extractions.file(id)` until `removedAt` */
-  file: UploadedFile | null;
-  /** the reviewed result */
-  expected: unknown;
-  /** the result as the model read it */
-  recorded: unknown;
-}
-
 export interface Schema {
   id: string;
   name: string;
@@ -188,70 +160,6 @@ export interface SchemaInput {
   structure: Structure;
   /** null removes it */
   review?: ReviewPolicy | null;
-}
-
-/** A schema's review settings (docs/review.md). */
-export interface ReviewPolicy {
-  /** a value whose citation confidence is below this queues the extraction */
-  minConfidence: number;
-  /** structure paths the checks look at, array items as `*` (`/lines/*` + `/amount`) */
-  fields?: string[];
-  /** the share 0–1 of completed extractions queued whatever their values */
-  sample?: number;
-}
-
-export type ReviewStatus = 'needs_review' | 'approved' | 'rejected';
-export type ReviewReasonCode = 'LOW_CONFIDENCE' | 'REQUIRED_NOT_FOUND' | 'SAMPLED';
-
-export interface ReviewReason {
-  code: ReviewReasonCode;
-  /** the value's JSON Pointer; null for `SAMPLED` */
-  path: string | null;
-  message: string;
-}
-
-/** On an extraction its schema's review settings queued (docs/review.md). */
-export interface Review {
-  status: ReviewStatus;
-  reasons: ReviewReason[];
-  reviewedAt: string | null;
-  /** `key:<api key id>` or `user:<dashboard user id>` */
-  reviewedBy: string | null;
-  note: string | null;
-}
-
-/** Which of a draft's fields one sample gave a value for (docs/api.md#suggest-a-schema). */
-export interface FieldsFound {
-  found: string[];
-  missing: string[];
-  /** found / all of the draft's fields, 0 to 1 */
-  share: number;
-}
-
-/** What `POST /schemas/suggest` answers: a draft structure and its run on each sample. */
-export interface SchemaSuggestion {
-  /** the suggestion; its extractions name it as `schema_id` */
-  id: string;
-  /** `schemas.create()` takes it as it is */
-  structure: Structure;
-  samples: {
-    file: UploadedFile;
-    /** the draft run on this sample */
-    extractionId: string;
-    output: unknown;
-    citations?: Citations;
-    warnings?: ExtractionWarning[];
-    fields: FieldsFound;
-  }[];
-  /** charged as the extractions listed: drafting and draft runs */
-  usage: { extractions: string[]; totalTokens: number; costUsd: number };
-}
-
-/** What `POST /schemas/convert` answers (docs/api.md#import-a-json-schema). */
-export interface SchemaConversion {
-  structure: Structure;
-  /** what could not be kept: a JSON Pointer into the JSON Schema sent, and why */
-  dropped: { path: string; reason: string }[];
 }
 
 export interface UploadedFile {
@@ -463,3 +371,8 @@ export interface WebhookEvent {
   data: Extraction;
   metadata: Record<string, string>;
 }
+
+// Review and schema suggestion have files of their own, re-exported so that this file stays
+// the one place to import the service's types from.
+export type * from './review-types.ts';
+export type * from './suggest-types.ts';
