@@ -4,7 +4,6 @@ import { paginate } from './paginate.ts';
 import { pollUntilFinal, type PollOptions } from './poll.ts';
 import { Transport, type CallOptions, type TransportOptions } from './transport.ts';
 import type {
-  DatasetCase,
   Extraction,
   ExtractionListItem,
   ExtractionListQuery,
@@ -15,12 +14,8 @@ import type {
   Model,
   Page,
   PublicModel,
-  ReviewInput,
-  ReviewListQuery,
   Schema,
-  SchemaConversion,
   SchemaInput,
-  SchemaSuggestion,
   SourceType,
   WebhookDelivery,
   WebhookEndpoint,
@@ -28,6 +23,8 @@ import type {
   WebhookEndpointPatch,
   WebhookEndpointWithSecret,
 } from './types.ts';
+import type { DatasetCase, ReviewInput, ReviewListQuery } from './review-types.ts';
+import type { SchemaConversion, SchemaSuggestion } from './suggest-types.ts';
 import { isUpload, uploadBlob, type Upload } from './uploads.ts';
 
 export type ClientOptions = TransportOptions;

@@ -27,6 +27,8 @@ export {
   type WebhookHeaders,
 } from './webhook-signature.ts';
 export type * from './types.ts';
+export type * from './review-types.ts';
+export type * from './suggest-types.ts';
 export { SOURCE_TYPES, sourceTypeFor } from './source-type.ts';
 export {
   connectionEnv,

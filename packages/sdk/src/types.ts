@@ -5,8 +5,6 @@
  * with what the service serialises, so drift fails typecheck.
  */
 
-import type { Review, ReviewPolicy } from './review-types.ts';
-
 export type ExtractionStatus = 'pending' | 'processing' | 'completed' | 'failed';
 export type SourceType =
   'text' | 'image' | 'pdf' | 'webpage' | 'document' | 'spreadsheet' | 'email' | 'auto';
@@ -372,7 +370,32 @@ export interface WebhookEvent {
   metadata: Record<string, string>;
 }
 
-// Review and schema suggestion have files of their own, re-exported so that this file stays
-// the one place to import the service's types from.
-export type * from './review-types.ts';
-export type * from './suggest-types.ts';
+/** A schema's review settings (docs/review.md). */
+export interface ReviewPolicy {
+  /** a value whose citation confidence is below this queues the extraction */
+  minConfidence: number;
+  /** structure paths the checks look at, array items as `*` (`/lines/*` + `/amount`) */
+  fields?: string[];
+  /** the share 0–1 of completed extractions queued whatever their values */
+  sample?: number;
+}
+
+export type ReviewStatus = 'needs_review' | 'approved' | 'rejected';
+export type ReviewReasonCode = 'LOW_CONFIDENCE' | 'REQUIRED_NOT_FOUND' | 'SAMPLED';
+
+export interface ReviewReason {
+  code: ReviewReasonCode;
+  /** the value's JSON Pointer; null for `SAMPLED` */
+  path: string | null;
+  message: string;
+}
+
+/** On an extraction its schema's review settings queued (docs/review.md). */
+export interface Review {
+  status: ReviewStatus;
+  reasons: ReviewReason[];
+  reviewedAt: string | null;
+  /** `key:<api key id>` or `user:<dashboard user id>` */
+  reviewedBy: string | null;
+  note: string | null;
+}

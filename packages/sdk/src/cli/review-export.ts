@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { XtClient } from '../client.ts';
 import { ApiError } from '../errors.ts';
 import { sourceTypeFor } from '../source-type.ts';
-import type { DatasetCase } from '../types.ts';
+import type { DatasetCase } from '../review-types.ts';
 
 export interface ExportResult {
   written: number;

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { ReviewListQuery, ReviewStatus } from '../types.ts';
+import type { ReviewListQuery } from '../review-types.ts';
+import type { ReviewStatus } from '../types.ts';
 import { parse, positionals } from './args.ts';
 import { UsageError } from './command.ts';
 import { listOptions, listQuery, LIST_USAGE, printRecords } from './list-options.ts';
