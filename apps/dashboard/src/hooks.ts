@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { RefObject } from 'preact';
 import { ApiError, type FieldError } from './api.ts';
 
@@ -99,4 +99,26 @@ export function useWidth<T extends Element>(): [RefObject<T>, number | undefined
     return () => observer.disconnect();
   }, []);
   return [ref, width];
+}
+
+/**
+ * Calls `onKey` for keys pressed outside a text field (and without Ctrl, Meta or Alt). The
+ * listener is added in a layout effect, before the browser paints what mounted it, and always
+ * calls the latest `onKey`: with a plain effect a key pressed just after a view appeared could
+ * find no listener yet, or one holding an earlier render's values (a correction typed a moment
+ * before "accept" was then lost).
+ */
+export function useKeys(onKey: (e: KeyboardEvent) => void): void {
+  const latest = useRef(onKey);
+  latest.current = onKey;
+  useLayoutEffect(() => {
+    const listener = (e: KeyboardEvent) => {
+      const t = e.target;
+      if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      latest.current(e);
+    };
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, []);
 }

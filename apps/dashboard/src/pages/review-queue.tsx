@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { Fragment } from 'preact';
 import { api, errorsFor, type Page } from '../api.ts';
 import { ErrorNotice, PageHeader, Spinner } from '../components/ui.tsx';
-import { useLoad, useSubmit, useTitle } from '../hooks.ts';
+import { useKeys, useLoad, useSubmit, useTitle } from '../hooks.ts';
 import { readablePath, reviewFields, type ReviewField } from '../review/fields.ts';
 import { ReviewSection } from '../review/review-section.tsx';
 import type { ExtractionRecord, ExtractionReview } from '../types.ts';
@@ -26,6 +26,8 @@ function Current(props: { record: ExtractionRecord; onDone: () => void }) {
   const r = props.record;
   const fields = reviewFields(r.result, r.citations ?? {});
   const [edits, setEdits] = useState<Record<string, string>>({});
+  // What was typed, as typed: a decision reads this, not the last render's copy.
+  const typed = useRef<Record<string, string>>({});
   const first = useRef<HTMLInputElement>(null);
   const { busy, error, fields: problems, run } = useSubmit();
   const review = useLoad(() => api.get<ExtractionReview>(`/extractions/${r.id}/review`), [r.id]);
@@ -35,24 +37,19 @@ function Current(props: { record: ExtractionRecord; onDone: () => void }) {
       const corrections: Record<string, unknown> = {};
       if (decision === 'approve')
         for (const f of fields)
-          if (edits[f.pointer] !== undefined && edits[f.pointer] !== shown(f.value))
-            corrections[f.pointer] = parsed(f, edits[f.pointer]!);
+          if (typed.current[f.pointer] !== undefined && typed.current[f.pointer] !== shown(f.value))
+            corrections[f.pointer] = parsed(f, typed.current[f.pointer]!);
       await api.post(`/extractions/${r.id}/review`, { decision, corrections });
       props.onDone();
     });
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === 'a') void decide('approve');
-      else if (e.key === 'r') void decide('reject');
-      else if (e.key === 'c') {
-        e.preventDefault();
-        first.current?.focus();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+  useKeys((e) => {
+    if (e.key === 'a') void decide('approve');
+    else if (e.key === 'r') void decide('reject');
+    else if (e.key === 'c') {
+      e.preventDefault();
+      first.current?.focus();
+    }
   });
 
   return (
@@ -85,9 +82,13 @@ function Current(props: { record: ExtractionRecord; onDone: () => void }) {
                   ref={i === 0 ? first : undefined}
                   class="input"
                   value={edits[f.pointer] ?? shown(f.value)}
-                  onInput={(e) =>
-                    setEdits({ ...edits, [f.pointer]: (e.target as HTMLInputElement).value })
-                  }
+                  onInput={(e) => {
+                    typed.current = {
+                      ...typed.current,
+                      [f.pointer]: (e.target as HTMLInputElement).value,
+                    };
+                    setEdits(typed.current);
+                  }}
                   onKeyDown={(e) => e.key === 'Escape' && (e.target as HTMLInputElement).blur()}
                 />
                 {errorsFor(problems, `corrections[${JSON.stringify(f.pointer)}]`).map((m) => (
@@ -139,14 +140,9 @@ export function ReviewQueuePage() {
   const items = queue.data?.data ?? [];
   const at = Math.min(index, Math.max(items.length - 1, 0));
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.target instanceof HTMLInputElement || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === 'j') setIndex(Math.min(at + 1, items.length - 1));
-      else if (e.key === 'k') setIndex(Math.max(at - 1, 0));
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+  useKeys((e) => {
+    if (e.key === 'j') setIndex(Math.min(at + 1, items.length - 1));
+    else if (e.key === 'k') setIndex(Math.max(at - 1, 0));
   });
 
   const current = items[at];
