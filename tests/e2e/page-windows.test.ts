@@ -18,6 +18,7 @@ import {
   longStatementPdf,
   mixedPdf,
   officeFile,
+  redlinedDocx,
   type StatementRow,
   STATEMENT_STRUCTURE as STATEMENT,
 } from '@xt/testkit/fixtures';
@@ -533,5 +534,37 @@ describe('a long PDF as page windows', () => {
       [id],
     );
     expect(whole).toHaveLength(0);
+  }, 900_000);
+  test('a long redlined document read as page windows still says its changes were accepted', async ({
+    api,
+    model,
+  }) => {
+    await twoWorkers(api, model.url);
+    // One page past a window: two windows, neither of which sees the file that had the changes.
+    const docx = redlinedDocx({ pagesAfter: SPLIT });
+    const schema = await api.request('POST', '/v1/schemas', {
+      json: {
+        name: 'Redlined',
+        structure: { type: 'object', properties: { vendor: { type: 'string' } } },
+      },
+    });
+    const form = new FormData();
+    form.append('schema_id', schema.body.data.id);
+    form.append('type', 'document');
+    form.append('source', new Blob([new Uint8Array(docx)]), 'redlined.docx');
+    const created = await api.request('POST', '/v1/extractions', {
+      body: form,
+      headers: { Prefer: 'respond-async' },
+    });
+    expect([200, 202], created.text).toContain(created.status);
+    const id = created.body.data.id as string;
+    const done = await finished(api, id, 600_000);
+    expect(done.status, JSON.stringify(done.error)).toBe('completed');
+    expect((await accounting(api, id)).windows).toBe(2);
+    expect(done.warnings).toContainEqual({
+      code: 'REVISIONS_ACCEPTED',
+      path: '',
+      message: expect.stringMatching(/^The document has tracked changes/),
+    });
   }, 900_000);
 });

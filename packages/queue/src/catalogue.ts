@@ -21,8 +21,16 @@ export const extractJobPayload = z.object({
   /**
    * How the document was split into page windows (`pagesTotal` pages, `splitPages` a window),
    * kept with the `merge-windows` step, which needs it (docs/scaling.md#one-large-document).
+   * `revisions`: the document's tracked changes were accepted when it was converted, once, before
+   * it was cut; no window sees the file, so the merge is told here (a REVISIONS_ACCEPTED warning).
    */
-  windows: z.object({ pagesTotal: z.int().min(1), splitPages: z.int().min(1) }).optional(),
+  windows: z
+    .object({
+      pagesTotal: z.int().min(1),
+      splitPages: z.int().min(1),
+      revisions: z.object({ message: z.string().max(2000) }).optional(),
+    })
+    .optional(),
 });
 export type ExtractJobPayload = z.infer<typeof extractJobPayload>;
 

@@ -72,6 +72,7 @@ export function mergeRun(deps: MergeRunDeps) {
       };
     }
     const pageImages = merged.pageImages;
+    if (split.revisions) merged.source.revisions = split.revisions;
     const { written } = await time('store', row.sourceType, () =>
       finishStep(
         { lifecycle, previews: () => Promise.resolve(pageImages) },

@@ -8,6 +8,8 @@ import type { WindowStore } from './store.ts';
 export interface WindowSplit {
   pagesTotal: number;
   splitPages: number;
+  /** A document's tracked changes accepted when it was converted: the merge warns of them. */
+  revisions?: { message: string };
 }
 
 type SplitRow = Pick<
@@ -100,9 +102,14 @@ export async function splitStep(
     // Fetched: whatever it is, the one job reads these bytes, not the URL again.
     otherwise = { next: 'whole', prepare: () => sources.prepareFetched(got, opts) };
   }
-  const cut = (pdf: Uint8Array, pagesTotal: number, notesPages: boolean): SplitOutcome => ({
+  const cut = (
+    pdf: Uint8Array,
+    pagesTotal: number,
+    notesPages: boolean,
+    revisions?: WindowSplit['revisions'],
+  ): SplitOutcome => ({
     next: 'windows',
-    split: { pagesTotal, splitPages },
+    split: { pagesTotal, splitPages, ...(revisions ? { revisions } : {}) },
     ...(fetched ? { found: fetched } : {}),
     cut: async () => {
       const plan = planWindows(pagesTotal, splitPages);
@@ -124,7 +131,7 @@ export async function splitStep(
     if (!converted) return otherwise;
     if (planWindows(converted.pageCount, splitPages).length === 0)
       return { next: 'whole', prepare: () => sources.prepareConverted(converted, opts) };
-    return cut(converted.pdf, converted.pageCount, converted.notesPages);
+    return cut(converted.pdf, converted.pageCount, converted.notesPages, converted.revisions);
   }
   if (kind !== 'pdf') return otherwise;
   const counted = await sources.countUploadPages(kind, file, opts);
