@@ -1,5 +1,6 @@
 import type { Citation, Citations, GroundingSource } from '@xt/contract';
-import { isNoValue, placeOutput } from './placement.ts';
+import { isNoValue } from './item-fields.ts';
+import { placeOutput } from './placement.ts';
 import { leaves } from './pointer.ts';
 import { indexSource, isSourceIndex, type SourceIndex } from './source-index.ts';
 

@@ -2,32 +2,26 @@ import { linesBeside } from './bands.ts';
 import { Claims } from './claims.ts';
 import { locatedAt, type Located } from './locations.ts';
 import { lexLess, quoteEvidence, spanAlone, type Span } from './locate.ts';
-import { occurrencesOf, type Occurrence, type Occurrences } from './occurrences.ts';
+import {
+  fieldsOf,
+  isNoValue,
+  isScalar,
+  MAX_DEPTH,
+  sharedValues,
+  type Field,
+  type Scalar,
+} from './item-fields.ts';
+import { occurrencesOf, type Occurrence } from './occurrences.ts';
 import { escapeToken, leaves } from './pointer.ts';
+import { chooseRow, type Cursor } from './row-choice.ts';
 import { rowAt, rowSpan } from './rows.ts';
 import type { SourceIndex } from './source-index.ts';
 
-type Scalar = string | number | boolean;
-
-/** An item's row is chosen among the rows of its values' next this many occurrences each. */
-const LOOKAHEAD = 64;
-/** Rows an item's fields were most often seen on, weighed exactly for its row. */
-const SHORTLIST = 32;
 /** Occurrences of one value looked at on one row. */
 const ON_ROW = 64;
-/** Nesting past which values are located one by one, so that no answer can exhaust the stack. */
-const MAX_DEPTH = 64;
 
 /** Where each leaf of an output was found, by pointer; absent for a leaf with no value. */
 export type Placement = Map<string, Located | null>;
-
-/** An empty string is no value, as null is: there is nothing to find, and nothing is missing. */
-export function isNoValue(value: unknown): boolean {
-  return value === null || (typeof value === 'string' && value.trim() === '');
-}
-
-const isScalar = (value: unknown): value is Scalar =>
-  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
 interface Context {
   index: SourceIndex;
@@ -49,13 +43,6 @@ interface OffRow {
   claims: Claims;
   row: number;
   cursor: Cursor;
-}
-
-/** Where the previous item of a list was found; the next is looked for from there on. */
-interface Cursor {
-  offset: number;
-  /** Its row, -1 before the first item. */
-  row: number;
 }
 
 /**
@@ -192,62 +179,6 @@ function placeScalar(
 
 const strength = (o: Span & { tier?: number }) => [o.tier ?? 0, o.how === 'exact' ? 0 : 1];
 
-interface Field {
-  pointer: string;
-  value: Scalar;
-  occurrences: Occurrences;
-  /** The model's quote, the evidence of a value not written as such (a boolean, a paraphrase). */
-  quote: string | null;
-  /** Whether it says which row its item is on (see sharedValues). */
-  votes: boolean;
-}
-
-/**
- * The scalar fields of an object item (nested objects included), and what is placed apart: the
- * lists inside it (after it, from where it was found), and objects nested past MAX_DEPTH.
- */
-function fieldsOf(
-  item: object,
-  depth: number,
-  visit: (relative: string, value: Scalar) => void,
-  apart?: (relative: string, value: unknown) => void,
-): void {
-  const walkItem = (value: unknown, relative: string, level: number) => {
-    if (isNoValue(value)) return;
-    if (isScalar(value)) visit(relative, value);
-    else if (Array.isArray(value) || level > MAX_DEPTH) apart?.(relative, value);
-    else if (value !== null && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value))
-        walkItem(child, `${relative}/${escapeToken(key)}`, level + 1);
-    }
-  };
-  walkItem(item, '', depth);
-}
-
-/**
- * Fields with the same value in every item of a list (a currency, a category) say nothing about
- * which row an item is on: one written once in a heading would otherwise pull every item there.
- */
-function sharedValues(items: unknown[], depth: number): Set<string> {
-  const shared = new Set<string>();
-  if (items.length < 2) return shared;
-  const seen = new Map<string, { value: Scalar; count: number; same: boolean }>();
-  for (const item of items) {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return shared;
-    fieldsOf(item, depth, (relative, value) => {
-      const entry = seen.get(relative);
-      if (!entry) seen.set(relative, { value, count: 1, same: true });
-      else {
-        entry.count += 1;
-        if (entry.value !== value) entry.same = false;
-      }
-    });
-  }
-  for (const [relative, entry] of seen)
-    if (entry.same && entry.count === items.length) shared.add(relative);
-  return shared;
-}
-
 /** One object item: its row, then each of its values on that row or as near it as written. */
 function placeItem(
   ctx: Context,
@@ -283,10 +214,11 @@ function placeItem(
   const written = fields.filter((f) => f.occurrences.any);
   const row =
     chooseRow(
-      ctx,
+      index,
+      ctx.end,
       written.filter((f) => f.votes),
       cursor,
-    ) ?? chooseRow(ctx, written, cursor);
+    ) ?? chooseRow(index, ctx.end, written, cursor);
   // Where the quotes of values not written as such are looked for first: the item's row, or,
   // when no value of the item is written, the row after the previous item's.
   const quotesFrom =
@@ -314,69 +246,6 @@ function placeItem(
   for (const [relative, inner] of lists)
     placeList(ctx, inner, pointer + relative, floor, depth + 1, list.scope + relative);
   return next;
-}
-
-/**
- * The row to put an item on: the one holding most of its fields, then most fields written
- * nowhere else, then one after the previous item's row rather than that row again, then the
- * first. The rows weighed are those of each field's next occurrences; a field is counted on
- * each exactly, also where its next occurrences do not reach (the model skipped rows). Rows
- * before the previous item are not considered unless nothing is written after it (the model
- * listed the items in another order than the source).
- */
-function chooseRow(ctx: Context, fields: Field[], cursor: Cursor): number | null {
-  if (fields.length === 0) return null;
-  const { rows } = ctx.index;
-  const score = (from: number) => {
-    const seen = fields.map((f) => {
-      const ahead = f.occurrences.between(from, ctx.end, LOOKAHEAD);
-      const onRows = new Set(ahead.map((o) => rowAt(rows, o.start)));
-      // Past the last occurrence looked at, whether the field is on a row must be asked.
-      const horizon =
-        ahead.length < LOOKAHEAD ? Infinity : rowAt(rows, ahead[ahead.length - 1]!.start);
-      return { f, onRows, horizon };
-    });
-    // The rows most fields were seen on, and those of fields written once, are weighed exactly:
-    // an item of many fields, each written on many rows, costs a bounded number of look-ups.
-    const seenOn = new Map<number, number>();
-    for (const { onRows } of seen)
-      for (const row of onRows) seenOn.set(row, (seenOn.get(row) ?? 0) + 1);
-    const weighed = new Set(
-      [...seenOn]
-        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-        .slice(0, SHORTLIST)
-        .map(([row]) => row),
-    );
-    for (const { f, onRows } of seen)
-      if (f.occurrences.unique) for (const row of onRows) weighed.add(row);
-    const scores = new Map<number, [number, number]>();
-    for (const row of weighed) {
-      const [a, b] = rowSpan(rows, row, ctx.end);
-      const s: [number, number] = [0, 0];
-      for (const { f, onRows, horizon } of seen) {
-        const on =
-          onRows.has(row) ||
-          (row > horizon && f.occurrences.between(Math.max(a, from), b, 1).length > 0);
-        if (!on) continue;
-        s[0] += 1;
-        if (f.occurrences.unique) s[1] += 1;
-      }
-      scores.set(row, s);
-    }
-    return scores;
-  };
-  let scores = score(cursor.offset);
-  if (scores.size === 0 && cursor.offset > 0) scores = score(0);
-  let best: number | null = null;
-  let bestKey: number[] = [];
-  for (const [row, [count, unique]] of scores) {
-    const key = [-count, -unique, row === cursor.row ? 1 : 0, row];
-    if (best === null || lexLess(key, bestKey)) {
-      best = row;
-      bestKey = key;
-    }
-  }
-  return best;
 }
 
 /**
