@@ -1,67 +1,25 @@
-import type { FieldError, ModelUsage, Structure } from '@xt/contract';
+import type { FieldError, Structure } from '@xt/contract';
 import { ExtractionFailure } from '@xt/contract';
 import type {
   ChatCompletion,
-  ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
   ChatCompletionTokenLogprob,
 } from 'openai/resources/chat/completions';
 import { leafProbabilities } from '@xt/grounding';
-import { chatRequest } from './chat-request.ts';
 import { carry, keepPresent, noAnnotations, type Annotations } from './annotations.ts';
 import { OUTPUT_KEY, QUOTES_KEY, readQuotes, toCitedJsonSchema } from './cited-schema.ts';
-import type { ModelCallOutcome, ModelClient, ScheduledCall } from './client.ts';
-import type { Capabilities } from './endpoints/capabilities.ts';
-import { checkPromptKept, promptTokensOf } from './endpoints/prompt-kept.ts';
-import { whileLoading } from './endpoints/loading.ts';
-import { downgrade, refusedCapability } from './endpoints/refusals.ts';
+import type { ModelCallOutcome } from './client.ts';
 import { appendContinuation, continuationMessages, type Cut } from './continuation.ts';
 import { toJsonSchema, WRAP_KEY } from './json-schema.ts';
 import { readPartialAnswer } from './partial-answer.ts';
 import { isWithin, valueAt } from './pointers.ts';
-import { providerFailure } from './provider-errors.ts';
-import { addUsage } from './usage.ts';
 import { relaxStructure } from './relax.ts';
 import { CUT_OFF_REQUEST, repairRequest } from './repair-request.ts';
 import { validateOutput } from './validate-output.ts';
 import { readJsonAnswer } from './endpoints/read-answer.ts';
+import { send, type ModelCallInput } from './model-send.ts';
 
-/** Tokens and calls spent by one extraction, shared by all its calls (chunks and repairs). */
-export interface Spend {
-  tokens: number;
-  /** `tokens` as the provider split it: input, output, and the cached part of the input */
-  usage: ModelUsage;
-  calls: number;
-  /** No call is made past this many (MAX_MODEL_CALLS_PER_EXTRACTION). */
-  maxCalls?: number;
-}
-
-export interface ModelCallInput {
-  client: ModelClient;
-  providerModel: string;
-  /** what the answer is validated against */
-  structure: Structure;
-  messages: ChatCompletionMessageParam[];
-  spend: Spend;
-  signal?: AbortSignal | undefined;
-  /** ask for the model's quote beside each value and for token log-probabilities */
-  citations?: boolean | undefined;
-  /** sends each request instead of a direct call (a batch round, docs/batch.md) */
-  transport?: ChatTransport | undefined;
-  /** what the model can do (docs/models.md); absent: OpenAI's dialect */
-  capabilities?: Capabilities | undefined;
-  /** told when a server refused a feature and the call went again without it */
-  onCapabilitiesRefused?: ((weaker: Capabilities) => void) | undefined;
-}
-
-/**
- * How a request body reaches the model when not by a direct call: a batch extraction answers
- * it from a batch round, or holds it for the next one (docs/batch.md).
- */
-export type ChatTransport = (
-  body: ChatCompletionCreateParamsNonStreaming,
-  signal: AbortSignal | undefined,
-) => Promise<ChatCompletion>;
+export type { ChatTransport, ModelCallInput, Spend } from './model-send.ts';
 
 const REPLAYED = Symbol('replayed');
 
@@ -315,92 +273,6 @@ function outputProbabilities(
     if (isWithin(pointer, prefix) && pointer !== prefix)
       out.set(pointer.slice(prefix.length), probability);
   return out;
-}
-
-async function send(
-  input: ModelCallInput,
-  messages: ChatCompletionMessageParam[],
-  schema: Record<string, unknown>,
-): Promise<ChatCompletion> {
-  const { client, spend } = input;
-  if (spend.maxCalls !== undefined && spend.calls >= spend.maxCalls)
-    throw new ExtractionFailure(
-      'SOURCE_TOO_LARGE',
-      `The extraction needed more than ${spend.maxCalls} model calls, the most allowed per extraction.`,
-    );
-  let completion: ChatCompletion;
-  let body: ChatCompletionCreateParamsNonStreaming | undefined;
-  const request = () => {
-    body = chatRequest(
-      client,
-      { providerModel: input.providerModel, messages, schema, citations: input.citations },
-      input.capabilities,
-    );
-    const sent = body;
-    const { transport } = input;
-    if (transport) return transport(sent, input.signal);
-    // The deadline starts when the request is sent (after any wait for the endpoint's slot, in
-    // schedule) and grows with the prompt (docs/models.md#slow-servers).
-    const promptTokens = promptTokensOf(sent);
-    const timeout = client.callTimeoutMs(promptTokens);
-    const about: ScheduledCall = {
-      providerModel: input.providerModel,
-      promptTokens,
-      waitedForLoading: false,
-    };
-    return client.schedule(
-      () =>
-        whileLoading(
-          () => client.openai.chat.completions.create(sent, { signal: input.signal, timeout }),
-          client.loadWaitMs,
-          input.signal,
-          () => (about.waitedForLoading = true),
-        ),
-      about,
-    );
-  };
-  try {
-    try {
-      completion = await request();
-    } catch (error) {
-      // A server that refuses a feature it was thought to take (a probe's finding gone stale,
-      // a gateway routing to another backend) is sent the call once more without it, and every
-      // later call learns it too (docs/models.md).
-      const weaker = weakerAfterRefusal(input, error);
-      if (!weaker) throw error;
-      input.capabilities = weaker;
-      input.onCapabilitiesRefused?.(weaker);
-      completion = await request();
-    }
-  } catch (error) {
-    const failure = providerFailure(error, client.redact);
-    client.onCall({
-      model: input.providerModel,
-      outcome:
-        failure.code === 'MODEL_UNAVAILABLE'
-          ? 'unavailable'
-          : failure.code === 'TIMEOUT'
-            ? 'timeout'
-            : 'error',
-      promptTokens: 0,
-      completionTokens: 0,
-    });
-    throw failure;
-  }
-  spend.calls += 1;
-  spend.tokens += completion.usage?.total_tokens ?? 0;
-  addUsage(spend.usage, completion.usage);
-  if (body && input.capabilities?.cutsLongPrompts)
-    checkPromptKept(body, completion.usage?.prompt_tokens);
-  return completion;
-}
-
-function weakerAfterRefusal(input: ModelCallInput, error: unknown): Capabilities | undefined {
-  if (!input.capabilities || input.transport) return undefined;
-  const refused = refusedCapability(error);
-  if (!refused) return undefined;
-  const weaker = downgrade(input.capabilities, refused);
-  return weaker === input.capabilities ? undefined : weaker;
 }
 
 function formatError(error: FieldError): string {
