@@ -6,6 +6,7 @@ import {
   type Structure,
 } from '@xt/contract';
 import { fieldName } from '../suggest/draft.ts';
+import { MAX_REF_CHAIN, QUIET, TYPES } from './keywords.ts';
 import { isObject, pointerSegment, resolveRef, type Json } from './refs.ts';
 
 /*
@@ -21,46 +22,6 @@ interface Dropped {
 }
 
 type Segment = string | number;
-
-/** Annotations with nothing to carry over, and the keywords read below: never reported. */
-const QUIET = new Set([
-  'title',
-  '$schema',
-  '$id',
-  'id',
-  '$comment',
-  'examples',
-  'example',
-  'default',
-  'readOnly',
-  'writeOnly',
-  'deprecated',
-  '$defs',
-  'definitions',
-  'type',
-  'description',
-  'properties',
-  'required',
-  'items',
-  'enum',
-  'const',
-  'minLength',
-  'maxLength',
-  'format',
-  '$ref',
-  'anyOf',
-  'oneOf',
-  'allOf',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'nullable',
-  'discriminator',
-  'prefixItems',
-]);
-
-const MAX_REF_CHAIN = 64;
-
-const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 
 interface Converted {
   def: FieldDefinition;
