@@ -97,6 +97,9 @@ export interface SafeError {
   cause?: SafeError;
 }
 
+/** A SafeError without its stack and causes: what a line about an expected error says. */
+export type ErrorSummary = Omit<SafeError, 'stack' | 'cause'>;
+
 const MAX_CAUSES = 4;
 
 function describe(err: unknown, withStack: boolean, depth: number): SafeError {
@@ -141,14 +144,7 @@ export function serializeError(err: unknown): SafeError {
  * What a log line may say about an expected error (an outage, a failed attempt): its kind, code
  * and scrubbed message, taken from the innermost cause that says more than "query failed".
  */
-export function errorSummary(err: unknown): {
-  name?: string;
-  code?: string;
-  message: string;
-  constraint?: string;
-  table?: string;
-  column?: string;
-} {
+export function errorSummary(err: unknown): ErrorSummary {
   const { stack: _stack, cause, ...top } = describe(err, false, 0);
   // drizzle's own error says only that a query failed; the driver's error under it says why.
   if (top.message === 'database query failed' && cause) {
