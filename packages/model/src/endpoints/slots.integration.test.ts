@@ -68,6 +68,20 @@ describe('endpoint slots', () => {
     await held;
   });
 
+  it('names the learned limit it last waited under when it gives up, not the one it started with', async () => {
+    const slots = redisEndpointSlots(redis[2]!, prefix, { waitMs: 600 });
+    // Started under 2, both taken; learned 1 while waiting.
+    const taken = slots.run({ endpoint: 'shrinking2', limit: 2 }, () => sleep(2_000));
+    const other = slots.run({ endpoint: 'shrinking2', limit: 2 }, () => sleep(2_000));
+    await sleep(50);
+    await expect(
+      slots.run({ endpoint: 'shrinking2', limit: 2, relimit: () => Promise.resolve(1) }, () =>
+        Promise.resolve(),
+      ),
+    ).rejects.toMatchObject({ message: expect.stringContaining('(1 at once)') });
+    await Promise.all([taken, other]);
+  });
+
   it('keeps a learned limit per model, read again while calls wait, and counts its holders', async () => {
     const processes = redis.map((r) => redisEndpointSlots(r, prefix, { waitMs: 30_000 }));
     let limit = 3;

@@ -52,12 +52,19 @@ export function redisEndpointSlots(
     // Waiting calls look for a free slot this often: 40 waiting cost 200 small scripts a second.
     retryInterval: 200,
   };
-  /** A held slot, or a TimeoutError once `waitMs` is out; a learned limit is read again meanwhile. */
-  async function acquire(key: string, slot: Slot, signal?: AbortSignal): Promise<Semaphore> {
+  /**
+   * A held slot, or a TimeoutError once `waitMs` is out; a learned limit is read again meanwhile,
+   * and `seen.limit` is the one last waited under (what a timeout's message names).
+   */
+  async function acquire(
+    key: string,
+    slot: Slot,
+    seen: { limit: number },
+    signal?: AbortSignal,
+  ): Promise<Semaphore> {
     const deadline = Date.now() + options.waitMs;
-    let limit = slot.limit ?? 1;
     for (;;) {
-      const semaphore = new Semaphore(redis, key, limit, {
+      const semaphore = new Semaphore(redis, key, seen.limit, {
         ...lockOptions,
         acquireTimeout: Math.max(1, deadline - Date.now()),
         // a learned limit is read again before every look for a free slot
@@ -69,7 +76,7 @@ export function redisEndpointSlots(
       } catch (error) {
         if (!(error instanceof TimeoutError) || !slot.relimit || Date.now() >= deadline)
           throw error;
-        limit = await slot.relimit();
+        seen.limit = await slot.relimit();
       }
     }
   }
@@ -82,14 +89,15 @@ export function redisEndpointSlots(
         .join(':');
       const key = `${prefix}:models:slots:${name}`;
       let held: Semaphore;
+      const seen = { limit };
       try {
-        held = await acquire(key, slot, signal);
+        held = await acquire(key, slot, seen, signal);
       } catch (error) {
         if (signal?.aborted) throw error;
         if (error instanceof TimeoutError)
           throw new ExtractionFailure(
             'MODEL_UNAVAILABLE',
-            `The model endpoint "${endpoint}" had no free slot for ${Math.round(options.waitMs / 1000)} s (${limit} at once).`,
+            `The model endpoint "${endpoint}" had no free slot for ${Math.round(options.waitMs / 1000)} s (${seen.limit} at once).`,
             { retryable: true, cause: error },
           );
         throw error;
