@@ -16,7 +16,9 @@ import { SPLIT_PAGES_KEY } from '@xt/contract';
 import { openTestPool, waitFor, type RecordedRequest } from '@xt/testkit';
 import {
   corruptPdf,
+  flatTextDocument,
   mixedPdf,
+  officeFile,
   startFixtureServer,
   textImagePng,
   textPdf,
@@ -279,6 +281,39 @@ describe('splitting a bundle', () => {
     expect(child.status).toBe('completed');
     expect(child.schemaId).toBe(schemaId);
     expect(child.result).toEqual({ total: 120 });
+  });
+
+  test('a Word bundle is converted and cut into PDFs of its pages', async ({ api }) => {
+    // One page per paragraph break: the lines of each page are paragraphs of their own.
+    const paragraphs = BUNDLE_PAGES.flatMap((page, p) =>
+      page.split('\n').map((text, i) => ({ text, newPage: p > 0 && i === 0 })),
+    );
+    const docx = await officeFile(flatTextDocument({ paragraphs }), 'docx');
+    const id = await createBundle(
+      api,
+      docx,
+      { classes: classes() },
+      {
+        type: 'document',
+        name: 'bundle.docx',
+      },
+    );
+    const parent = await finalRecord(api, id);
+    expect(parent.status).toBe('completed');
+    const documents = parent.result.documents as {
+      class: string;
+      pages: { from: number; to: number };
+      extractionId: string;
+    }[];
+    expect(documents.map((d) => [d.class, d.pages.from, d.pages.to])).toEqual([
+      ['invoice', 1, 2],
+      ['delivery_note', 3, 3],
+      ['contract', 4, 5],
+    ]);
+    const contract = (await api.request('GET', `/v1/extractions/${documents[2]!.extractionId}`))
+      .body.data;
+    expect(contract.source).toMatchObject({ type: 'pdf', content: 'bundle.docx' });
+    expect(contract.result.governing_law).toBe('the laws of Ontario');
   });
 
   test('a bundle that cannot be read fails, uncharged, with no children', async ({ api }) => {
