@@ -16,7 +16,9 @@ import { SPLIT_PAGES_KEY } from '@xt/contract';
 import { openTestPool, waitFor, type RecordedRequest } from '@xt/testkit';
 import {
   corruptPdf,
+  flatTextDocument,
   mixedPdf,
+  officeFile,
   startFixtureServer,
   textImagePng,
   textPdf,
@@ -43,7 +45,13 @@ const allow = `127.0.0.1:${fixtures.port}`;
 const test = stackTest({
   model: { defaultBehaviour: { oracle: true } },
   api: { WEBHOOK_ALLOWLIST: '127.0.0.1:9', SOURCE_ALLOWLIST: allow },
-  worker: { SPLIT_CLASSIFY_PAGES: '2', JOB_ATTEMPTS: '1', SOURCE_ALLOWLIST: allow },
+  // SPLIT_PAGES 1: a document of two pages or more is read as page windows.
+  worker: {
+    SPLIT_CLASSIFY_PAGES: '2',
+    SPLIT_PAGES: '1',
+    JOB_ATTEMPTS: '1',
+    SOURCE_ALLOWLIST: allow,
+  },
 });
 test.afterAll(() => fixtures.close());
 
@@ -217,6 +225,15 @@ describe('splitting a bundle', () => {
     });
     expect(contract.citations['/party_a']).toMatchObject({ grounded: true, page: 4 });
     expect(contract.citations['/governing_law']).toMatchObject({ grounded: true, page: 5 });
+    // Two pages, past SPLIT_PAGES: read as page windows of its own PDF, numbered as the bundle.
+    const windows = await db.query(
+      'select first_page, last_page from extraction_window_pdfs where extraction_id = $1 order by window_index',
+      [contract.id],
+    );
+    expect(windows.rows).toEqual([
+      { first_page: 4, last_page: 4 },
+      { first_page: 5, last_page: 5 },
+    ]);
 
     // The list record names no schema for the bundle and echoes its split.
     const list = await api.request('GET', '/v1/extractions?limit=100');
@@ -279,6 +296,39 @@ describe('splitting a bundle', () => {
     expect(child.status).toBe('completed');
     expect(child.schemaId).toBe(schemaId);
     expect(child.result).toEqual({ total: 120 });
+  });
+
+  test('a Word bundle is converted and cut into PDFs of its pages', async ({ api }) => {
+    // One page per paragraph break: the lines of each page are paragraphs of their own.
+    const paragraphs = BUNDLE_PAGES.flatMap((page, p) =>
+      page.split('\n').map((text, i) => ({ text, newPage: p > 0 && i === 0 })),
+    );
+    const docx = await officeFile(flatTextDocument({ paragraphs }), 'docx');
+    const id = await createBundle(
+      api,
+      docx,
+      { classes: classes() },
+      {
+        type: 'document',
+        name: 'bundle.docx',
+      },
+    );
+    const parent = await finalRecord(api, id);
+    expect(parent.status).toBe('completed');
+    const documents = parent.result.documents as {
+      class: string;
+      pages: { from: number; to: number };
+      extractionId: string;
+    }[];
+    expect(documents.map((d) => [d.class, d.pages.from, d.pages.to])).toEqual([
+      ['invoice', 1, 2],
+      ['delivery_note', 3, 3],
+      ['contract', 4, 5],
+    ]);
+    const contract = (await api.request('GET', `/v1/extractions/${documents[2]!.extractionId}`))
+      .body.data;
+    expect(contract.source).toMatchObject({ type: 'pdf', content: 'bundle.docx' });
+    expect(contract.result.governing_law).toBe('the laws of Ontario');
   });
 
   test('a bundle that cannot be read fails, uncharged, with no children', async ({ api }) => {
