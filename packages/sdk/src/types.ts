@@ -139,6 +139,8 @@ export interface ListQuery {
 export interface ExtractionListQuery extends ListQuery {
   status?: ExtractionStatus;
   schema_id?: string;
+  /** a bundle's id: only the extractions of its documents (docs/split.md) */
+  parent_id?: string;
 }
 
 export interface Schema {
@@ -244,10 +246,57 @@ export interface ExtractionError {
   message: string;
 }
 
+/** Pages of a bundle, numbered from 1, both ends included. */
+export interface PageRange {
+  from: number;
+  to: number;
+}
+
+/** One kind of document a bundle may hold (docs/split.md). */
+export interface SplitClass {
+  /** 1–64 letters, digits, `_`, `-` or spaces, unique case-insensitively; not `other` */
+  name: string;
+  /** what such a document is, in words, for the classification */
+  description?: string;
+  /** the schema each document of the class is extracted with; none: classified only */
+  schema_id?: string;
+}
+
+/** `split` on create: cut a bundle into its documents instead of extracting it whole. */
+export interface SplitInput {
+  /** 1 to 20 classes */
+  classes: SplitClass[];
+  /** pages of no class become documents of class `other` (never extracted). Default true. */
+  other?: boolean;
+}
+
+/** The split as a bundle's record echoes it. */
+export interface Split {
+  classes: SplitClass[];
+  other: boolean;
+}
+
+/** One document of a completed bundle, in page order. */
+export interface SplitDocument {
+  /** a class's name, or `other` */
+  class: string;
+  pages: PageRange;
+  /** the lowest of its pages' classification confidences, 0–1 */
+  confidence: number;
+  /** the document's own extraction; null when its class names no schema (or is `other`) */
+  extractionId: string | null;
+}
+
+/** A completed bundle's `result` (`output` on list records). */
+export interface SplitResult {
+  documents: SplitDocument[];
+}
+
 /** `GET /extractions/{id}`: `source`/`result`, `totalTokens` a number. */
 export interface Extraction {
   id: string;
-  schemaId: string;
+  /** null on a bundle (created with `split`) */
+  schemaId: string | null;
   source: {
     type: 'text' | 'image' | 'pdf' | 'url' | 'document' | 'spreadsheet' | 'email' | 'auto';
     content: string;
@@ -276,6 +325,12 @@ export interface Extraction {
   review?: Review;
   /** once reviewed: the corrected output (approved) or null (rejected) */
   reviewedResult?: unknown;
+  /** only on a bundle: the split it was created with; its `result` is a `SplitResult` */
+  split?: Split;
+  /** only on a bundle's document: the bundle's id */
+  parentId?: string;
+  /** only on a bundle's document: its pages in the bundle (citations use these numbers) */
+  pages?: PageRange;
 }
 
 /** `GET /extractions` records: `input`/`output`, `totalTokens` as numeric text. */
@@ -284,12 +339,15 @@ export interface ExtractionListItem {
   createdAt: string;
   charged: boolean;
   input: {
-    schema_id: string;
+    /** null on a bundle */
+    schema_id: string | null;
     type: SourceType;
     source: string;
     file?: UploadedFile;
     format?: SourceFormat;
     instruction?: string;
+    /** only on a bundle */
+    split?: Split;
   };
   output: unknown;
   status: ExtractionStatus;
@@ -307,6 +365,10 @@ export interface ExtractionListItem {
   review?: Review;
   /** once reviewed: the corrected output (approved) or null (rejected) */
   reviewedResult?: unknown;
+  /** only on a bundle's document: the bundle's id */
+  parentId?: string;
+  /** only on a bundle's document: its pages in the bundle */
+  pages?: PageRange;
 }
 
 /** What `POST /extractions` answers with: 200 when finished in time, 202 otherwise. */

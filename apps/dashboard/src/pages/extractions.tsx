@@ -57,8 +57,13 @@ function columns(schemaNames: Map<string, string>): Column<ExtractionListRecord>
       label: 'Schema',
       kind: 'wrap',
       cell: (r) =>
-        schemaNames.get(r.input.schema_id) ?? (
-          <span class="muted">{shortId(r.input.schema_id)}</span>
+        // A bundle (created with `split`) names its schemas per class, none of its own.
+        r.input.schema_id === null ? (
+          <span class="muted">bundle</span>
+        ) : (
+          (schemaNames.get(r.input.schema_id) ?? (
+            <span class="muted">{shortId(r.input.schema_id)}</span>
+          ))
         ),
     },
     {
