@@ -176,6 +176,16 @@ export class XtClient {
      */
     review: (id: string, input: ReviewInput, options: CallOptions = {}): Promise<Extraction> =>
       this.send('POST', `/extractions/${enc(id)}/review`, input, options, false),
+    /**
+     * A bundle's record (docs/split.md) and its documents, each with its extraction's record:
+     * what `split()` returns, for a bundle created otherwise or told of by a webhook. Read once
+     * it is completed; before that it has no documents.
+     */
+    documents: async (bundle: string | Extraction, options: CallOptions = {}) => {
+      const parent =
+        typeof bundle === 'string' ? await this.extractions.get(bundle, options) : bundle;
+      return splitOutcome(parent, (id) => this.extractions.get(id, options));
+    },
     /** An uploaded source's bytes, while the service keeps them. */
     file: async (id: string, options: CallOptions = {}): Promise<Uint8Array> => {
       const res = await this.http.request<Uint8Array>({
@@ -292,9 +302,7 @@ export class XtClient {
     options: ExtractOptions = {},
   ): Promise<SplitOutcome> {
     const done = await this.extract(splitCreate(source, params), options);
-    const call = options.signal ? { signal: options.signal } : {};
-    const parent = await this.extractions.get(done.id, call);
-    return splitOutcome(parent, (id) => this.extractions.get(id, call));
+    return this.extractions.documents(done.id, options.signal ? { signal: options.signal } : {});
   }
 
   private async createExtraction(

@@ -39,6 +39,7 @@ describe('splitCreate', () => {
 describe('splitOutcome', () => {
   const parent = {
     id: 'p',
+    split: { classes, other: true },
     result: {
       documents: [
         { class: 'invoice', pages: { from: 1, to: 2 }, confidence: 0.8, extractionId: 'c1' },
@@ -68,5 +69,16 @@ describe('splitOutcome', () => {
     expect(outcome.documents.map((d) => d.extraction?.id ?? null)).toEqual([null, null, 'c2']);
     const down = new ApiError(503, { status: false, code: 'UNAVAILABLE' });
     await expect(splitOutcome(parent, () => Promise.reject(down))).rejects.toBe(down);
+  });
+
+  it('refuses an extraction that is no completed bundle', async () => {
+    const read = () => Promise.reject(new Error('not called'));
+    for (const record of [
+      { id: 'x', result: { total: 1 } },
+      { id: 'y', split: { classes, other: true }, result: null },
+    ])
+      await expect(splitOutcome(record as unknown as Extraction, read)).rejects.toThrow(
+        `extraction ${record.id} is not a completed bundle`,
+      );
   });
 });

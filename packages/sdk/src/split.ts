@@ -4,7 +4,7 @@
  * is final, so one wait on it is enough; the documents' records are then read once each.
  */
 import type { ExtractionParamsBase } from './create-params.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, XtError } from './errors.ts';
 import { runPool } from './pool.ts';
 import { splitTypeFor, type SplitSourceType } from './source-type.ts';
 import type { Extraction, SplitClass, SplitDocument, SplitInput, SplitResult } from './types.ts';
@@ -56,7 +56,9 @@ export async function splitOutcome(
   parent: Extraction,
   read: (id: string) => Promise<Extraction>,
 ): Promise<SplitOutcome> {
-  const { documents } = parent.result as SplitResult;
+  const documents = (parent.result as SplitResult | null)?.documents;
+  if (parent.split === undefined || !documents)
+    throw new XtError(`extraction ${parent.id} is not a completed bundle: it has no documents`);
   const records = new Map<string, Extraction | null>();
   const ids = documents.flatMap((d) => (d.extractionId === null ? [] : [d.extractionId]));
   await runPool(ids, READS_AT_ONCE, async (id) => {
