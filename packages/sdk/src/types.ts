@@ -247,7 +247,7 @@ export interface ExtractionError {
 }
 
 /** Pages of a bundle, numbered from 1, both ends included. */
-export interface PageRange {
+export interface SplitPages {
   from: number;
   to: number;
 }
@@ -271,7 +271,7 @@ export interface SplitInput {
 }
 
 /** The split as a bundle's record echoes it. */
-export interface Split {
+export interface SplitRequest {
   classes: SplitClass[];
   other: boolean;
 }
@@ -280,7 +280,7 @@ export interface Split {
 export interface SplitDocument {
   /** a class's name, or `other` */
   class: string;
-  pages: PageRange;
+  pages: SplitPages;
   /** the lowest of its pages' classification confidences, 0–1 */
   confidence: number;
   /** the document's own extraction; null when its class names no schema (or is `other`) */
@@ -326,11 +326,11 @@ export interface Extraction {
   /** once reviewed: the corrected output (approved) or null (rejected) */
   reviewedResult?: unknown;
   /** only on a bundle: the split it was created with; its `result` is a `SplitResult` */
-  split?: Split;
+  split?: SplitRequest;
   /** only on a bundle's document: the bundle's id */
   parentId?: string;
   /** only on a bundle's document: its pages in the bundle (citations use these numbers) */
-  pages?: PageRange;
+  pages?: SplitPages;
 }
 
 /** `GET /extractions` records: `input`/`output`, `totalTokens` as numeric text. */
@@ -347,7 +347,7 @@ export interface ExtractionListItem {
     format?: SourceFormat;
     instruction?: string;
     /** only on a bundle */
-    split?: Split;
+    split?: SplitRequest;
   };
   output: unknown;
   status: ExtractionStatus;
@@ -368,7 +368,7 @@ export interface ExtractionListItem {
   /** only on a bundle's document: the bundle's id */
   parentId?: string;
   /** only on a bundle's document: its pages in the bundle */
-  pages?: PageRange;
+  pages?: SplitPages;
 }
 
 /** What `POST /extractions` answers with: 200 when finished in time, 202 otherwise. */

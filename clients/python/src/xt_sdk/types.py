@@ -220,7 +220,7 @@ class DatasetCase(TypedDict):
 
 
 #: pages of a bundle, numbered from 1, both ends included (``from`` is a keyword: dict syntax)
-PageRange = TypedDict("PageRange", {"from": int, "to": int})
+SplitPages = TypedDict("SplitPages", {"from": int, "to": int})
 
 
 class _SplitClassOptional(TypedDict, total=False):
@@ -237,7 +237,7 @@ class SplitClass(_SplitClassOptional):
     name: str
 
 
-class Split(TypedDict):
+class SplitRequest(TypedDict):
     """The split as a bundle's record echoes it."""
 
     classes: list[SplitClass]
@@ -249,7 +249,7 @@ class Split(TypedDict):
 #: is None when its class names no schema (or is ``other``)
 SplitDocument = TypedDict(
     "SplitDocument",
-    {"class": str, "pages": PageRange, "confidence": float, "extractionId": Optional[str]},
+    {"class": str, "pages": SplitPages, "confidence": float, "extractionId": Optional[str]},
 )
 
 
@@ -278,12 +278,12 @@ class _RecordOptional(_GroundedOptional, total=False):
     #: only on a bundle's document: the bundle's id
     parentId: str
     #: only on a bundle's document: its pages in the bundle (citations use these numbers)
-    pages: PageRange
+    pages: SplitPages
 
 
 class _ExtractionOptional(_RecordOptional, total=False):
     #: only on a bundle: the split it was created with; its ``result`` is a ``SplitResult``
-    split: Split
+    split: SplitRequest
 
 
 class Extraction(_ExtractionOptional):
