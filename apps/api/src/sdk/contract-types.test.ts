@@ -72,6 +72,10 @@ const checks: {
   model: Equal<sdk.Model, ModelInfo>;
   suggestion: Fits<Omit<sdk.SchemaSuggestion, 'structure'>, Omit<Suggestion, 'structure'>>;
   conversion: Fits<Omit<sdk.SchemaConversion, 'structure'>, Omit<Conversion, 'structure'>>;
+  splitClass: Equal<sdk.SplitClass, contract.SplitClass>;
+  splitRequest: Equal<sdk.SplitRequest, contract.SplitRequest>;
+  splitPages: Equal<sdk.SplitPages, contract.SplitPages>;
+  splitResult: Equal<sdk.SplitResult, contract.SplitResult>;
 } = {
   statuses: true,
   sourceTypes: true,
@@ -100,6 +104,10 @@ const checks: {
   model: true,
   suggestion: true,
   conversion: true,
+  splitClass: true,
+  splitRequest: true,
+  splitPages: true,
+  splitResult: true,
 };
 
 describe('SDK wire types', () => {
