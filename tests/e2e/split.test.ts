@@ -12,13 +12,14 @@ import type pg from 'pg';
 import { describe, expect } from 'vitest';
 import { SPLIT_PAGES_KEY } from '@xt/contract';
 import { openTestPool, waitFor, type RecordedRequest } from '@xt/testkit';
-import { mixedPdf, textImagePng, textPdf } from '@xt/testkit/fixtures';
+import { corruptPdf, mixedPdf, textImagePng, textPdf } from '@xt/testkit/fixtures';
 import type { TestApi } from '@xt/api/testing';
 import { stackTest } from '../support/stack.ts';
 
 const test = stackTest({
   model: { defaultBehaviour: { oracle: true } },
-  worker: { SPLIT_CLASSIFY_PAGES: '2' },
+  api: { WEBHOOK_ALLOWLIST: '127.0.0.1:9' },
+  worker: { SPLIT_CLASSIFY_PAGES: '2', JOB_ATTEMPTS: '1' },
 });
 
 let db: pg.Pool;
@@ -61,7 +62,23 @@ test.beforeAll(async ({ api }) => {
     expect(res.status).toBe(201);
     schemas[name] = res.body.data.id;
   }
+  // Subscribed to final events, so each is recorded (never delivered: nothing listens on 9).
+  const hook = await api.request('POST', '/v1/webhooks', {
+    json: {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['extraction.completed', 'extraction.failed'],
+    },
+  });
+  expect(hook.status).toBe(201);
 }, 120_000);
+
+async function events(id: string): Promise<{ type: string; status: string }[]> {
+  const r = await db.query('select body from webhook_events where extraction_id = $1', [id]);
+  return r.rows.map((row: { body: string }) => {
+    const event = JSON.parse(row.body) as { type: string; data: { status: string } };
+    return { type: event.type, status: event.data.status };
+  });
+}
 
 test.afterAll(() => db?.end());
 
@@ -197,6 +214,22 @@ describe('splitting a bundle', () => {
       'contract',
     ]);
     expect(row.output.documents).toHaveLength(3);
+    // The bundle's own webhook, once, when it is final; each child fires its own.
+    expect(await events(id)).toEqual([{ type: 'extraction.completed', status: 'completed' }]);
+    for (const doc of documents)
+      expect(await events(doc.extractionId!)).toEqual([
+        { type: 'extraction.completed', status: 'completed' },
+      ]);
+  });
+
+  test('a bundle that cannot be read fails, uncharged, with no children', async ({ api }) => {
+    const id = await createBundle(api, corruptPdf(), { classes: classes() });
+    const parent = await finalRecord(api, id);
+    expect(parent.status).toBe('failed');
+    expect(parent.error.code).toMatch(/^SOURCE_/);
+    expect(parent.charged).toBe(false);
+    expect(await children(api, id)).toHaveLength(0);
+    expect(await events(id)).toEqual([{ type: 'extraction.failed', status: 'failed' }]);
   });
 
   test('a class with no schema is only classified, and a first page of no class is other', async ({
