@@ -363,6 +363,14 @@ describe('xt-mcp over streamable HTTP', () => {
       expect(done.json.status).toBe('completed');
       const file = await call(http, 'extract', { schema_id: schemaId, path: 'invoice.pdf' });
       expect(file.text).toContain('does not read local files');
+      const bundle = await call(http, 'split_bundle', {
+        path: 'bundle.pdf',
+        classes: [{ name: 'invoice', schema_id: schemaId }],
+      });
+      expect(bundle).toMatchObject({
+        isError: true,
+        text: expect.stringContaining('does not read local files'),
+      });
     } finally {
       await http.close();
     }
@@ -471,6 +479,9 @@ describe('xt-mcp over HTTP on every interface', () => {
           expect(refused.text).toMatch(
             /^path: .* is outside .*shared, the only folder this server reads files from/,
           );
+          // A bundle's file is held to the same root.
+          const bundle = await call(http, 'split_bundle', { path: p, classes: [{ name: 'a' }] });
+          expect(bundle.text, p).toBe(refused.text);
         }
         model.behave({ output: { total: 4, vendor: 'ACME' } });
         const inside = await call(http, 'extract', { schema_id: schemaId, path: 'inside.txt' });
