@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { XtClient } from '../client.ts';
 import { SPLIT_TYPES, type SplitSourceType } from '../source-type.ts';
 import type { SplitDocumentRecord, SplitOutcome, SplitParams } from '../split.ts';
-import type { SplitClass } from '../types.ts';
+import type { Progress, SplitClass } from '../types.ts';
 import { parse, printJson, wantsHelp } from './args.ts';
 import { UsageError, type Command } from './command.ts';
 import { looksLikeFile, readSchemaFile, schemaForFile } from './schema-file.ts';
@@ -61,7 +61,14 @@ export const splitCommand: Command = {
     if (type !== undefined) params.type = type as SplitSourceType;
     if (values.citations) params.citations = true;
     if (values.model !== undefined) params.model = values.model;
-    const outcome = await client.split(source, params);
+    // On a terminal, the bundle's pages done so far (those of documents whose extractions are
+    // final) on one line redrawn in place and wiped at the end: a long bundle is seen moving.
+    const live = ctx.stderr.isTTY === true;
+    const line = (text: string) => ctx.stderr.write(`\r${text}\u001b[K`);
+    const watch = (p: Progress) => line(`splitting: pages ${p.pagesDone}/${p.pagesTotal} done`);
+    const outcome = await client
+      .split(source, params, live ? { onProgress: watch } : {})
+      .finally(() => live && line(''));
     if (values.json) printJson(ctx.stdout, outcome);
     else ctx.stdout.write(table(outcome));
     const failed = outcome.documents.filter((d) => d.extraction?.status === 'failed').length;
