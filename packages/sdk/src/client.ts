@@ -181,7 +181,10 @@ export class XtClient {
      * what `split()` returns, for a bundle created otherwise or told of by a webhook. Read once
      * it is completed; before that it has no documents.
      */
-    documents: async (bundle: string | Extraction, options: CallOptions = {}) => {
+    documents: async (
+      bundle: string | Extraction,
+      options: CallOptions = {},
+    ): Promise<SplitOutcome> => {
       const parent =
         typeof bundle === 'string' ? await this.extractions.get(bundle, options) : bundle;
       return splitOutcome(parent, (id) => this.extractions.get(id, options));
