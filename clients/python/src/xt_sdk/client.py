@@ -30,7 +30,8 @@ from .types import (
 _FINAL = ("completed", "failed")
 
 # The names a bundle's kind is told by when ``split`` is not given a ``type``; any other name is
-# sent as ``auto``, for the service to recognise by its content (the registry: docs/sources.md).
+# sent as ``auto``, for the service to recognise by its content (the registry: docs/sources.md;
+# apps/api/src/sdk/contract-types.test.ts holds this table to the TypeScript SDK's).
 _SPLIT_TYPES: dict[str, SplitSourceType] = {
     **dict.fromkeys([".pdf"], "pdf"),
     **dict.fromkeys(
