@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { REPO_ROOT, TS_NODE_ARGS } from '@xt/testkit';
 import { textPdf } from '@xt/testkit/fixtures';
+import { bundlePdf } from '../support/bundle.ts';
 import { stackTest } from '../support/stack.ts';
 
 interface CliRun {
@@ -333,6 +334,58 @@ describe('xt schemas suggest and convert', () => {
     });
     expect(tooMany.code).not.toBe(0);
     expect(tooMany.stderr).toContain('expected one to five sample files');
+  });
+});
+
+describe('xt split', () => {
+  test('prints one line per document, or the records as JSON, and exits 1 on a refusal', async ({
+    model,
+  }) => {
+    // The stand-in classifies the pages by their titles; no answer told to it overrides that.
+    model.setDefaultBehaviour({});
+    await writeFile(path.join(dir, 'bundle.pdf'), await bundlePdf());
+    const classes = ['--class', 'invoice=schema.json', '--class', 'contract'];
+    const describe = ['--describe', 'invoice=A bill asking for payment'];
+    const run = await runXt(['split', 'bundle.pdf', ...classes, ...describe], { cwd: dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    const [heading, ...rows] = run.stdout.trimEnd().split('\n');
+    expect(heading!.split(/ {2,}/)).toEqual([
+      'CLASS',
+      'PAGES',
+      'CONFIDENCE',
+      'EXTRACTION',
+      'STATUS',
+    ]);
+    const id = expect.stringMatching(/^[0-9a-f-]{36}$/);
+    expect(rows.map((r) => r.split(/ {2,}/))).toEqual([
+      ['other', '1', '0.50', '-', '-'],
+      ['invoice', '2-3', '0.80', id, 'completed'],
+      ['contract', '4', '0.95', '-', '-'],
+      ['invoice', '5', '0.95', id, 'completed'],
+    ]);
+    expect(run.stderr).toMatch(/^bundle [0-9a-f-]{36}: 4 documents, 2 extracted, 0 failed$/m);
+
+    const json = await runXt(['split', 'bundle.pdf', ...classes, '--no-other', '--json'], {
+      cwd: dir,
+      env,
+    });
+    expect(json.code, json.stderr).toBe(0);
+    const outcome = JSON.parse(json.stdout);
+    expect(outcome.parent).toMatchObject({ status: 'completed', split: { other: false } });
+    // The schema file made one schema, used by both runs.
+    const schemaId = outcome.parent.split.classes[0].schema_id;
+    for (const d of outcome.documents.filter((d: { extraction: unknown }) => d.extraction))
+      expect(d.extraction).toMatchObject({ parentId: outcome.parent.id, schemaId, pages: d.pages });
+
+    const reserved = await runXt(['split', 'bundle.pdf', '--class', 'other'], { cwd: dir, env });
+    expect(reserved.code).toBe(1);
+    expect(reserved.stderr).toMatch(/^xt split: 422 .*split\.classes\[0\]\.name/);
+    const bad = await runXt(['split', 'bundle.pdf', '--describe', 'x=y', '--class', 'y'], {
+      cwd: dir,
+      env,
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('there is no --class x');
   });
 });
 

@@ -15,6 +15,7 @@ import { describe, expect } from 'vitest';
 import { XtClient } from '@xt/sdk';
 import { REPO_ROOT, TS_NODE_ARGS, waitFor } from '@xt/testkit';
 import { textPdf } from '@xt/testkit/fixtures';
+import { BUNDLE_DOCUMENTS, bundlePdf } from '../support/bundle.ts';
 import { stackTest } from '../support/stack.ts';
 
 const MAIN = `${REPO_ROOT}/packages/mcp/src/main.ts`;
@@ -73,14 +74,22 @@ const invoice = {
 };
 
 describe('xt-mcp over stdio', () => {
-  test('lists its four tools with JSON Schema inputs', async () => {
+  test('lists its five tools with JSON Schema inputs', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'create_schema',
       'extract',
       'get_extraction',
       'list_schemas',
+      'split_bundle',
     ]);
+    expect(tools.find((t) => t.name === 'split_bundle')!.inputSchema).toMatchObject({
+      required: ['classes'],
+      properties: {
+        classes: { type: 'array', minItems: 1, maxItems: 20 },
+        type: { enum: ['pdf', 'image', 'document', 'auto'] },
+      },
+    });
     const extract = tools.find((t) => t.name === 'extract')!;
     expect(extract.inputSchema).toMatchObject({
       type: 'object',
@@ -176,6 +185,47 @@ describe('xt-mcp over stdio', () => {
       return record.json.status === 'completed' ? record.json : undefined;
     });
     expect(done.result).toEqual({ total: 8, vendor: 'Slow Ltd' });
+  });
+
+  test("splits a bundle from a file and answers each document's extraction", async () => {
+    const schemaId = (await call(client, 'list_schemas', {})).json.data[0].id as string;
+    await writeFile(path.join(dir, 'bundle.pdf'), await bundlePdf());
+    const classes = [
+      { name: 'invoice', description: 'A bill asking for payment', schema_id: schemaId },
+      { name: 'contract' },
+    ];
+    const split = await call(client, 'split_bundle', { path: 'bundle.pdf', classes });
+    expect(split.isError, split.text).toBe(false);
+    expect(split.json).toMatchObject({ id: expect.any(String), status: 'completed' });
+    const documents = split.json.documents as {
+      class: string;
+      pages: unknown;
+      extractionId: string | null;
+      extraction: { status: string; output: unknown } | null;
+    }[];
+    expect(documents.map(({ class: c, pages }) => ({ class: c, pages }))).toEqual(BUNDLE_DOCUMENTS);
+    expect(documents.map((d) => d.extraction?.status ?? null)).toEqual([
+      null,
+      'completed',
+      null,
+      'completed',
+    ]);
+    const child = await call(client, 'get_extraction', { id: documents[1]!.extractionId });
+    expect(child.json).toMatchObject({
+      parentId: split.json.id,
+      result: documents[1]!.extraction!.output,
+    });
+
+    const neither = await call(client, 'split_bundle', { classes });
+    expect(neither.text).toBe('Give exactly one of url or path (got none).');
+    const reserved = await call(client, 'split_bundle', {
+      path: 'bundle.pdf',
+      classes: [{ name: 'other' }],
+    });
+    expect(reserved.isError).toBe(true);
+    expect(reserved.text).toMatch(
+      /HTTP 422, VALIDATION_FAILED[\s\S]*\n- split\.classes\[0\]\.name/,
+    );
   });
 
   test('answers mistakes with errors that say what to change', async ({ model }) => {
@@ -307,12 +357,20 @@ describe('xt-mcp over streamable HTTP', () => {
   test('serves the same tools to a streamable HTTP client, files only when allowed', async () => {
     const http = await connectHttp(url);
     try {
-      expect((await http.listTools()).tools).toHaveLength(4);
+      expect((await http.listTools()).tools).toHaveLength(5);
       const schemaId = (await call(http, 'list_schemas', { limit: 1 })).json.data[0].id as string;
       const done = await call(http, 'extract', { schema_id: schemaId, text: 'Total 3' });
       expect(done.json.status).toBe('completed');
       const file = await call(http, 'extract', { schema_id: schemaId, path: 'invoice.pdf' });
       expect(file.text).toContain('does not read local files');
+      const bundle = await call(http, 'split_bundle', {
+        path: 'bundle.pdf',
+        classes: [{ name: 'invoice', schema_id: schemaId }],
+      });
+      expect(bundle).toMatchObject({
+        isError: true,
+        text: expect.stringContaining('does not read local files'),
+      });
     } finally {
       await http.close();
     }
@@ -421,6 +479,9 @@ describe('xt-mcp over HTTP on every interface', () => {
           expect(refused.text).toMatch(
             /^path: .* is outside .*shared, the only folder this server reads files from/,
           );
+          // A bundle's file is held to the same root.
+          const bundle = await call(http, 'split_bundle', { path: p, classes: [{ name: 'a' }] });
+          expect(bundle.text, p).toBe(refused.text);
         }
         model.behave({ output: { total: 4, vendor: 'ACME' } });
         const inside = await call(http, 'extract', { schema_id: schemaId, path: 'inside.txt' });
@@ -433,8 +494,10 @@ describe('xt-mcp over HTTP on every interface', () => {
       const uploaded = (await xt.extractions.list({ limit: 100 })).data.flatMap((e) =>
         e.input.file ? [e.input.file.name] : [],
       );
-      // invoice.pdf is the stdio test's upload; over HTTP only the file inside the root went.
-      expect(uploaded.filter((name) => name !== 'invoice.pdf')).toEqual(['inside.txt']);
+      // invoice.pdf and bundle.pdf are the stdio tests' uploads; over HTTP only the file inside
+      // the root went.
+      const overStdio = ['invoice.pdf', 'bundle.pdf'];
+      expect(uploaded.filter((name) => !overStdio.includes(name))).toEqual(['inside.txt']);
       expect(JSON.stringify(model.requests)).not.toContain('TOP SECRET');
     });
   });

@@ -27,6 +27,7 @@ import { startModelStandIn, waitFor, type AppProcess, type ModelStandIn } from '
 import { textPdf } from '@xt/testkit/fixtures';
 import { startTestApi, startTestWorker, type TestApi } from '@xt/api/testing';
 import { startTestProxy, type TestProxy } from '@xt/testkit';
+import { BUNDLE_DOCUMENTS, bundlePdf } from '../support/bundle.ts';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -618,5 +619,86 @@ describe('reviews', () => {
     const again = await client.extractions.review(done.id, { decision: 'reject' }).catch((e) => e);
     expect(again).toBeInstanceOf(ApiError);
     expect((again as ApiError).status).toBe(409);
+  });
+});
+
+describe('bundles (split)', () => {
+  const classes = () => [
+    { name: 'invoice', description: 'A bill asking for payment', schema_id: schemaId },
+    { name: 'contract' },
+  ];
+
+  it("cuts a bundle into documents and answers each document's extraction", async () => {
+    const file = path.join(tmpDir, 'bundle.pdf');
+    await writeFile(file, await bundlePdf());
+    // Uploaded: multipart, the split a JSON text field, no schema_id of the bundle's own.
+    const done = await client.split({ path: file }, { classes: classes() });
+
+    expect(done.parent).toMatchObject({
+      status: 'completed',
+      schemaId: null,
+      split: { classes: classes(), other: true },
+    });
+    expect(done.documents.map(({ class: c, pages }) => ({ class: c, pages }))).toEqual(
+      BUNDLE_DOCUMENTS,
+    );
+    expect(done.parent.result).toEqual({
+      documents: done.documents.map(({ extraction: _, ...d }) => d),
+    });
+    // The second page of the first invoice names no class: it continues the invoice, and the
+    // invoice is as sure as its least sure page.
+    expect(done.documents.map((d) => d.confidence)).toEqual([0.5, 0.8, 0.95, 0.95]);
+    // Only the invoices name a schema: they alone have an extraction.
+    const extracted = done.documents.filter((d) => d.extraction);
+    expect(done.documents.map((d) => d.extractionId !== null)).toEqual([false, true, false, true]);
+    for (const { extraction, extractionId, pages } of extracted) {
+      expect(extraction).toMatchObject({
+        id: extractionId,
+        status: 'completed',
+        schemaId,
+        parentId: done.parent.id,
+        pages,
+        source: { type: 'pdf', content: 'bundle.pdf' },
+      });
+    }
+    const children = await client.extractions.list({ parent_id: done.parent.id });
+    expect(children.data.map((c) => c.id).sort()).toEqual(
+      extracted.map((d) => d.extractionId).sort(),
+    );
+    // The same answer from the bundle's id alone, as after a webhook.
+    const again = await client.extractions.documents(done.parent.id);
+    expect(again.documents.map((d) => d.extraction?.id ?? null)).toEqual(
+      done.documents.map((d) => d.extractionId),
+    );
+  });
+
+  it('a refused split names its field, in JSON (a URL) and multipart alike', async () => {
+    for (const source of [
+      'https://example.com/mail/bundle.pdf',
+      { data: await bundlePdf(), filename: 'bundle.pdf' },
+    ]) {
+      const reserved = await client
+        .split(source, { classes: [{ name: 'other' }] })
+        .catch((e: unknown) => e);
+      expect(reserved).toBeInstanceOf(ApiError);
+      expect((reserved as ApiError).fields).toEqual(['split.classes[0].name']);
+    }
+    // The types allow a schema id or a split, never both; the service says why too.
+    const both = await client.extractions
+      .create({
+        schemaId,
+        type: 'pdf',
+        source: { data: await bundlePdf(), filename: 'bundle.pdf' },
+        split: { classes: classes() },
+      } as never)
+      .catch((e: unknown) => e);
+    expect(both).toMatchObject({ status: 422, fields: ['schema_id'] });
+  });
+
+  it('refuses to read documents of an extraction that is no bundle', async () => {
+    const done = await client.extract({ schemaId, type: 'text', source: 'Total 9' });
+    await expect(client.extractions.documents(done.id)).rejects.toThrow(
+      `extraction ${done.id} is not a completed bundle`,
+    );
   });
 });

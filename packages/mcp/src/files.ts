@@ -4,6 +4,22 @@ import { fileInside } from '@xt/sdk';
 import { ToolInputError } from './errors.ts';
 
 /**
+ * The file a tool was asked to upload, when this server reads local files at all (stdio: yes;
+ * HTTP: only with --allow-files), under the rules of `localFile`.
+ */
+export async function uploadableFile(
+  requested: string,
+  options: { cwd: string; allowFiles: boolean; filesRoot?: string | undefined },
+): Promise<{ file: string; real: string }> {
+  if (!options.allowFiles) {
+    throw new ToolInputError(
+      'path: this server does not read local files (start it with --allow-files); send text or a url.',
+    );
+  }
+  return localFile(requested, options);
+}
+
+/**
  * The file `extract` was asked for (`file`, absolute, as asked: its name tells the type and
  * names the upload) and the real path to open. Under a files root, anything that leaves the
  * root, by `..`, an absolute path or a symbolic link, is refused whether it exists or not, as is

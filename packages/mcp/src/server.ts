@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { XtClient } from '@xt/sdk';
+import { registerSplitTool } from './split-tool.ts';
 import { registerTools, type ToolOptions } from './tools.ts';
 
 export const SERVER_INFO = { name: 'xt-mcp', version: '0.1.0' };
@@ -9,8 +10,10 @@ export function createXtMcpServer(client: XtClient, options: ToolOptions): McpSe
   const server = new McpServer(SERVER_INFO, {
     instructions:
       'Extracts structured JSON from text, webpages, PDFs and images. Find or create a schema ' +
-      '(list_schemas, create_schema), then call extract with its id.',
+      '(list_schemas, create_schema), then call extract with its id. For a file holding ' +
+      'several documents (a scanned mail bundle), call split_bundle with a schema per kind.',
   });
   registerTools(server, client, options);
+  registerSplitTool(server, client, options);
   return server;
 }

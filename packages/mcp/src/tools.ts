@@ -10,7 +10,7 @@ import {
 } from '@xt/sdk';
 import { z } from 'zod';
 import { errorResult, jsonResult, ToolInputError } from './errors.ts';
-import { localFile } from './files.ts';
+import { uploadableFile } from './files.ts';
 
 export interface ToolOptions {
   /** Where relative file paths start. */
@@ -22,10 +22,10 @@ export interface ToolOptions {
 }
 
 /** Below the 60 s request timeout MCP clients commonly use, so the agent gets an answer. */
-const DEFAULT_WAIT_SECONDS = 50;
+export const DEFAULT_WAIT_SECONDS = 50;
 
 /** Runs a tool body and turns any failure into an error result the agent can act on. */
-async function guarded(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+export async function guarded(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await body();
   } catch (error) {
@@ -219,12 +219,7 @@ async function extractionParams(
     if (!URL.canParse(args.url)) throw new ToolInputError(`url: not a URL: ${args.url}`);
     return { ...base, type: args.type ?? sourceTypeFor(args.url, true)!, source: args.url };
   }
-  if (!options.allowFiles) {
-    throw new ToolInputError(
-      'path: this server does not read local files (start it with --allow-files); send text or a url.',
-    );
-  }
-  const { file, real } = await localFile(args.path!, options);
+  const { file, real } = await uploadableFile(args.path!, options);
   // A name that says nothing: the service recognises the file by its content.
   const type = args.type ?? sourceTypeFor(file, false) ?? 'auto';
   return { ...base, type, source: { path: real, filename: path.basename(file) } };

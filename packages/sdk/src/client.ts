@@ -8,7 +8,6 @@ import type {
   ExtractionListItem,
   ExtractionListQuery,
   ExtractionOutcome,
-  ExtractionPriority,
   FailureCode,
   ListQuery,
   Model,
@@ -16,7 +15,6 @@ import type {
   PublicModel,
   Schema,
   SchemaInput,
-  SourceType,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointInput,
@@ -26,38 +24,14 @@ import type {
 import type { DatasetCase, ReviewInput, ReviewListQuery } from './review-types.ts';
 import type { SchemaConversion, SchemaSuggestion } from './suggest-types.ts';
 import { isUpload, uploadBlob, type Upload } from './uploads.ts';
+import type { CreateExtractionParams } from './create-params.ts';
+import { splitCreate, splitOutcome, type SplitOutcome, type SplitParams } from './split.ts';
 
 export type ClientOptions = TransportOptions;
 
 /** Creates take an Idempotency-Key; one is generated when not given and kept across retries. */
 export interface CreateOptions extends CallOptions {
   idempotencyKey?: string;
-}
-
-export interface CreateExtractionParams {
-  schemaId: string;
-  type: SourceType;
-  /** Text, a URL, or a file to upload (for `text`, `pdf` and `image`). */
-  source: string | Upload;
-  model?: PublicModel;
-  instruction?: string;
-  metadata?: Record<string, string>;
-  /**
-   * Locate each output value in the source: the outcome and the records then carry
-   * `citations`, keyed by JSON Pointer into the output. Default false.
-   */
-  citations?: boolean;
-  /**
-   * Reuse of an earlier answer with the same source, schema structure, instruction, model and
-   * citations (docs/reuse.md): `false` does the work afresh, `{ maxAge }` accepts answers at
-   * most that many seconds old. Unset: the service's default (`CACHE_MAX_AGE_SECONDS`).
-   */
-  cache?: false | { maxAge: number };
-  /**
-   * `batch`: the model is called through the provider's batch interface at its lower price,
-   * within the service's batch window (24 hours by default; docs/batch.md). Default `standard`.
-   */
-  priority?: ExtractionPriority;
 }
 
 export interface CreateExtractionOptions extends CreateOptions {
@@ -202,6 +176,19 @@ export class XtClient {
      */
     review: (id: string, input: ReviewInput, options: CallOptions = {}): Promise<Extraction> =>
       this.send('POST', `/extractions/${enc(id)}/review`, input, options, false),
+    /**
+     * A bundle's record (docs/split.md) and its documents, each with its extraction's record:
+     * what `split()` returns, for a bundle created otherwise or told of by a webhook. Read once
+     * it is completed; before that it has no documents.
+     */
+    documents: async (
+      bundle: string | Extraction,
+      options: CallOptions = {},
+    ): Promise<SplitOutcome> => {
+      const parent =
+        typeof bundle === 'string' ? await this.extractions.get(bundle, options) : bundle;
+      return splitOutcome(parent, (id) => this.extractions.get(id, options));
+    },
     /** An uploaded source's bytes, while the service keeps them. */
     file: async (id: string, options: CallOptions = {}): Promise<Uint8Array> => {
       const res = await this.http.request<Uint8Array>({
@@ -305,6 +292,22 @@ export class XtClient {
     };
   }
 
+  /**
+   * Submits a bundle with `split` (docs/split.md) and waits for it as `extract()` does: the
+   * bundle completes once every document's extraction is final. Returns the bundle's record and
+   * its documents in page order, each with its extraction's record (null for a class without a
+   * schema and for `other`). Throws ExtractionFailedError when the split itself failed (then no
+   * document was extracted); a document's failed extraction is in its record, not thrown.
+   */
+  async split(
+    source: string | Upload,
+    params: SplitParams,
+    options: ExtractOptions = {},
+  ): Promise<SplitOutcome> {
+    const done = await this.extract(splitCreate(source, params), options);
+    return this.extractions.documents(done.id, options.signal ? { signal: options.signal } : {});
+  }
+
   private async createExtraction(
     params: CreateExtractionParams,
     options: CreateExtractionOptions,
@@ -312,7 +315,9 @@ export class XtClient {
     const key = options.idempotencyKey ?? randomUUID();
     const headers: Record<string, string> = { ...options.headers, 'idempotency-key': key };
     if (options.waitSeconds !== undefined) headers.prefer = `wait=${options.waitSeconds}`;
-    const fields: Record<string, string> = { schema_id: params.schemaId, type: params.type };
+    const fields: Record<string, string> = { type: params.type };
+    // A split names its schemas per class: the service refuses a top-level schema_id with it.
+    if (params.schemaId !== undefined) fields.schema_id = params.schemaId;
     if (params.model !== undefined) fields.model = params.model;
     if (params.instruction !== undefined) fields.instruction = params.instruction;
     if (params.priority !== undefined) fields.priority = params.priority;
@@ -331,6 +336,8 @@ export class XtClient {
             form: await multipart(
               {
                 ...fields,
+                // Multipart carries the split as a JSON-encoded text field.
+                ...(params.split ? { split: JSON.stringify(params.split) } : {}),
                 ...(params.citations ? { citations: 'true' } : {}),
                 ...formCache(params.cache),
               },
@@ -343,6 +350,7 @@ export class XtClient {
             json: {
               ...fields,
               source: params.source,
+              ...(params.split ? { split: params.split } : {}),
               ...(params.metadata ? { metadata: params.metadata } : {}),
               ...(params.citations ? { citations: true } : {}),
               ...(params.cache !== undefined ? { cache: params.cache } : {}),

@@ -3,12 +3,13 @@ export type {
   ClientOptions,
   CompletedExtraction,
   CreateExtractionOptions,
-  CreateExtractionParams,
   CreateOptions,
   CreatedExtraction,
   ExtractOptions,
   SuggestSchemaParams,
 } from './client.ts';
+export type { CreateExtractionParams, ExtractionParamsBase } from './create-params.ts';
+export type { SplitDocumentRecord, SplitOutcome, SplitParams } from './split.ts';
 export type { CallOptions, TransportOptions } from './transport.ts';
 export type { PollOptions } from './poll.ts';
 export type { Upload } from './uploads.ts';
@@ -29,7 +30,13 @@ export {
 export type * from './types.ts';
 export type * from './review-types.ts';
 export type * from './suggest-types.ts';
-export { SOURCE_TYPES, sourceTypeFor } from './source-type.ts';
+export {
+  SOURCE_TYPES,
+  SPLIT_TYPES,
+  sourceTypeFor,
+  splitTypeFor,
+  type SplitSourceType,
+} from './source-type.ts';
 export {
   connectionEnv,
   resolveConnection,

@@ -92,3 +92,24 @@ export function sourceTypeFor(name: string, isUrl: boolean): SourceType | undefi
     return byName && (URL_TYPES as readonly string[]).includes(byName) ? byName : 'webpage';
   return byName;
 }
+
+/** The types a bundle (`split` on create, docs/split.md) may be sent as. */
+export const SPLIT_TYPES = [
+  'pdf',
+  'image',
+  'document',
+  'auto',
+] as const satisfies readonly SourceType[];
+export type SplitSourceType = (typeof SPLIT_TYPES)[number];
+
+/**
+ * The type to send a bundle as: `pdf`, `image` or `document` when its name says so, else `auto`
+ * for the service to recognise by its content (a URL without an extension, say, which
+ * `sourceTypeFor` would take for a webpage, a kind no bundle can be).
+ */
+export function splitTypeFor(name: string, isUrl: boolean): SplitSourceType {
+  const type = sourceTypeFor(name, isUrl);
+  return (SPLIT_TYPES as readonly string[]).includes(type ?? '')
+    ? (type as SplitSourceType)
+    : 'auto';
+}

@@ -139,6 +139,8 @@ export interface ListQuery {
 export interface ExtractionListQuery extends ListQuery {
   status?: ExtractionStatus;
   schema_id?: string;
+  /** a bundle's id: only the extractions of its documents (docs/split.md) */
+  parent_id?: string;
 }
 
 export interface Schema {
@@ -239,27 +241,61 @@ export interface Usage {
   estimatedCostUsd: number;
 }
 
-/** A bundle split into its documents (docs/split.md): the classes asked for. */
-export interface SplitRequest {
-  classes: { name: string; description?: string; schema_id?: string }[];
-  other: boolean;
-}
-
-/** A document's pages in its bundle, 1-based, both inclusive. */
-export interface SplitPages {
-  from: number;
-  to: number;
-}
-
 export interface ExtractionError {
   code: FailureCode;
   message: string;
 }
 
+/** Pages of a bundle, numbered from 1, both ends included. */
+export interface SplitPages {
+  from: number;
+  to: number;
+}
+
+/** One kind of document a bundle may hold (docs/split.md). */
+export interface SplitClass {
+  /** 1–64 letters, digits, `_`, `-` or spaces, unique case-insensitively; not `other` */
+  name: string;
+  /** what such a document is, in words, for the classification */
+  description?: string;
+  /** the schema each document of the class is extracted with; none: classified only */
+  schema_id?: string;
+}
+
+/** `split` on create: cut a bundle into its documents instead of extracting it whole. */
+export interface SplitInput {
+  /** 1 to 20 classes */
+  classes: SplitClass[];
+  /** pages of no class become documents of class `other` (never extracted). Default true. */
+  other?: boolean;
+}
+
+/** The split as a bundle's record echoes it. */
+export interface SplitRequest {
+  classes: SplitClass[];
+  other: boolean;
+}
+
+/** One document of a completed bundle, in page order. */
+export interface SplitDocument {
+  /** a class's name, or `other` */
+  class: string;
+  pages: SplitPages;
+  /** the lowest of its pages' classification confidences, 0–1 */
+  confidence: number;
+  /** the document's own extraction; null when its class names no schema (or is `other`) */
+  extractionId: string | null;
+}
+
+/** A completed bundle's `result` (`output` on list records). */
+export interface SplitResult {
+  documents: SplitDocument[];
+}
+
 /** `GET /extractions/{id}`: `source`/`result`, `totalTokens` a number. */
 export interface Extraction {
   id: string;
-  /** null for a bundle split into its documents (`split`) */
+  /** null on a bundle (created with `split`) */
   schemaId: string | null;
   source: {
     type: 'text' | 'image' | 'pdf' | 'url' | 'document' | 'spreadsheet' | 'email' | 'auto';
@@ -276,8 +312,6 @@ export interface Extraction {
   error: ExtractionError | null;
   metadata: Record<string, string>;
   updatedAt: string;
-  /** only on a bundle split into its documents */
-  split?: SplitRequest;
   /** only when created with `citations: true`; null until completed */
   citations?: Citations | null;
   /** only when non-empty */
@@ -291,9 +325,11 @@ export interface Extraction {
   review?: Review;
   /** once reviewed: the corrected output (approved) or null (rejected) */
   reviewedResult?: unknown;
-  /** only on a document of a split bundle: the bundle's extraction */
+  /** only on a bundle: the split it was created with; its `result` is a `SplitResult` */
+  split?: SplitRequest;
+  /** only on a bundle's document: the bundle's id */
   parentId?: string;
-  /** only on a document of a split bundle: its pages in the bundle */
+  /** only on a bundle's document: its pages in the bundle (citations use these numbers) */
   pages?: SplitPages;
 }
 
@@ -303,13 +339,14 @@ export interface ExtractionListItem {
   createdAt: string;
   charged: boolean;
   input: {
-    /** null for a bundle split into its documents (`split`) */
+    /** null on a bundle */
     schema_id: string | null;
     type: SourceType;
     source: string;
     file?: UploadedFile;
     format?: SourceFormat;
     instruction?: string;
+    /** only on a bundle */
     split?: SplitRequest;
   };
   output: unknown;
@@ -328,9 +365,9 @@ export interface ExtractionListItem {
   review?: Review;
   /** once reviewed: the corrected output (approved) or null (rejected) */
   reviewedResult?: unknown;
-  /** only on a document of a split bundle: the bundle's extraction */
+  /** only on a bundle's document: the bundle's id */
   parentId?: string;
-  /** only on a document of a split bundle: its pages in the bundle */
+  /** only on a bundle's document: its pages in the bundle */
   pages?: SplitPages;
 }
 

@@ -15,7 +15,7 @@ import {
   autoKindFor,
   type FormatName,
 } from '@xt/contract';
-import { SOURCE_TYPES as SDK_SOURCE_TYPES, sourceTypeFor } from '@xt/sdk';
+import { SOURCE_TYPES as SDK_SOURCE_TYPES, sourceTypeFor, splitTypeFor } from '@xt/sdk';
 import type { serializeListRecord, serializeSingleRecord } from '@xt/contract';
 import type * as sdk from '@xt/sdk';
 import type { ExtractionCompleted } from '../extractions/response.ts';
@@ -72,6 +72,10 @@ const checks: {
   model: Equal<sdk.Model, ModelInfo>;
   suggestion: Fits<Omit<sdk.SchemaSuggestion, 'structure'>, Omit<Suggestion, 'structure'>>;
   conversion: Fits<Omit<sdk.SchemaConversion, 'structure'>, Omit<Conversion, 'structure'>>;
+  splitClass: Equal<sdk.SplitClass, contract.SplitClass>;
+  splitRequest: Equal<sdk.SplitRequest, contract.SplitRequest>;
+  splitPages: Equal<sdk.SplitPages, contract.SplitPages>;
+  splitResult: Equal<sdk.SplitResult, contract.SplitResult>;
 } = {
   statuses: true,
   sourceTypes: true,
@@ -100,6 +104,10 @@ const checks: {
   model: true,
   suggestion: true,
   conversion: true,
+  splitClass: true,
+  splitRequest: true,
+  splitPages: true,
+  splitResult: true,
 };
 
 describe('SDK wire types', () => {
@@ -126,6 +134,25 @@ describe('copies of the source-kind registry', () => {
         expect(sourceTypeFor(`https://example.com/file${extension}`, true), extension).toBe(byUrl);
       }
     }
+  });
+
+  it("the Python client sends a bundle as the SDK's splitTypeFor does", () => {
+    const client = readFileSync(
+      new URL('../../../../clients/python/src/xt_sdk/client.py', import.meta.url),
+      'utf8',
+    );
+    const python = new Map<string, string>();
+    for (const [, list, type] of client.matchAll(/dict\.fromkeys\(\s*\[([^\]]*)\],\s*"(\w+)"/g))
+      for (const [, ext] of list!.matchAll(/"([^"]+)"/g)) python.set(ext!, type!);
+    expect(python.size).toBeGreaterThan(20);
+    const extensions = new Set([
+      ...python.keys(),
+      ...Object.values(FORMATS).flatMap((f) => [...f.extensions]),
+    ]);
+    for (const extension of extensions)
+      expect(python.get(extension) ?? 'auto', extension).toBe(
+        splitTypeFor(`bundle${extension}`, false),
+      );
   });
 
   it('the Python client types the same values', () => {

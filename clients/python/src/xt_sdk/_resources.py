@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any, Iterator, Mapping, Optional, Sequence, cast
+from typing import Any, Iterator, Mapping, Optional, Sequence, Union, cast
 from urllib.parse import quote
 
 from ._multipart import FileInput, FilePart, encode_multipart, read_file
 from ._pages import iterate_pages
 from ._transport import Transport
+from .errors import ApiError, XtError
 from .types import (
     DatasetCase,
     Extraction,
@@ -22,6 +23,9 @@ from .types import (
     Schema,
     SchemaConversion,
     SchemaSuggestion,
+    SplitDocumentRecord,
+    SplitOutcome,
+    SplitResult,
     WebhookDelivery,
     WebhookEndpoint,
     WebhookEndpointWithSecret,
@@ -183,9 +187,11 @@ class Extractions:
         end_date: Optional[str] = None,
         status: Optional[ExtractionStatus] = None,
         schema_id: Optional[str] = None,
+        parent_id: Optional[str] = None,
     ) -> Page:
+        """``parent_id``: only the extractions of a bundle's documents (docs/split.md)."""
         query = _list_query(page, limit, search, start_date, end_date)
-        query.update(status=status, schema_id=schema_id)
+        query.update(status=status, schema_id=schema_id, parent_id=parent_id)
         return cast(Page, self._http.request("GET", "/extractions", query=query).data)
 
     def all(
@@ -196,15 +202,44 @@ class Extractions:
         end_date: Optional[str] = None,
         status: Optional[ExtractionStatus] = None,
         schema_id: Optional[str] = None,
+        parent_id: Optional[str] = None,
         page_size: int = 100,
     ) -> Iterator[ExtractionListItem]:
         """Every extraction matching, fetched page by page (``page_size`` a request)."""
         query = _list_query(None, page_size, search, start_date, end_date)
-        query.update(status=status, schema_id=schema_id)
+        query.update(status=status, schema_id=schema_id, parent_id=parent_id)
         return iterate_pages(lambda q: self.list(**_kwargs(q)), query)
 
     def delete(self, extraction_id: str) -> None:
         self._http.request("DELETE", f"/extractions/{_id(extraction_id)}")
+
+    def documents(self, bundle: Union[str, Extraction]) -> SplitOutcome:
+        """
+        A bundle's record (docs/split.md) and its documents in page order, each with its
+        extraction's record: what ``XtClient.split`` returns, for a bundle created otherwise or
+        told of by a webhook. Read once it is completed; before that it has no documents.
+        """
+        parent = self.get(bundle) if isinstance(bundle, str) else bundle
+        result = parent.get("result")
+        if "split" not in parent or not isinstance(result, dict) or "documents" not in result:
+            raise XtError(f"extraction {parent['id']} is not a completed bundle: it has no documents")
+        documents: list[SplitDocumentRecord] = []
+        for document in cast(SplitResult, result)["documents"]:
+            child = document["extractionId"]
+            record = cast(SplitDocumentRecord, {**document, "extraction": None})
+            if child is not None:
+                record["extraction"] = self._get_unless_deleted(child)
+            documents.append(record)
+        return {"parent": parent, "documents": documents}
+
+    def _get_unless_deleted(self, extraction_id: str) -> Optional[Extraction]:
+        # Deleting one document's extraction alone is allowed; the bundle still names it.
+        try:
+            return self.get(extraction_id)
+        except ApiError as error:
+            if error.status == 404:
+                return None
+            raise
 
     def review(
         self,

@@ -7,15 +7,42 @@ import os
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, cast
+from pathlib import PurePath
+from typing import Any, Callable, Mapping, Optional, Sequence, cast
+from urllib.parse import urlsplit
 
 from ._multipart import FileInput, FilePart, encode_multipart, read_file
 from ._resources import Extractions, Models, Reviews, Schemas, Webhooks
 from ._transport import RetryPolicy, Transport
 from .errors import ApiError, ExtractionFailedError, XtError
-from .types import Extraction, ExtractionOutcome, Priority, Progress, PublicModel, SourceType
+from .types import (
+    Extraction,
+    ExtractionOutcome,
+    Priority,
+    Progress,
+    PublicModel,
+    SourceType,
+    SplitClass,
+    SplitOutcome,
+    SplitSourceType,
+)
 
 _FINAL = ("completed", "failed")
+
+# The names a bundle's kind is told by when ``split`` is not given a ``type``; any other name is
+# sent as ``auto``, for the service to recognise by its content (the registry: docs/sources.md;
+# apps/api/src/sdk/contract-types.test.ts holds this table to the TypeScript SDK's).
+_SPLIT_TYPES: dict[str, SplitSourceType] = {
+    **dict.fromkeys([".pdf"], "pdf"),
+    **dict.fromkeys(
+        [".png", ".jpg", ".jpeg", ".gif", ".webp", ".tif", ".tiff", ".bmp", ".avif", ".heic", ".heif"],
+        "image",
+    ),
+    **dict.fromkeys(
+        [".docx", ".docm", ".dotx", ".doc", ".dot", ".odt", ".rtf", ".pptx", ".pptm", ".ppsx", ".ppt", ".pps", ".odp"],
+        "document",
+    ),
+}
 
 
 @dataclass
@@ -63,7 +90,7 @@ class XtClient:
 
     def create_extraction(
         self,
-        schema_id: str,
+        schema_id: Optional[str],
         type: SourceType,
         source: Optional[str] = None,
         *,
@@ -77,6 +104,7 @@ class XtClient:
         cache: bool = True,
         cache_max_age: Optional[int] = None,
         priority: Optional[Priority] = None,
+        split: Optional[Mapping[str, Any]] = None,
         wait_seconds: Optional[int] = None,
         idempotency_key: Optional[str] = None,
     ) -> CreatedExtraction:
@@ -85,7 +113,9 @@ class XtClient:
         ``cache=False`` does the work afresh; ``cache_max_age`` (seconds) is the oldest earlier
         answer to reuse (docs/reuse.md), the service's default when unset. ``priority="batch"``
         sends the model calls through the provider's batch interface: cheaper, within hours
-        (docs/batch.md).
+        (docs/batch.md). ``split`` (``{"classes": [...], "other": bool}``) with ``schema_id``
+        None cuts a bundle into documents, each extracted with its class's schema
+        (docs/split.md; ``split()`` waits for one).
         ``wait_seconds`` sends ``Prefer: wait=N`` (0 answers at once). A synchronous failure
         raises ExtractionFailedError; a refused request ApiError.
         """
@@ -97,7 +127,10 @@ class XtClient:
         headers = {"Idempotency-Key": key}
         if wait_seconds is not None:
             headers["Prefer"] = f"wait={wait_seconds}"
-        fields: dict[str, Any] = {"schema_id": schema_id, "type": type}
+        fields: dict[str, Any] = {"type": type}
+        # A split names its schemas per class: the service refuses a top-level schema_id with it.
+        if schema_id is not None:
+            fields["schema_id"] = schema_id
         if model is not None:
             fields["model"] = model
         if instruction is not None:
@@ -110,6 +143,9 @@ class XtClient:
                 form = {k: str(v) for k, v in fields.items()}
                 if metadata:
                     form["metadata"] = json.dumps(metadata)
+                if split is not None:
+                    # Multipart carries the split as a JSON-encoded text field.
+                    form["split"] = json.dumps(split)
                 if citations:
                     form["citations"] = "true"
                 if not cache:
@@ -123,6 +159,8 @@ class XtClient:
                 )
             else:
                 payload = {**fields, "source": source}
+                if split is not None:
+                    payload["split"] = dict(split)
                 if metadata:
                     payload["metadata"] = metadata
                 if citations:
@@ -178,7 +216,7 @@ class XtClient:
 
     def extract(
         self,
-        schema_id: str,
+        schema_id: Optional[str],
         type: SourceType,
         source: Optional[str] = None,
         *,
@@ -223,3 +261,46 @@ class XtClient:
         if "reused" in record:
             done["reused"] = record["reused"]
         return done
+
+    def split(
+        self,
+        source: Optional[str] = None,
+        *,
+        classes: Sequence[SplitClass],
+        other: Optional[bool] = None,
+        type: Optional[SplitSourceType] = None,
+        file: Optional[FileInput] = None,
+        filename: Optional[str] = None,
+        **options: Any,
+    ) -> SplitOutcome:
+        """
+        Cuts a bundle (``source`` a URL, or ``file`` a path, bytes or binary file) into its
+        documents, each of a class of ``classes`` (``{"name", "description"?, "schema_id"?}``)
+        and extracted with its schema, and waits for it as ``extract`` does (the other options
+        are ``extract``'s): the bundle completes once every document's extraction is final.
+        ``other=False``: no documents of class ``other`` for pages of no class. ``type`` defaults
+        to ``pdf``, ``image`` or ``document`` by the name, else ``auto``. Returns the bundle's
+        record and its documents in page order, each with its extraction's record (None for a
+        class without a schema and for ``other``). Raises ExtractionFailedError when the split
+        itself failed; a document's failed extraction is in its record, not raised.
+        """
+        spec: dict[str, Any] = {"classes": [dict(c) for c in classes]}
+        if other is not None:
+            spec["other"] = other
+        kind = type or _split_type(source, file, filename)
+        done = self.extract(None, kind, source, file=file, filename=filename, split=spec, **options)
+        return self.extractions.documents(done["id"])
+
+
+def _split_type(
+    source: Optional[str], file: Optional[FileInput], filename: Optional[str]
+) -> SplitSourceType:
+    if filename is not None:
+        name = filename
+    elif source is not None:
+        name = urlsplit(source).path
+    elif isinstance(file, (str, os.PathLike)):
+        name = os.fspath(file)
+    else:
+        name = str(getattr(file, "name", ""))
+    return _SPLIT_TYPES.get(PurePath(name).suffix.lower(), "auto")

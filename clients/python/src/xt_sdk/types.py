@@ -14,6 +14,8 @@ Priority = Literal["standard", "batch"]
 WebhookEventType = Literal["extraction.completed", "extraction.failed", "extraction.reviewed"]
 ReviewStatus = Literal["needs_review", "approved", "rejected"]
 ReviewDecision = Literal["approve", "reject"]
+#: the types a bundle (``split``, docs/split.md) may be sent as
+SplitSourceType = Literal["pdf", "image", "document", "auto"]
 
 
 class FieldError(TypedDict):
@@ -217,6 +219,46 @@ class DatasetCase(TypedDict):
     recorded: Any
 
 
+#: pages of a bundle, numbered from 1, both ends included (``from`` is a keyword: dict syntax)
+SplitPages = TypedDict("SplitPages", {"from": int, "to": int})
+
+
+class _SplitClassOptional(TypedDict, total=False):
+    #: what such a document is, in words, for the classification
+    description: str
+    #: the schema each document of the class is extracted with; none: classified only
+    schema_id: str
+
+
+class SplitClass(_SplitClassOptional):
+    """One kind of document a bundle may hold (docs/split.md)."""
+
+    #: 1-64 letters, digits, ``_``, ``-`` or spaces, unique case-insensitively; not ``other``
+    name: str
+
+
+class SplitRequest(TypedDict):
+    """The split as a bundle's record echoes it."""
+
+    classes: list[SplitClass]
+    #: pages of no class became documents of class ``other``
+    other: bool
+
+
+#: one document of a completed bundle's ``result["documents"]``, in page order; ``extractionId``
+#: is None when its class names no schema (or is ``other``)
+SplitDocument = TypedDict(
+    "SplitDocument",
+    {"class": str, "pages": SplitPages, "confidence": float, "extractionId": Optional[str]},
+)
+
+
+class SplitResult(TypedDict):
+    """A completed bundle's ``result`` (``output`` on list records)."""
+
+    documents: list[SplitDocument]
+
+
 class _GroundedOptional(TypedDict, total=False):
     #: only when queued for review
     review: Review
@@ -232,11 +274,24 @@ class _GroundedOptional(TypedDict, total=False):
     progress: Progress
 
 
-class Extraction(_GroundedOptional):
+class _RecordOptional(_GroundedOptional, total=False):
+    #: only on a bundle's document: the bundle's id
+    parentId: str
+    #: only on a bundle's document: its pages in the bundle (citations use these numbers)
+    pages: SplitPages
+
+
+class _ExtractionOptional(_RecordOptional, total=False):
+    #: only on a bundle: the split it was created with; its ``result`` is a ``SplitResult``
+    split: SplitRequest
+
+
+class Extraction(_ExtractionOptional):
     """``GET /extractions/{id}``: ``source`` and ``result``; ``totalTokens`` a number."""
 
     id: str
-    schemaId: str
+    #: None on a bundle (created with ``split``)
+    schemaId: Optional[str]
     source: ExtractionSource
     result: Any
     status: ExtractionStatus
@@ -250,7 +305,7 @@ class Extraction(_GroundedOptional):
     priority: Priority
 
 
-class ExtractionListItem(_GroundedOptional):
+class ExtractionListItem(_RecordOptional):
     """``GET /extractions`` records: ``input`` and ``output``; ``totalTokens`` numeric text."""
 
     id: str
@@ -362,3 +417,18 @@ class SchemaConversion(TypedDict):
 
     structure: Structure
     dropped: list[DroppedPart]
+
+
+class SplitDocumentRecord(SplitDocument):
+    """A document of a bundle with its extraction's record."""
+
+    #: final (completed or failed); None when the class names no schema, for ``other``, and for
+    #: a document whose extraction was deleted since
+    extraction: Optional[Extraction]
+
+
+class SplitOutcome(TypedDict):
+    """What ``XtClient.split`` returns: the bundle's record and its documents in page order."""
+
+    parent: Extraction
+    documents: list[SplitDocumentRecord]

@@ -5,12 +5,14 @@ import { extractionsCommand } from './extractions.ts';
 import { modelsCommand } from './models.ts';
 import { reviewsCommand } from './reviews.ts';
 import { schemasCommand } from './schemas.ts';
+import { splitCommand } from './split.ts';
 import { webhooksCommand } from './webhooks.ts';
 
 /** Every `xt` command by name; a new command is one entry here. */
 export const commands: Record<string, Command> = {
   extract: extractCommand,
   schemas: schemasCommand,
+  split: splitCommand,
   extractions: extractionsCommand,
   webhooks: webhooksCommand,
   models: modelsCommand,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { CreateExtractionParams } from '../client.ts';
+import type { CreateExtractionParams } from '../create-params.ts';
 import { fileInside } from '../file-inside.ts';
 import { FILE_EXTENSIONS, sourceTypeFor } from '../source-type.ts';
 import type { SchemaInput, SourceType } from '../types.ts';

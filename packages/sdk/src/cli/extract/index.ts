@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { CreateExtractionParams, XtClient } from '../../client.ts';
+import type { XtClient } from '../../client.ts';
+import type { CreateExtractionParams } from '../../create-params.ts';
 import { ApiError, ExtractionFailedError } from '../../errors.ts';
 import type {
   ExtractionPriority,
@@ -20,7 +21,7 @@ import {
   type Format,
   type ResultRow,
 } from './output.ts';
-import { runPool } from './pool.ts';
+import { runPool } from '../../pool.ts';
 import { SOURCE_TYPES } from '../../source-type.ts';
 import { Progress } from './progress.ts';
 
