@@ -13,27 +13,31 @@ import {
 import { formatDateTime, formatNumber, shortId } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import { schemaChoiceLabel } from '../schema-summary.ts';
-import { STATUSES, type ExtractionListRecord, type Schema } from '../types.ts';
+import { BundleNote } from '../split/list-cells.tsx';
+import type { SplitListRecord } from '../split/wire.ts';
+import { STATUSES, type Schema } from '../types.ts';
 
 interface Filters {
   status: string;
   schema_id: string;
   startDate: string;
   endDate: string;
+  /** A bundle's documents (docs/split.md): set from the bundle's page, not in the form. */
+  parent_id: string;
 }
 
-const NONE: Filters = { status: '', schema_id: '', startDate: '', endDate: '' };
+const NONE: Filters = { status: '', schema_id: '', startDate: '', endDate: '', parent_id: '' };
 
 /** The account's schemas for pickers (the 100 newest; the API's largest page). */
 export function useSchemaChoices() {
   return useLoad(() => api.get<Page<Schema>>('/schemas?limit=100'), []);
 }
 
-function sourceLabel(r: ExtractionListRecord): string {
+function sourceLabel(r: SplitListRecord): string {
   return r.input.file ? r.input.file.name : r.input.source;
 }
 
-function columns(schemaNames: Map<string, string>): Column<ExtractionListRecord>[] {
+function columns(schemaNames: Map<string, string>): Column<SplitListRecord>[] {
   return [
     {
       label: 'Extraction',
@@ -57,8 +61,13 @@ function columns(schemaNames: Map<string, string>): Column<ExtractionListRecord>
       label: 'Schema',
       kind: 'wrap',
       cell: (r) =>
-        schemaNames.get(r.input.schema_id) ?? (
-          <span class="muted">{shortId(r.input.schema_id)}</span>
+        r.input.schema_id === null ? (
+          // A bundle names a schema per class, not one of its own.
+          <span class="muted">by class</span>
+        ) : (
+          (schemaNames.get(r.input.schema_id) ?? (
+            <span class="muted">{shortId(r.input.schema_id)}</span>
+          ))
         ),
     },
     {
@@ -67,6 +76,7 @@ function columns(schemaNames: Map<string, string>): Column<ExtractionListRecord>
       cell: (r) => (
         <>
           <span class="badge">{r.input.type}</span> {sourceLabel(r)}
+          <BundleNote record={r} />
         </>
       ),
     },
@@ -78,13 +88,16 @@ function columns(schemaNames: Map<string, string>): Column<ExtractionListRecord>
 export function ExtractionsPage() {
   useTitle('Extractions');
   const initial = new URLSearchParams(location.search);
-  const [form, setForm] = useState<Filters>({ ...NONE, schema_id: initial.get('schema_id') ?? '' });
+  const [form, setForm] = useState<Filters>({
+    ...NONE,
+    schema_id: initial.get('schema_id') ?? '',
+    parent_id: initial.get('parent_id') ?? '',
+  });
   const [applied, setApplied] = useState<Filters>(form);
   const [page, setPage] = useState(1);
   const schemas = useSchemaChoices();
   const list = useLoad(
-    () =>
-      api.get<Page<ExtractionListRecord>>(`/extractions${query({ ...applied, page, limit: 20 })}`),
+    () => api.get<Page<SplitListRecord>>(`/extractions${query({ ...applied, page, limit: 20 })}`),
     [applied, page],
   );
   const names = new Map((schemas.data?.data ?? []).map((s) => [s.id, s.name]));
@@ -158,6 +171,15 @@ export function ExtractionsPage() {
           )}
         </div>
       </form>
+      {applied.parent_id && (
+        <p class="muted" data-testid="parent-filter">
+          The documents of bundle{' '}
+          <a href={`/dashboard/extractions/${applied.parent_id}`} class="mono">
+            {shortId(applied.parent_id)}
+          </a>
+          .
+        </p>
+      )}
       {list.error && (
         <ErrorNotice
           error={
