@@ -155,7 +155,12 @@ export function RunExtractionPage() {
               name="split"
               checked={splitting}
               aria-describedby="split-hint"
-              onChange={(e) => setSplitting(e.currentTarget.checked)}
+              onChange={(e) => {
+                const on = e.currentTarget.checked;
+                setSplitting(on);
+                // A bundle is a file or a URL; typed text has no pages to split.
+                if (on && mode === 'text') chooseMode('file');
+              }}
             />
             Split a bundle into documents
           </label>

@@ -1,15 +1,10 @@
+import { Fragment } from 'preact';
 import { StatusBadge } from '../components/ui.tsx';
 import { shortId } from '../format.ts';
 import { useLoad } from '../hooks.ts';
 import { previewUrl } from '../review/place.ts';
 import { childStatuses } from './children.ts';
-import {
-  OTHER_CLASS,
-  bundlePages,
-  pageRange,
-  percent,
-  type DrawnDocument,
-} from './documents.ts';
+import { OTHER_CLASS, bundlePages, pageRange, percent, type DrawnDocument } from './documents.ts';
 import type { SplitRecord } from './wire.ts';
 import type { ExtractionStatus } from '../types.ts';
 
@@ -60,26 +55,21 @@ export function BundleView(props: {
             data-page={page}
             data-document={d.number}
           >
-            <div class="bundle-page__sheet">
+            <span class="visually-hidden">
+              Page {page}: document {d.number}, {d.class}
+            </span>
+            <div class="bundle-page__sheet" aria-hidden="true">
               {previews.has(page) ? (
                 <img src={previewUrl(record.id, page)} alt="" loading="lazy" />
               ) : (
-                <span class="bundle-page__blank" aria-hidden="true" />
+                <span class="bundle-page__blank" />
               )}
+              <span class="bundle-page__number">{page}</span>
             </div>
-            <span class="bundle-page__label">
-              <span class="bundle-page__number">
-                <span class="visually-hidden">Page </span>
-                {page}
-              </span>
-              <span class="bundle-page__doc">
-                <span class="visually-hidden">, document </span>
-                {d.number}
-                <span aria-hidden="true"> · </span>
-                <span class="visually-hidden"> (</span>
-                {d.class}
-                <span class="visually-hidden">)</span>
-              </span>
+            {/* The same in words a glance takes in: the document's number and class. */}
+            <span class="bundle-page__label" aria-hidden="true">
+              <span class="bundle-page__key">{d.number}</span>
+              <span class="bundle-page__class">{breakable(d.class)}</span>
             </span>
           </li>
         ))}
@@ -126,4 +116,19 @@ function DocumentEntry(props: {
       </span>
     </li>
   );
+}
+
+/** A class name that may wrap after its underscores ("delivery_ note"), not mid-word. */
+function breakable(name: string) {
+  const parts = name.split('_');
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {part}
+      {i < parts.length - 1 && (
+        <>
+          _<wbr />
+        </>
+      )}
+    </Fragment>
+  ));
 }

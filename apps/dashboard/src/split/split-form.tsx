@@ -4,6 +4,9 @@ import { schemaChoiceLabel } from '../schema-summary.ts';
 import type { Schema } from '../types.ts';
 import type { SplitSpec } from './wire.ts';
 
+/** What the first classes' names might be: a mail room's usual mix (docs/split.md). */
+const EXAMPLES = ['invoice', 'delivery_note', 'contract'];
+
 /** The API's bound on a split's classes (docs/split.md). */
 const MAX_CLASSES = 20;
 
@@ -77,7 +80,7 @@ export function SplitClassesField(props: {
                 id={f.id}
                 value={c.name}
                 maxLength={64}
-                placeholder="invoice"
+                placeholder={EXAMPLES[i]}
                 aria-describedby={f.describedBy}
                 aria-invalid={f.invalid}
                 onInput={(e) => set(i, { name: e.currentTarget.value })}
@@ -90,7 +93,7 @@ export function SplitClassesField(props: {
                 id={f.id}
                 value={c.description}
                 maxLength={1000}
-                placeholder="A bill asking for payment"
+                placeholder={i === 0 ? 'A bill asking for payment' : undefined}
                 aria-describedby={f.describedBy}
                 aria-invalid={f.invalid}
                 onInput={(e) => set(i, { description: e.currentTarget.value })}
@@ -128,7 +131,7 @@ export function SplitClassesField(props: {
           )}
         </fieldset>
       ))}
-      <div class="form-actions">
+      <div class="form-actions split-form__add">
         <button
           type="button"
           class="button button--small"
