@@ -16,7 +16,6 @@ import { ReviewSection } from '../review/review-section.tsx';
 import { BundleView } from '../split/bundle-view.tsx';
 import { documentsOf, drawDocuments } from '../split/documents.ts';
 import { BundleOf, SplitClasses } from '../split/split-details.tsx';
-import type { SplitRecord } from '../split/wire.ts';
 import type { ExtractionRecord, ExtractionReview, SheetExcerpt } from '../types.ts';
 
 const POLL_MS = 1000;
@@ -25,7 +24,7 @@ export function ExtractionDetailPage() {
   const { params } = useRoute();
   const id = params.id ?? '';
   useTitle(`Extraction ${id.slice(0, 8)}`);
-  const record = useLoad(() => api.get<SplitRecord>(`/extractions/${id}`), [id]);
+  const record = useLoad(() => api.get<ExtractionRecord>(`/extractions/${id}`), [id]);
   const r = record.data;
   const running = r?.status === 'pending' || r?.status === 'processing';
   // Read again once final: the page previews are stored with the completion.
@@ -215,8 +214,7 @@ export function ExtractionDetailPage() {
       </div>
       {r.status === 'completed' && r.citations && !r.split && (
         <ReviewSection
-          // Only a bundle has no schema, and a bundle has no review view of its own.
-          record={r as ExtractionRecord}
+          record={r}
           previewPages={review.data?.previewPages ?? []}
           partPreviews={review.data?.partPreviews ?? {}}
           sheets={cells.data?.sheets}

@@ -14,8 +14,7 @@ import { formatDateTime, formatNumber, shortId } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import { schemaChoiceLabel } from '../schema-summary.ts';
 import { BundleNote } from '../split/list-cells.tsx';
-import type { SplitListRecord } from '../split/wire.ts';
-import { STATUSES, type Schema } from '../types.ts';
+import { STATUSES, type ExtractionListRecord, type Schema } from '../types.ts';
 
 interface Filters {
   status: string;
@@ -33,11 +32,11 @@ export function useSchemaChoices() {
   return useLoad(() => api.get<Page<Schema>>('/schemas?limit=100'), []);
 }
 
-function sourceLabel(r: SplitListRecord): string {
+function sourceLabel(r: ExtractionListRecord): string {
   return r.input.file ? r.input.file.name : r.input.source;
 }
 
-function columns(schemaNames: Map<string, string>): Column<SplitListRecord>[] {
+function columns(schemaNames: Map<string, string>): Column<ExtractionListRecord>[] {
   return [
     {
       label: 'Extraction',
@@ -60,15 +59,12 @@ function columns(schemaNames: Map<string, string>): Column<SplitListRecord>[] {
     {
       label: 'Schema',
       kind: 'wrap',
-      cell: (r) =>
-        r.input.schema_id === null ? (
-          // A bundle names a schema per class, not one of its own.
-          <span class="muted">by class</span>
-        ) : (
-          (schemaNames.get(r.input.schema_id) ?? (
-            <span class="muted">{shortId(r.input.schema_id)}</span>
-          ))
-        ),
+      cell: (r) => {
+        const id = r.input.schema_id;
+        // A split bundle names a schema per class (docs/split.md), none of its own.
+        if (id === null) return <span class="muted">split</span>;
+        return schemaNames.get(id) ?? <span class="muted">{shortId(id)}</span>;
+      },
     },
     {
       label: 'Source',
@@ -97,7 +93,8 @@ export function ExtractionsPage() {
   const [page, setPage] = useState(1);
   const schemas = useSchemaChoices();
   const list = useLoad(
-    () => api.get<Page<SplitListRecord>>(`/extractions${query({ ...applied, page, limit: 20 })}`),
+    () =>
+      api.get<Page<ExtractionListRecord>>(`/extractions${query({ ...applied, page, limit: 20 })}`),
     [applied, page],
   );
   const names = new Map((schemas.data?.data ?? []).map((s) => [s.id, s.name]));

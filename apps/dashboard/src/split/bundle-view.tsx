@@ -5,8 +5,7 @@ import { useLoad } from '../hooks.ts';
 import { previewUrl } from '../review/place.ts';
 import { childStatuses } from './children.ts';
 import { OTHER_CLASS, bundlePages, pageRange, percent, type DrawnDocument } from './documents.ts';
-import type { SplitRecord } from './wire.ts';
-import type { ExtractionStatus } from '../types.ts';
+import type { ExtractionRecord, ExtractionStatus } from '../types.ts';
 
 /**
  * A split bundle (docs/split.md) on its extraction's page: each document in a legend (its class,
@@ -15,7 +14,7 @@ import type { ExtractionStatus } from '../types.ts';
  * words, so colour is never the only cue; `other` pages are grey and hatched.
  */
 export function BundleView(props: {
-  record: SplitRecord;
+  record: ExtractionRecord;
   documents: DrawnDocument[];
   /** The pages the worker stored a preview of (the first ones of the bundle). */
   previewPages: number[];

@@ -1,6 +1,5 @@
 import { api, query, type Page } from '../api.ts';
-import type { ExtractionStatus } from '../types.ts';
-import type { SplitListRecord } from './wire.ts';
+import type { ExtractionListRecord, ExtractionStatus } from '../types.ts';
 
 /** The API's largest page of a list. */
 const LIMIT = 100;
@@ -11,7 +10,7 @@ const MAX_PAGES = 20;
 export async function childStatuses(parentId: string): Promise<Map<string, ExtractionStatus>> {
   const statuses = new Map<string, ExtractionStatus>();
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const list = await api.get<Page<SplitListRecord>>(
+    const list = await api.get<Page<ExtractionListRecord>>(
       `/extractions${query({ parent_id: parentId, limit: LIMIT, page })}`,
     );
     for (const child of list.data) statuses.set(child.id, child.status);

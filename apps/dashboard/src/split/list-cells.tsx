@@ -1,13 +1,13 @@
 import { shortId } from '../format.ts';
 import { documentsOf, pageRange } from './documents.ts';
-import type { SplitListRecord } from './wire.ts';
+import type { ExtractionListRecord } from '../types.ts';
 
 /**
  * A line under a list row's source saying where it sits in a split (docs/split.md): a bundle's
  * documents, or which pages of which bundle a document is. Plain text: a row's one link is the
  * extraction itself.
  */
-export function BundleNote(props: { record: SplitListRecord }) {
+export function BundleNote(props: { record: ExtractionListRecord }) {
   const r = props.record;
   if (r.input.split) {
     const documents = documentsOf(r.output);

@@ -1,13 +1,13 @@
 import { shortId } from '../format.ts';
 import { useSchemaChoices } from '../pages/extractions.tsx';
 import { pageRange } from './documents.ts';
-import type { PageRange, SplitSpec } from './wire.ts';
+import type { SplitPages, SplitRequest } from '../types.ts';
 
 /**
  * A bundle's classes, where an ordinary extraction names its schema: each class with the
  * schema its documents are extracted with (or none), and what becomes of pages of no class.
  */
-export function SplitClasses(props: { split: SplitSpec }) {
+export function SplitClasses(props: { split: SplitRequest }) {
   const schemas = useSchemaChoices();
   const names = new Map((schemas.data?.data ?? []).map((s) => [s.id, s.name]));
   return (
@@ -39,7 +39,7 @@ export function SplitClasses(props: { split: SplitSpec }) {
 }
 
 /** A child's place in its bundle: "pages 1–2 of bundle <the parent>". */
-export function BundleOf(props: { parentId: string; pages: PageRange | null | undefined }) {
+export function BundleOf(props: { parentId: string; pages: SplitPages | undefined }) {
   return (
     <span data-testid="bundle-of">
       {props.pages ? pageRange(props.pages) : 'part'} of bundle{' '}

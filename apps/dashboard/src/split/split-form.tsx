@@ -1,8 +1,7 @@
 import { errorsFor, type FieldError } from '../api.ts';
 import { ErrorNotice, Field } from '../components/ui.tsx';
 import { schemaChoiceLabel } from '../schema-summary.ts';
-import type { Schema } from '../types.ts';
-import type { SplitSpec } from './wire.ts';
+import type { Schema, SplitRequest } from '../types.ts';
 
 /** What the first classes' names might be: a mail room's usual mix (docs/split.md). */
 const EXAMPLES = ['invoice', 'delivery_note', 'contract'];
@@ -26,7 +25,7 @@ export const EMPTY_CLASS: ClassDraft = { name: '', description: '', schemaId: ''
 export const NEW_SPLIT: SplitDraft = { classes: [EMPTY_CLASS], other: true };
 
 /** What `split` the create request carries: optional parts left out when empty. */
-export function splitRequest(draft: SplitDraft): SplitSpec {
+export function splitRequest(draft: SplitDraft): SplitRequest {
   return {
     classes: draft.classes.map((c) => ({
       name: c.name.trim(),
