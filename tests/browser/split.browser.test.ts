@@ -7,6 +7,7 @@
  * API, worker, PostgreSQL, Redis and Chromium; the model stand-in classifies the pages by their
  * titles and answers the children with sample values.
  */
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
 import { textPdf } from '@xt/testkit/fixtures';
@@ -61,6 +62,10 @@ afterAll(async () => {
 
 const poll = { timeout: 60_000, interval: 250 };
 
+/** The file input (the source's "File" radio has the same label). */
+const fileInput = (page: Page) =>
+  page.getByLabel('File', { exact: true }).and(page.locator('input[type=file]'));
+
 const record = async (id: string) =>
   (await dash.api.request('GET', `/v1/extractions/${id}`)).body.data;
 
@@ -80,7 +85,7 @@ it('splits a bundle from the form and shows its documents by colour, linked both
     .getByLabel('Description (optional)')
     .fill('A bill asking for payment');
   await page.getByLabel('Type').selectOption('pdf');
-  await page.getByLabel('File', { exact: true }).setInputFiles({
+  await fileInput(page).setInputFiles({
     name: 'mailroom.pdf',
     mimeType: 'application/pdf',
     buffer: await textPdf(PAGES),
@@ -185,7 +190,7 @@ it('shows the API’s refusal of a class beside that class’s name', async () =
   await page.getByRole('button', { name: 'Add a class' }).click();
   const second = page.getByRole('group', { name: 'Class 2' });
   await second.getByLabel('Name').fill('Invoice');
-  await page.getByLabel('File', { exact: true }).setInputFiles({
+  await fileInput(page).setInputFiles({
     name: 'mailroom.pdf',
     mimeType: 'application/pdf',
     buffer: await textPdf(PAGES.slice(0, 2)),
