@@ -13,6 +13,7 @@ import {
 import { formatBytes, formatDateTime, formatNumber } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import { ReviewSection } from '../review/review-section.tsx';
+import { BundleProgress } from '../split/bundle-progress.tsx';
 import { BundleView } from '../split/bundle-view.tsx';
 import { documentsOf, drawDocuments } from '../split/documents.ts';
 import { BundleOf, SplitClasses } from '../split/split-details.tsx';
@@ -178,11 +179,7 @@ export function ExtractionDetailPage() {
           previewPages={review.data?.previewPages ?? []}
         />
       )}
-      {r.split && !documents && running && (
-        <p class="muted section-gap" data-testid="bundle-pending">
-          Splitting the bundle into documents…
-        </p>
-      )}
+      {r.split && !documents && running && <BundleProgress record={r} split={r.split} />}
       <div class="grid-2 section-gap">
         <section aria-labelledby="output-title">
           <h2 id="output-title" class="section-title">

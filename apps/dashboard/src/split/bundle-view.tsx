@@ -3,7 +3,7 @@ import { StatusBadge } from '../components/ui.tsx';
 import { shortId } from '../format.ts';
 import { useLoad } from '../hooks.ts';
 import { previewUrl } from '../review/place.ts';
-import { childStatuses } from './children.ts';
+import { childrenOf } from './children.ts';
 import { OTHER_CLASS, bundlePages, pageRange, percent, type DrawnDocument } from './documents.ts';
 import type { ExtractionRecord, ExtractionStatus } from '../types.ts';
 
@@ -21,7 +21,8 @@ export function BundleView(props: {
 }) {
   const { record, documents } = props;
   // Read again with every poll of the parent: children finish while it is processing.
-  const children = useLoad(() => childStatuses(record.id), [record]);
+  const children = useLoad(() => childrenOf(record.id), [record]);
+  const statuses = children.data && new Map(children.data.map((c) => [c.id, c.status]));
   const previews = new Set(props.previewPages);
   const pages = bundlePages(documents);
   const extracted = documents.filter((d) => d.extractionId).length;
@@ -42,7 +43,7 @@ export function BundleView(props: {
       </p>
       <ol class="bundle__legend" aria-label="Documents">
         {documents.map((d) => (
-          <DocumentEntry key={d.number} document={d} statuses={children.data} />
+          <DocumentEntry key={d.number} document={d} statuses={statuses} />
         ))}
       </ol>
       <ol class="bundle__pages" aria-label="Pages">
