@@ -102,6 +102,12 @@ it('splits a bundle from the form and shows its documents by colour, linked both
     description: 'A bill asking for payment',
     schema_id: schemaIds.invoice,
   });
+  // Left empty, a description is left out, not sent as "".
+  expect(parent.split.classes[1]).toEqual({
+    name: 'delivery_note',
+    schema_id: schemaIds.delivery_note,
+  });
+  expect(parent.split.other).toBe(true);
   await expect.poll(async () => (await record(parentId)).status, poll).toBe('completed');
   const { documents } = (await record(parentId)).result;
   expect(
