@@ -25,3 +25,5 @@ export * from './windows.ts';
 export { reviewExtraction, type ReviewInput } from './review/record-review.ts';
 export { applyCorrections } from './review/corrections.ts';
 export { reviewReasons, sampleDraw } from './review/decide.ts';
+export * from './split.ts';
+export { priorityOfUnfinished } from './unfinished.ts';
