@@ -69,124 +69,129 @@ const fileInput = (page: Page) =>
 const record = async (id: string) =>
   (await dash.api.request('GET', `/v1/extractions/${id}`)).body.data;
 
-it('splits a bundle from the form and shows its documents by colour, linked both ways', async () => {
-  const page = await dash.signedIn('acme');
-  await page.goto('/dashboard/extractions/new');
-  await page.getByLabel('Split a bundle into documents').check();
-  const names = Object.keys(SCHEMAS) as ClassName[];
-  for (const [i, name] of names.entries()) {
-    if (i > 0) await page.getByRole('button', { name: 'Add a class' }).click();
-    const group = page.getByRole('group', { name: `Class ${i + 1}` });
-    await group.getByLabel('Name').fill(name);
-    await group.getByLabel('Schema').selectOption({ label: `Bundle ${name}` });
-  }
-  await page
-    .getByRole('group', { name: 'Class 1' })
-    .getByLabel('Description (optional)')
-    .fill('A bill asking for payment');
-  await page.getByLabel('Type').selectOption('pdf');
-  await fileInput(page).setInputFiles({
-    name: 'mailroom.pdf',
-    mimeType: 'application/pdf',
-    buffer: await textPdf(PAGES),
-  });
-  await page.getByRole('button', { name: 'Run extraction' }).click();
-  await page.waitForURL(/\/dashboard\/extractions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
-  const parentId = page.url().split('/').at(-1)!;
-
-  // What the API made of it: the class sent with its description and schema, three documents.
-  const parent = await record(parentId);
-  expect(parent.schemaId).toBeNull();
-  expect(parent.split.classes[0]).toEqual({
-    name: 'invoice',
-    description: 'A bill asking for payment',
-    schema_id: schemaIds.invoice,
-  });
-  // Left empty, a description is left out, not sent as "".
-  expect(parent.split.classes[1]).toEqual({
-    name: 'delivery_note',
-    schema_id: schemaIds.delivery_note,
-  });
-  expect(parent.split.other).toBe(true);
-  await expect.poll(async () => (await record(parentId)).status, poll).toBe('completed');
-  const { documents } = (await record(parentId)).result;
-  expect(
-    documents.map((d: { class: string; pages: object }) => ({ class: d.class, ...d.pages })),
-  ).toEqual(EXPECTED);
-
-  // The legend: each document's class, pages and child extraction, completed.
-  const bundle = page.getByTestId('bundle');
-  const entries = bundle.getByTestId('bundle-document');
-  await expect.poll(() => entries.count(), poll).toBe(3);
-  const colours = new Set<string>();
-  for (const [i, expected] of EXPECTED.entries()) {
-    const entry = entries.nth(i);
-    const pages =
-      expected.from === expected.to
-        ? `page ${expected.from}`
-        : `pages ${expected.from}–${expected.to}`;
-    await expect.poll(() => entry.textContent(), poll).toContain(`${expected.class} ${pages}`);
-    await expect.poll(() => entry.textContent(), poll).toContain('completed');
-    const link = entry.getByRole('link');
-    expect(await link.getAttribute('href')).toBe(
-      `/dashboard/extractions/${documents[i].extractionId}`,
-    );
-    colours.add((await entry.getAttribute('class'))!.match(/doc-colour-\S+/)![0]);
-  }
-  expect(colours.size).toBe(3);
-
-  // Every page in its document's colour, with the document's number and class in words.
-  const tiles = bundle.getByTestId('bundle-page');
-  expect(await tiles.count()).toBe(PAGES.length);
-  for (const [i, expected] of EXPECTED.entries())
-    for (let p = expected.from; p <= expected.to; p++) {
-      const tile = tiles.nth(p - 1);
-      expect(await tile.getAttribute('data-page')).toBe(String(p));
-      expect(await tile.getAttribute('data-document')).toBe(String(i + 1));
-      expect(await tile.getAttribute('class')).toContain(
-        (await entries.nth(i).getAttribute('class'))!.match(/doc-colour-\S+/)![0],
-      );
-      expect(await tile.textContent()).toContain(expected.class);
+// A bundle, its three documents and the pages of a browser at two widths: longer than most.
+it(
+  'splits a bundle from the form and shows its documents by colour, linked both ways',
+  { timeout: 240_000 },
+  async () => {
+    const page = await dash.signedIn('acme');
+    await page.goto('/dashboard/extractions/new');
+    await page.getByLabel('Split a bundle into documents').check();
+    const names = Object.keys(SCHEMAS) as ClassName[];
+    for (const [i, name] of names.entries()) {
+      if (i > 0) await page.getByRole('button', { name: 'Add a class' }).click();
+      const group = page.getByRole('group', { name: `Class ${i + 1}` });
+      await group.getByLabel('Name').fill(name);
+      await group.getByLabel('Schema').selectOption({ label: `Bundle ${name}` });
     }
-  // The pages themselves, as thumbnails the worker stored, loaded.
-  const thumbnails = bundle.locator('.bundle-page img');
-  await expect.poll(() => thumbnails.count(), poll).toBe(PAGES.length);
-  for (const img of await thumbnails.all()) {
-    await img.scrollIntoViewIfNeeded();
-    await expect
-      .poll(() => img.evaluate((e) => (e as HTMLImageElement).naturalWidth), poll)
-      .toBeGreaterThan(0);
-  }
-  await screenshots(page, 'split-bundle');
+    await page
+      .getByRole('group', { name: 'Class 1' })
+      .getByLabel('Description (optional)')
+      .fill('A bill asking for payment');
+    await page.getByLabel('Type').selectOption('pdf');
+    await fileInput(page).setInputFiles({
+      name: 'mailroom.pdf',
+      mimeType: 'application/pdf',
+      buffer: await textPdf(PAGES),
+    });
+    await page.getByRole('button', { name: 'Run extraction' }).click();
+    await page.waitForURL(/\/dashboard\/extractions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    const parentId = page.url().split('/').at(-1)!;
 
-  // A child says which pages of which bundle it is, and links back.
-  await entries.nth(1).getByRole('link').click();
-  const of = page.getByTestId('bundle-of');
-  await expect.poll(() => of.textContent(), poll).toBe(`page 3 of bundle ${parentId}`);
-  expect(await page.getByTestId('schema-name').textContent()).toBe('Bundle delivery_note');
-  await screenshots(page, 'split-child');
-  await of.getByRole('link').click();
-  await bundle.waitFor();
-  expect(page.url()).toMatch(new RegExp(`/dashboard/extractions/${parentId}$`));
+    // What the API made of it: the class sent with its description and schema, three documents.
+    const parent = await record(parentId);
+    expect(parent.schemaId).toBeNull();
+    expect(parent.split.classes[0]).toEqual({
+      name: 'invoice',
+      description: 'A bill asking for payment',
+      schema_id: schemaIds.invoice,
+    });
+    // Left empty, a description is left out, not sent as "".
+    expect(parent.split.classes[1]).toEqual({
+      name: 'delivery_note',
+      schema_id: schemaIds.delivery_note,
+    });
+    expect(parent.split.other).toBe(true);
+    await expect.poll(async () => (await record(parentId)).status, poll).toBe('completed');
+    const { documents } = (await record(parentId)).result;
+    expect(
+      documents.map((d: { class: string; pages: object }) => ({ class: d.class, ...d.pages })),
+    ).toEqual(EXPECTED);
 
-  // The list: the bundle's row counts its documents, each document's row names its bundle.
-  await page.goto('/dashboard/extractions');
-  const notes = page.getByTestId('bundle-note');
-  await expect.poll(() => notes.count(), poll).toBe(4);
-  const texts = await notes.allTextContents();
-  expect(texts).toContain('bundle of 3 documents, 3 extracted');
-  for (const expected of EXPECTED) {
-    const pages =
-      expected.from === expected.to
-        ? `page ${expected.from}`
-        : `pages ${expected.from}–${expected.to}`;
-    expect(texts).toContain(`${pages} of bundle ${parentId.slice(0, 8)}`);
-  }
-  await screenshots(page, 'split-list');
-  // The bundle's own documents, listed from its page.
-  await page.goto(`/dashboard/extractions?parent_id=${parentId}`);
-  await expect.poll(() => notes.count(), poll).toBe(3);
-});
+    // The legend: each document's class, pages and child extraction, completed.
+    const bundle = page.getByTestId('bundle');
+    const entries = bundle.getByTestId('bundle-document');
+    await expect.poll(() => entries.count(), poll).toBe(3);
+    const colours = new Set<string>();
+    for (const [i, expected] of EXPECTED.entries()) {
+      const entry = entries.nth(i);
+      const pages =
+        expected.from === expected.to
+          ? `page ${expected.from}`
+          : `pages ${expected.from}–${expected.to}`;
+      await expect.poll(() => entry.textContent(), poll).toContain(`${expected.class} ${pages}`);
+      await expect.poll(() => entry.textContent(), poll).toContain('completed');
+      const link = entry.getByRole('link');
+      expect(await link.getAttribute('href')).toBe(
+        `/dashboard/extractions/${documents[i].extractionId}`,
+      );
+      colours.add((await entry.getAttribute('class'))!.match(/doc-colour-\S+/)![0]);
+    }
+    expect(colours.size).toBe(3);
+
+    // Every page in its document's colour, with the document's number and class in words.
+    const tiles = bundle.getByTestId('bundle-page');
+    expect(await tiles.count()).toBe(PAGES.length);
+    for (const [i, expected] of EXPECTED.entries())
+      for (let p = expected.from; p <= expected.to; p++) {
+        const tile = tiles.nth(p - 1);
+        expect(await tile.getAttribute('data-page')).toBe(String(p));
+        expect(await tile.getAttribute('data-document')).toBe(String(i + 1));
+        expect(await tile.getAttribute('class')).toContain(
+          (await entries.nth(i).getAttribute('class'))!.match(/doc-colour-\S+/)![0],
+        );
+        expect(await tile.textContent()).toContain(expected.class);
+      }
+    // The pages themselves, as thumbnails the worker stored, loaded.
+    const thumbnails = bundle.locator('.bundle-page img');
+    await expect.poll(() => thumbnails.count(), poll).toBe(PAGES.length);
+    for (const img of await thumbnails.all()) {
+      await img.scrollIntoViewIfNeeded();
+      await expect
+        .poll(() => img.evaluate((e) => (e as HTMLImageElement).naturalWidth), poll)
+        .toBeGreaterThan(0);
+    }
+    await screenshots(page, 'split-bundle');
+
+    // A child says which pages of which bundle it is, and links back.
+    await entries.nth(1).getByRole('link').click();
+    const of = page.getByTestId('bundle-of');
+    await expect.poll(() => of.textContent(), poll).toBe(`page 3 of bundle ${parentId}`);
+    expect(await page.getByTestId('schema-name').textContent()).toBe('Bundle delivery_note');
+    await screenshots(page, 'split-child');
+    await of.getByRole('link').click();
+    await bundle.waitFor();
+    expect(page.url()).toMatch(new RegExp(`/dashboard/extractions/${parentId}$`));
+
+    // The list: the bundle's row counts its documents, each document's row names its bundle.
+    await page.goto('/dashboard/extractions');
+    const notes = page.getByTestId('bundle-note');
+    await expect.poll(() => notes.count(), poll).toBe(4);
+    const texts = await notes.allTextContents();
+    expect(texts).toContain('bundle of 3 documents, 3 extracted');
+    for (const expected of EXPECTED) {
+      const pages =
+        expected.from === expected.to
+          ? `page ${expected.from}`
+          : `pages ${expected.from}–${expected.to}`;
+      expect(texts).toContain(`${pages} of bundle ${parentId.slice(0, 8)}`);
+    }
+    await screenshots(page, 'split-list');
+    // The bundle's own documents, listed from its page.
+    await page.goto(`/dashboard/extractions?parent_id=${parentId}`);
+    await expect.poll(() => notes.count(), poll).toBe(3);
+  },
+);
 
 it('shows the API’s refusal of a class beside that class’s name', async () => {
   const page = await dash.signedIn('acme');

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { previewKey } from '@xt/contract';
+import { recordDrawnEvidence } from '@xt/extractions';
 import { errorSummary } from '@xt/runtime';
 import type { PageBytes } from '@xt/sources';
 import type { PagePreviewDeps } from './index.ts';
@@ -27,10 +28,11 @@ export async function storeBundlePreviews(
   deps: PagePreviewDeps,
   file: PageBytes,
   pageCount: number,
+  signal?: AbortSignal,
 ): Promise<Record<string, string> | null> {
   const images: Record<string, string> = {};
   const last = Math.min(pageCount, file.drawAs === 'image' ? 1 : BUNDLE_PREVIEW_PAGES);
-  for (let first = 1; first <= last; first += PAGES_PER_TASK) {
+  for (let first = 1; first <= last && !signal?.aborted; first += PAGES_PER_TASK) {
     const pages = Array.from(
       { length: Math.min(PAGES_PER_TASK, last - first + 1) },
       (_, i) => first + i,
@@ -55,4 +57,28 @@ export async function storeBundlePreviews(
     }
   }
   return Object.keys(images).length > 0 ? images : null;
+}
+
+/** What the split step calls once a bundle's children are on their way. */
+export type BundleThumbnails = (
+  parentId: string,
+  file: PageBytes,
+  pageCount: number,
+  signal: AbortSignal,
+) => Promise<void>;
+
+/**
+ * Draws a bundle's thumbnails and records them on the parent, unless it has some already or is
+ * gone (its blobs are then the orphan sweep's). The parent keeps them when it completes
+ * (split-run.ts passes them on). Never throws: the split's outcome does not depend on them.
+ */
+export function bundleThumbnails(deps: PagePreviewDeps): BundleThumbnails {
+  return async (parentId, file, pageCount, signal) => {
+    try {
+      const images = await storeBundlePreviews(deps, file, pageCount, signal);
+      if (images) await recordDrawnEvidence(deps.db, parentId, images);
+    } catch (err) {
+      deps.logger.warn({ error: errorSummary(err) }, 'bundle page previews not recorded');
+    }
+  };
 }
