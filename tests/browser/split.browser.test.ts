@@ -9,7 +9,13 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startModelStandIn, type AppProcess, type ModelStandIn } from '@xt/testkit';
+import { SPLIT_PAGES_KEY } from '@xt/contract';
+import {
+  startModelStandIn,
+  type AppProcess,
+  type ModelStandIn,
+  type RecordedRequest,
+} from '@xt/testkit';
 import { textPdf } from '@xt/testkit/fixtures';
 import { startTestWorker } from '@xt/api/testing';
 import { screenshots, startDashboard, type DashboardFixture } from '../support/dashboard.ts';
@@ -66,6 +72,12 @@ const poll = { timeout: 60_000, interval: 250 };
 const fileInput = (page: Page) =>
   page.getByLabel('File', { exact: true }).and(page.locator('input[type=file]'));
 
+/** A bundle's classification call, as against its documents' extractions. */
+const classifies = (r: RecordedRequest) =>
+  JSON.stringify((r.schema as { properties?: object } | undefined)?.properties ?? {}).includes(
+    `"${SPLIT_PAGES_KEY}"`,
+  );
+
 const record = async (id: string) =>
   (await dash.api.request('GET', `/v1/extractions/${id}`)).body.data;
 
@@ -74,6 +86,10 @@ it(
   'splits a bundle from the form and shows its documents by colour, linked both ways',
   { timeout: 240_000 },
   async () => {
+    // The documents' extractions wait until the bundle's page has been seen while they run.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    model.setDefaultBehaviour({ gate: (r) => (classifies(r) ? undefined : held) });
     const page = await dash.signedIn('acme');
     await page.goto('/dashboard/extractions/new');
     await page.getByLabel('Split a bundle into documents').check();
@@ -112,6 +128,19 @@ it(
       schema_id: schemaIds.delivery_note,
     });
     expect(parent.split.other).toBe(true);
+    // While they run: the documents the split made, each with its pages, none final yet.
+    const running = page.getByTestId('bundle-pending');
+    await expect.poll(() => running.locator('li').count(), poll).toBe(3);
+    const listed = await running.locator('li').allTextContents();
+    expect(listed.map((t) => t.replace(/ ?extraction .*/, ''))).toEqual([
+      'invoice pages 1–2',
+      'delivery_note page 3',
+      'contract pages 4–6',
+    ]);
+    expect(await running.textContent()).toContain('0 of 3 documents extracted so far');
+    await screenshots(page, 'split-bundle-running');
+    model.setDefaultBehaviour({});
+    release();
     await expect.poll(async () => (await record(parentId)).status, poll).toBe('completed');
     const { documents } = (await record(parentId)).result;
     expect(
@@ -158,7 +187,10 @@ it(
     for (const img of await thumbnails.all()) {
       await img.scrollIntoViewIfNeeded();
       await expect
-        .poll(() => img.evaluate((e) => (e as HTMLImageElement).naturalWidth), poll)
+        .poll(
+          () => img.evaluate((e) => (e as unknown as { naturalWidth: number }).naturalWidth),
+          poll,
+        )
         .toBeGreaterThan(0);
     }
     await screenshots(page, 'split-bundle');

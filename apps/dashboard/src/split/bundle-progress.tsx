@@ -27,8 +27,8 @@ export function BundleProgress(props: { record: ExtractionRecord; split: SplitRe
         <>
           <p class="muted">
             Split; {list.filter((c) => c.status === 'completed' || c.status === 'failed').length} of{' '}
-            {list.length} documents extracted so far. The pages and classes show once every one is
-            final.
+            {list.length} documents extracted so far. The bundle’s pages, coloured by document, show
+            once every one is final.
           </p>
           <ol class="bundle__legend" aria-label="Documents">
             {list.map((c) => (
