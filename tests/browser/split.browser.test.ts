@@ -251,3 +251,36 @@ it('shows the API’s refusal of a class beside that class’s name', async () =
   ).toBe('false');
   await screenshots(page, 'split-form-error');
 });
+
+it('draws pages of no class grey and says which documents were not extracted', async () => {
+  // Over the API: the form's part is the test above; this one is about what the page draws.
+  const form = new FormData();
+  form.append('type', 'pdf');
+  form.append(
+    'split',
+    JSON.stringify({
+      classes: [{ name: 'invoice', schema_id: schemaIds.invoice }, { name: 'contract' }],
+    }),
+  );
+  const bundle = await textPdf(['Cover letter\nPlease find enclosed', PAGES[0]!, PAGES[3]!]);
+  form.append('source', new Blob([new Uint8Array(bundle)]), 'with-cover.pdf');
+  const created = await dash.api.request('POST', '/v1/extractions', {
+    body: form,
+    headers: { prefer: 'respond-async' },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(202);
+  const id = created.body.data.id as string;
+  await expect.poll(async () => (await record(id)).status, poll).toBe('completed');
+  const page = await dash.signedIn('acme');
+  await page.goto(`/dashboard/extractions/${id}`);
+  const entries = page.getByTestId('bundle-document');
+  await expect.poll(() => entries.count(), poll).toBe(3);
+  expect(await entries.nth(0).getAttribute('class')).toContain('doc-colour-other');
+  expect(await entries.nth(0).textContent()).toContain('no class: not extracted');
+  expect(await entries.nth(1).getByRole('link').count()).toBe(1);
+  expect(await entries.nth(2).textContent()).toContain('no schema: not extracted');
+  const tiles = page.getByTestId('bundle-page');
+  expect(await tiles.nth(0).getAttribute('class')).toContain('doc-colour-other');
+  expect(await tiles.nth(0).textContent()).toContain('other');
+  await screenshots(page, 'split-bundle-other');
+});
