@@ -38,6 +38,8 @@ export type {
   Model,
   SchemaConversion,
   SchemaSuggestion,
+  SplitPages,
+  SplitRequest,
 } from '@xt/sdk';
 import type {
   ExtractionStatus,

@@ -13,6 +13,7 @@ import {
 } from '@xt/queue';
 import { processEnvironment, type WorkerConfig } from './config.ts';
 import { createAppLogger, createDependencyOutages, errorSummary, type Logger } from '@xt/runtime';
+import { bundleThumbnails } from './page-previews/bundle.ts';
 import { pagePreviews } from './page-previews/index.ts';
 import { SHUTDOWN_REASON } from './job/job-run.ts';
 import { createProcessor } from './processor.ts';
@@ -25,7 +26,7 @@ import { jobLifecycle } from './job/lifecycle.ts';
 import { jobReuse } from './job/reuse-step.ts';
 import { jobPreparations } from './job/preparations.ts';
 import { createReconciler } from '@xt/extractions';
-import { chromiumExecutable, createSourcePreparer } from '@xt/sources';
+import { chromiumExecutable, createSourcePreparer, type PreviewTask } from '@xt/sources';
 import { startUploadSweep } from './upload-sweep.ts';
 import { batchProvider } from './batch/provider.ts';
 import { batchRounds } from './batch/rounds.ts';
@@ -167,13 +168,14 @@ export async function startWorker(
   });
   metrics.watch(() => sources.stats());
   const lifecycle = jobLifecycle(db.db, redis, config.QUEUE_PREFIX);
-  const previews = pagePreviews({
+  const previewDeps = {
     db: db.db,
     store,
-    render: (task) => sources.renderPreviews(task),
+    render: (task: PreviewTask) => sources.renderPreviews(task),
     maxImagePixels: config.MAX_IMAGE_PIXELS,
     logger,
-  });
+  };
+  const previews = pagePreviews(previewDeps);
   // Windows are retried like extractions: the same attempts and backoff.
   const windows = windowStore(db.db, queue, store, {
     attempts: config.JOB_ATTEMPTS,
@@ -204,6 +206,7 @@ export async function startWorker(
       blobs: store,
       classifyPages: config.SPLIT_CLASSIFY_PAGES,
       maxUploadBytes: config.MAX_UPLOAD_BYTES,
+      thumbnails: bundleThumbnails(previewDeps),
     },
     reuse: jobReuse(
       { db: db.db, store },

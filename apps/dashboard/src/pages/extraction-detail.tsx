@@ -13,6 +13,10 @@ import {
 import { formatBytes, formatDateTime, formatNumber } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import { ReviewSection } from '../review/review-section.tsx';
+import { BundleProgress } from '../split/bundle-progress.tsx';
+import { BundleView } from '../split/bundle-view.tsx';
+import { documentsOf, drawDocuments } from '../split/documents.ts';
+import { BundleOf, SplitClasses } from '../split/split-details.tsx';
 import type { ExtractionRecord, ExtractionReview, SheetExcerpt } from '../types.ts';
 
 const POLL_MS = 1000;
@@ -54,6 +58,8 @@ export function ExtractionDetailPage() {
       </>
     );
   const file = r.source.file;
+  // A split bundle's documents, once it has them (docs/split.md).
+  const documents = r.split ? documentsOf(r.result) : undefined;
   return (
     <>
       <PageHeader title="Extraction">
@@ -72,18 +78,37 @@ export function ExtractionDetailPage() {
             <PageProgress progress={r.progress} />
             {running && <span class="muted"> · updating live</span>}
           </dd>
-          <dt>Schema</dt>
-          <dd>
-            {review.data ? (
-              <a href={`/dashboard/schemas/${r.schemaId}`} data-testid="schema-name">
-                {review.data.schemaName}
-              </a>
-            ) : (
-              <a href={`/dashboard/schemas/${r.schemaId}`} class="mono">
-                {r.schemaId}
-              </a>
-            )}
-          </dd>
+          {r.parentId && (
+            <>
+              <dt>Bundle</dt>
+              <dd>
+                <BundleOf parentId={r.parentId} pages={r.pages} />
+              </dd>
+            </>
+          )}
+          {r.split ? (
+            <>
+              <dt>Split into</dt>
+              <dd>
+                <SplitClasses split={r.split} />
+              </dd>
+            </>
+          ) : (
+            <>
+              <dt>Schema</dt>
+              <dd>
+                {review.data ? (
+                  <a href={`/dashboard/schemas/${r.schemaId}`} data-testid="schema-name">
+                    {review.data.schemaName}
+                  </a>
+                ) : (
+                  <a href={`/dashboard/schemas/${r.schemaId}`} class="mono">
+                    {r.schemaId}
+                  </a>
+                )}
+              </dd>
+            </>
+          )}
           <dt>Source</dt>
           <dd>
             <span class="badge">{r.source.type}</span>{' '}
@@ -147,6 +172,14 @@ export function ExtractionDetailPage() {
           </span>
         </div>
       ))}
+      {documents && (
+        <BundleView
+          record={r}
+          documents={drawDocuments(documents)}
+          previewPages={review.data?.previewPages ?? []}
+        />
+      )}
+      {r.split && !documents && running && <BundleProgress record={r} split={r.split} />}
       <div class="grid-2 section-gap">
         <section aria-labelledby="output-title">
           <h2 id="output-title" class="section-title">
@@ -176,7 +209,7 @@ export function ExtractionDetailPage() {
           )}
         </section>
       </div>
-      {r.status === 'completed' && r.citations && (
+      {r.status === 'completed' && r.citations && !r.split && (
         <ReviewSection
           record={r}
           previewPages={review.data?.previewPages ?? []}

@@ -13,6 +13,7 @@ import {
 import { formatDateTime, formatNumber, shortId } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import { schemaChoiceLabel } from '../schema-summary.ts';
+import { BundleNote } from '../split/list-cells.tsx';
 import { STATUSES, type ExtractionListRecord, type Schema } from '../types.ts';
 
 interface Filters {
@@ -20,9 +21,11 @@ interface Filters {
   schema_id: string;
   startDate: string;
   endDate: string;
+  /** A bundle's documents (docs/split.md): set from the bundle's page, not in the form. */
+  parent_id: string;
 }
 
-const NONE: Filters = { status: '', schema_id: '', startDate: '', endDate: '' };
+const NONE: Filters = { status: '', schema_id: '', startDate: '', endDate: '', parent_id: '' };
 
 /** The account's schemas for pickers (the 100 newest; the API's largest page). */
 export function useSchemaChoices() {
@@ -69,6 +72,7 @@ function columns(schemaNames: Map<string, string>): Column<ExtractionListRecord>
       cell: (r) => (
         <>
           <span class="badge">{r.input.type}</span> {sourceLabel(r)}
+          <BundleNote record={r} />
         </>
       ),
     },
@@ -80,7 +84,11 @@ function columns(schemaNames: Map<string, string>): Column<ExtractionListRecord>
 export function ExtractionsPage() {
   useTitle('Extractions');
   const initial = new URLSearchParams(location.search);
-  const [form, setForm] = useState<Filters>({ ...NONE, schema_id: initial.get('schema_id') ?? '' });
+  const [form, setForm] = useState<Filters>({
+    ...NONE,
+    schema_id: initial.get('schema_id') ?? '',
+    parent_id: initial.get('parent_id') ?? '',
+  });
   const [applied, setApplied] = useState<Filters>(form);
   const [page, setPage] = useState(1);
   const schemas = useSchemaChoices();
@@ -160,6 +168,15 @@ export function ExtractionsPage() {
           )}
         </div>
       </form>
+      {applied.parent_id && (
+        <p class="muted" data-testid="parent-filter">
+          The documents of bundle{' '}
+          <a href={`/dashboard/extractions/${applied.parent_id}`} class="mono">
+            {shortId(applied.parent_id)}
+          </a>
+          .
+        </p>
+      )}
       {list.error && (
         <ErrorNotice
           error={

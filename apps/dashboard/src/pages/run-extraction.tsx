@@ -8,6 +8,13 @@ import { schemaChoiceLabel } from '../schema-summary.ts';
 import { useSchemaChoices } from './extractions.tsx';
 import { ModelField } from './model-field.tsx';
 import { RunOptions } from './run-options.tsx';
+import {
+  NEW_SPLIT,
+  SplitClassesField,
+  isSplitField,
+  splitRequest,
+  type SplitDraft,
+} from '../split/split-form.tsx';
 import { SOURCE_KINDS, typesTaking, type SourceType } from '@xt/contract/source-kinds';
 
 type Mode = 'text' | 'url' | 'file';
@@ -70,6 +77,9 @@ export function RunExtractionPage() {
   const [reuse, setReuse] = useState(true);
   const [batch, setBatch] = useState(false);
   const [model, setModel] = useState('');
+  // A bundle split into documents names a schema per class instead of one (docs/split.md).
+  const [splitting, setSplitting] = useState(false);
+  const [split, setSplit] = useState<SplitDraft>(NEW_SPLIT);
   const { busy, error, fields, onSubmit } = useSubmit();
 
   // A file dropped anywhere on the form is the source, read as whatever its content is.
@@ -90,7 +100,8 @@ export function RunExtractionPage() {
 
   const submit = onSubmit(async () => {
     const form = new FormData();
-    form.append('schema_id', schemaId);
+    if (splitting) form.append('split', JSON.stringify(splitRequest(split)));
+    else form.append('schema_id', schemaId);
     form.append('type', type);
     if (model) form.append('model', model);
     if (mode === 'file') {
@@ -137,25 +148,53 @@ export function RunExtractionPage() {
       >
         {dragging && <p class="drop-hint">Drop the file to extract from it</p>}
         {error && !fields.length && <ErrorNotice error={error} />}
-        <Field label="Schema" errors={errorsFor(fields, 'schema_id')}>
-          {(f) => (
-            <select
-              id={f.id}
-              name="schema_id"
-              value={schemaId}
-              aria-describedby={f.describedBy}
-              aria-invalid={f.invalid}
-              onChange={(e) => setSchemaId(e.currentTarget.value)}
-            >
-              <option value="">Choose a schema…</option>
-              {choices.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {schemaChoiceLabel(s, choices)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <div class="field">
+          <label class="checkbox">
+            <input
+              type="checkbox"
+              name="split"
+              checked={splitting}
+              aria-describedby="split-hint"
+              onChange={(e) => {
+                const on = e.currentTarget.checked;
+                setSplitting(on);
+                // A bundle is a file or a URL; typed text has no pages to split.
+                if (on && mode === 'text') chooseMode('file');
+              }}
+            />
+            Split a bundle into documents
+          </label>
+          <p class="field__hint" id="split-hint">
+            A file or URL holding several documents (a PDF, document or image): each is classified
+            and extracted with its class’s schema.
+          </p>
+          {errorsFor(fields, 'split').map((m) => (
+            <ErrorNotice key={m} error={m} />
+          ))}
+        </div>
+        {splitting ? (
+          <SplitClassesField draft={split} onChange={setSplit} schemas={choices} fields={fields} />
+        ) : (
+          <Field label="Schema" errors={errorsFor(fields, 'schema_id')}>
+            {(f) => (
+              <select
+                id={f.id}
+                name="schema_id"
+                value={schemaId}
+                aria-describedby={f.describedBy}
+                aria-invalid={f.invalid}
+                onChange={(e) => setSchemaId(e.currentTarget.value)}
+              >
+                <option value="">Choose a schema…</option>
+                {choices.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {schemaChoiceLabel(s, choices)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
         <ModelField value={model} onChange={setModel} fields={fields} />
         <fieldset class="fieldset-plain">
           <legend>Source</legend>
@@ -264,6 +303,7 @@ export function RunExtractionPage() {
         {fields
           .filter(
             (x) =>
+              !isSplitField(x.field) &&
               ![
                 'schema_id',
                 'model',

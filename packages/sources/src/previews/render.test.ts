@@ -3,13 +3,14 @@ import { pageOfSizePdf as pdfOfPage } from '@xt/testkit/fixtures';
 import { describe, expect, it } from 'vitest';
 import { MAX_PREVIEW_HEIGHT, PREVIEW_WIDTH, previewSize, renderPreviews } from './render.ts';
 
-const previewOf = async (bytes: Uint8Array) => {
+const previewOf = async (bytes: Uint8Array, width?: number) => {
   const [preview] = await renderPreviews({
     kind: 'previews',
     type: 'pdf',
     bytes,
     pages: [1],
     maxImagePixels: 40_000_000,
+    ...(width ? { width } : {}),
   });
   return sharp(preview!.jpeg).metadata();
 };
@@ -19,6 +20,17 @@ describe('page previews of pages whose size the file declares', () => {
     expect(await previewOf(await pdfOfPage(595, 842))).toMatchObject({
       width: PREVIEW_WIDTH,
       height: 1415,
+    });
+  });
+
+  it('draws a thumbnail at the width asked for, its aspect and height bound kept', async () => {
+    expect(await previewOf(await pdfOfPage(595, 842), 240)).toMatchObject({
+      width: 240,
+      height: 340,
+    });
+    expect(await previewOf(await pdfOfPage(100, 2000), 240)).toMatchObject({
+      width: 96,
+      height: 8 * 240,
     });
   });
 

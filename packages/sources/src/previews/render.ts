@@ -9,7 +9,8 @@ export const PREVIEW_WIDTH = 1000;
  * the preview's width was a canvas of a billion pixels (3 GiB outside the prep thread's heap
  * bound, 100 s). A page taller than this is drawn narrower instead.
  */
-export const MAX_PREVIEW_HEIGHT = 8 * PREVIEW_WIDTH;
+const MAX_TALL = 8;
+export const MAX_PREVIEW_HEIGHT = MAX_TALL * PREVIEW_WIDTH;
 const JPEG_QUALITY = 75;
 
 export interface PreviewTask {
@@ -19,6 +20,11 @@ export interface PreviewTask {
   /** 1-based pages to draw (an image has page 1 only). */
   pages: number[];
   maxImagePixels: number;
+  /**
+   * How wide to draw them; PREVIEW_WIDTH unless said. A split bundle's page thumbnails
+   * (docs/split.md) are drawn narrower: they are seen a hundred pixels wide.
+   */
+  width?: number;
 }
 
 export interface PagePreview {
@@ -44,7 +50,7 @@ export async function renderPreviews(task: PreviewTask): Promise<PagePreview[]> 
     if (!task.pages.includes(1)) return [];
     const image = sharp(bytes, { limitInputPixels: task.maxImagePixels })
       .rotate()
-      .resize({ width: PREVIEW_WIDTH, withoutEnlargement: true });
+      .resize({ width: task.width ?? PREVIEW_WIDTH, withoutEnlargement: true });
     return [{ page: 1, jpeg: await toJpeg(image) }];
   }
   const { doc, close } = await openPdf(bytes, { maxImagePixels: task.maxImagePixels });
@@ -54,7 +60,7 @@ export async function renderPreviews(task: PreviewTask): Promise<PagePreview[]> 
       if (n < 1 || n > doc.numPages) continue;
       const page = await doc.getPage(n);
       try {
-        const size = previewSize(page.getViewport({ scale: 1 }));
+        const size = previewSize(page.getViewport({ scale: 1 }), task.width);
         const drawn = await renderPageAt(page, size);
         const raw = sharp(drawn.rgb, {
           raw: { width: drawn.width, height: drawn.height, channels: 3 },
@@ -70,12 +76,15 @@ export async function renderPreviews(task: PreviewTask): Promise<PagePreview[]> 
   }
 }
 
-/** The page at the preview's width, or at most MAX_PREVIEW_HEIGHT tall, its aspect kept. */
-export function previewSize(page: { width: number; height: number }): {
+/** The page at the preview's width, or at most 8 widths tall, its aspect kept. */
+export function previewSize(
+  page: { width: number; height: number },
+  width = PREVIEW_WIDTH,
+): {
   width: number;
   height: number;
 } {
-  const scale = Math.min(PREVIEW_WIDTH / page.width, MAX_PREVIEW_HEIGHT / page.height);
+  const scale = Math.min(width / page.width, (MAX_TALL * width) / page.height);
   return {
     width: Math.max(1, Math.round(page.width * scale)),
     height: Math.max(1, Math.round(page.height * scale)),

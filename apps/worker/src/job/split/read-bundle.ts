@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readAll } from '@xt/blob-store';
 import type { BlobStore } from '@xt/blob-store';
 import { ExtractionFailure, type PreparedSource, type SplitPages } from '@xt/contract';
-import type { FetchedFile, SourcePreparer, UploadedSource } from '@xt/sources';
+import type { FetchedFile, PageBytes, SourcePreparer, UploadedSource } from '@xt/sources';
 import type { ExtractionRow } from '../lifecycle.ts';
 
 /** The start of each page's text, for the classification. */
@@ -27,6 +27,11 @@ export interface ReadBundle {
   found?: Pick<FetchedFile, 'kind' | 'format'>;
   /** Each document's own file, in order; called once. */
   cut(documents: readonly SplitPages[]): Promise<ChildFile[]>;
+  /**
+   * The bundle's pages to draw its thumbnails from (page-previews/bundle.ts): a copy of its own,
+   * since cutting hands the bytes to a prep thread.
+   */
+  drawn: PageBytes;
 }
 
 type BundleRow = Pick<
@@ -119,6 +124,7 @@ export async function readBundle(
       pages: pageTexts(read, counted.pageCount),
       ...(found ? { found } : {}),
       cut: cutFrom(pdf, counted.pageCount, false),
+      drawn: { drawAs: 'pdf', bytes: new Uint8Array(pdf) },
     };
   }
   if (kind === 'document') {
@@ -133,6 +139,7 @@ export async function readBundle(
       // Without a presentation's notes pages: a child numbers its pages as the bundle's slides,
       // and a notes page has no such number (docs/split.md#limits).
       cut: cutFrom(pdf, converted.pageCount, false),
+      drawn: { drawAs: 'pdf', bytes: new Uint8Array(pdf) },
     };
   }
   if (kind === 'image') {
@@ -152,6 +159,7 @@ export async function readBundle(
       pagesTotal: 1,
       pages: pageTexts(read, 1),
       ...(found ? { found } : {}),
+      drawn: { drawAs: 'image', bytes: new Uint8Array(bytes) },
       // One page, one document at most: the child reads a copy of the image.
       cut: (documents) =>
         Promise.resolve(

@@ -80,10 +80,12 @@ describe('the await-children step', () => {
     expect(recordProgress).toHaveBeenCalledWith(parent.id, { pagesDone: 1, pagesTotal: 3 });
   });
 
-  it('completes the bundle with its documents once every child is final, adding no spend', async () => {
+  it('completes the bundle with its documents and thumbnails once every child is final, adding no spend', async () => {
     const complete = vi.fn(() => Promise.resolve(true));
+    // The pages the split drew (page-previews/bundle.ts): completing must not drop them.
+    const drawn = { ...parent, pageImages: { '1': 'thumbnail-1' } };
     const { steps } = run(
-      { parent: () => Promise.resolve(parent), unfinished: () => Promise.resolve([]) },
+      { parent: () => Promise.resolve(drawn), unfinished: () => Promise.resolve([]) },
       { complete },
     );
     const end = await steps.awaitChildren({ extractionId: parent.id });
@@ -92,7 +94,7 @@ describe('the await-children step', () => {
       parent.id,
       documents,
       expect.objectContaining({ tokens: 0, costUsd: 0 }),
-      { citations: null, warnings: null },
+      { citations: null, warnings: null, pageImages: { '1': 'thumbnail-1' } },
     );
   });
 

@@ -18,6 +18,7 @@ import { completed } from '../job-end.ts';
 import type { ExtractionRow, JobLifecycle } from '../lifecycle.ts';
 import type { ModelAccess } from '../model-access.ts';
 import { recordFound } from '../prepare-step.ts';
+import type { BundleThumbnails } from '../../page-previews/bundle.ts';
 import type { StepResult } from '../step-job.ts';
 import { ChildrenWait } from './children-wait.ts';
 import { classifyPages } from './classify.ts';
@@ -40,6 +41,11 @@ export interface SplitRunDeps {
         /** Pages a classification call reads at most (SPLIT_CLASSIFY_PAGES). */
         classifyPages: number;
         maxUploadBytes: number;
+        /**
+         * Draws and stores the thumbnails of the bundle's first pages on the parent for the
+         * dashboard (page-previews/bundle.ts); best effort, never failing the split.
+         */
+        thumbnails?: BundleThumbnails | undefined;
       }
     | undefined;
 }
@@ -180,6 +186,8 @@ export function splitRun(deps: SplitRunDeps) {
       'bundle split into its documents',
     );
     await enqueueChildren(bundles.store, row, result, log);
+    // While the children run: the pages they are cut from, drawn small for the bundle's page.
+    await bundles.thumbnails?.(row.id, bundle.drawn, bundle.pagesTotal, signal);
     return { next: 'await-children' };
   }
 
@@ -212,7 +220,8 @@ export function splitRun(deps: SplitRunDeps) {
       id,
       row.output,
       { tokens: 0, usage: NO_USAGE, costUsd: 0 },
-      { citations: null, warnings: null },
+      // The thumbnails the split drew are kept: completing writes `page_images` afresh.
+      { citations: null, warnings: null, pageImages: row.pageImages },
     );
     const documents = isSplitResult(row.output) ? row.output.documents.length : 0;
     return completed(written, 'bundle completed: every document is final', { documents });
