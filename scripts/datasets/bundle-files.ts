@@ -133,10 +133,12 @@ bundles, bundles opening with each class, two invoices in a row, two statements 
 scans in a row, a bundle of 100 pages or more.
 
 Scored by \`npm run bench -- --sections 16\` (scripts/bench/sections/split.ts, rows §16 of
-docs/benchmarks.md): a boundary is a page where a document starts; precision and recall of the
-boundaries found, and the share of true documents found with the right pages and class. \`xt
-eval\` does not read this set: it scores one extraction's output against a schema, and a bundle
-is a split with no schema of its own.
+docs/benchmarks.md; the scoring in scripts/bench/lib/split-score.ts): a boundary is a page where
+a document starts (page 1, where every split starts, not counted); precision and recall of the
+boundaries the split gave, class accuracy as the share of true documents whose first page it put
+in a document of their class, and the documents it gave exactly. \`xt eval\` does not read this
+set: it scores one extraction's output field by field against a schema, and a bundle has no
+schema of its own.
 
 | Bundle | Documents | Pages | In page order |
 | ------ | --------: | ----: | ------------- |
