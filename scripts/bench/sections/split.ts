@@ -76,8 +76,8 @@ export interface BundleRun {
   bundle: string;
   pages: number;
   status: string;
-  /** the record's own: updatedAt − createdAt of the final parent */
-  seconds: number;
+  /** the record's own: updatedAt − createdAt of the final parent; null when refused */
+  seconds: number | null;
   counts: SplitCounts;
   documents: number;
   children: number;
@@ -212,7 +212,7 @@ try {
         bundle: bundle.name,
         pages: bundle.pages,
         status: 'refused',
-        seconds: Number.NaN,
+        seconds: null,
         counts: scoreSplit(bundle.expected, []),
         documents: 0,
         children: 0,
@@ -243,7 +243,7 @@ try {
       c.classRight === c.documents;
     const got = documents.map((d) => `${d.class} ${d.pages.from}-${d.pages.to}`).join(', ');
     progress(
-      `§16 ${bundle.name} (${bundle.pages} p.${bundle.scanned ? ', scans' : ''}): ${rec.status} in ${run.seconds.toFixed(2)} s, ${documents.length} documents${children.length ? `, ${run.childrenCompleted}/${children.length} children completed` : ''}${right ? '' : `; got ${got}`}${rec.status === 'failed' ? ` ${JSON.stringify(rec.error)}` : ''}`,
+      `§16 ${bundle.name} (${bundle.pages} p.${bundle.scanned ? ', scans' : ''}): ${rec.status} in ${run.seconds!.toFixed(2)} s, ${documents.length} documents${children.length ? `, ${run.childrenCompleted}/${children.length} children completed` : ''}${right ? '' : `; got ${got}`}${rec.status === 'failed' ? ` ${JSON.stringify(rec.error)}` : ''}`,
     );
     return run;
   };
