@@ -102,4 +102,8 @@ export async function measureSplit(
     service: [review.totalMs / 1000],
   });
   if (review.skipped) results.note(`§16: the export said: ${review.skipped}`);
+  const pages = (n: number | null) => (n === null ? 'not a PDF' : `${n} page${n === 1 ? '' : 's'}`);
+  results.note(
+    `§16: the exported case ${review.correctionInCase ? 'holds' : '**does not hold**'} the correction in its expected output; its source file has ${pages(review.casePages)}${review.documentPages === null ? '' : `, the reviewed document ${pages(review.documentPages)} of its bundle`}.`,
+  );
 }

@@ -21,6 +21,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { PDFDocument } from 'pdf-lib';
 import { createKey } from '@xt/accounts';
 import { createDb } from '@xt/db';
 import { startModelStandIn } from '@xt/testkit/model-stand-in';
@@ -104,6 +105,11 @@ export interface ReviewFigure {
   exportMs: number[];
   /** what an export said it left out (standard error), if anything */
   skipped: string;
+  /** the case as written: its expected output holds the correction; its source's pages */
+  correctionInCase: boolean;
+  casePages: number | null;
+  /** the reviewed extraction's own pages (a split child's `pages`), null for a whole file */
+  documentPages: number | null;
 }
 
 const dataset = values.dataset;
@@ -284,21 +290,22 @@ try {
     of: string,
     schemaId: string,
   ): Promise<ReviewFigure | { notWritten: string }> => {
-    const rec = await call<Rec & { result: Record<string, unknown> }>(
-      'GET',
-      `/v1/extractions/${id}`,
-    );
+    const rec = await call<
+      Rec & { result: Record<string, unknown>; pages?: { from: number; to: number } }
+    >('GET', `/v1/extractions/${id}`);
     if (rec.review?.status !== 'needs_review')
       throw new Error(`${of} ${id} is not queued for review: ${JSON.stringify(rec.review)}`);
     const out = mkdtempSync(join(tmpdir(), 'xt-bench-review-'));
     try {
       const written = () =>
-        existsSync(join(out, 'cases')) &&
-        readdirSync(join(out, 'cases')).some((f) => f.startsWith(`${id}.`));
+        existsSync(join(out, 'cases'))
+          ? readdirSync(join(out, 'cases')).find((f) => f.startsWith(`${id}.`))
+          : undefined;
+      const corrected = `${String(rec.result.invoice_number)}-R`;
       const t0 = performance.now();
       await call('POST', `/v1/extractions/${id}/review`, {
         decision: 'approve',
-        corrections: { '/invoice_number': `${String(rec.result.invoice_number)}-R` },
+        corrections: { '/invoice_number': corrected },
         note: 'bench §16',
       });
       const reviewMs = performance.now() - t0;
@@ -317,8 +324,26 @@ try {
         skipped = stderr.trim();
         if (code !== 0) throw new Error(`xt reviews export exited ${code}: ${skipped}`);
       }
-      if (!written()) return { notWritten: skipped || 'no reason given' };
-      return { of, reviewMs, totalMs: performance.now() - t0, exportMs, skipped };
+      const file = written();
+      if (!file) return { notWritten: skipped || 'no reason given' };
+      const totalMs = performance.now() - t0;
+      // Is the case the reviewed document, corrected? (What a test case is for.)
+      const expected = JSON.parse(
+        await readFile(join(out, 'expected', `${id}.json`), 'utf8'),
+      ) as Record<string, unknown>;
+      const casePages = file.endsWith('.pdf')
+        ? (await PDFDocument.load(await readFile(join(out, 'cases', file)))).getPageCount()
+        : null;
+      return {
+        of,
+        reviewMs,
+        totalMs,
+        exportMs,
+        skipped,
+        correctionInCase: expected.invoice_number === corrected,
+        casePages,
+        documentPages: rec.pages ? rec.pages.to - rec.pages.from + 1 : null,
+      };
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
