@@ -11,6 +11,7 @@ export {
   ReviewRefused,
   TooManyActive,
   UnknownSchema,
+  UnknownSplitSchema,
 } from './errors.ts';
 export { type NewExtraction, type KeyClaim, type Transaction } from './create.ts';
 export { createSubmitExtraction, type SubmitOutcome, type SubmitContext } from './submit.ts';
@@ -24,3 +25,5 @@ export * from './windows.ts';
 export { reviewExtraction, type ReviewInput } from './review/record-review.ts';
 export { applyCorrections } from './review/corrections.ts';
 export { reviewReasons, sampleDraw } from './review/decide.ts';
+export * from './split.ts';
+export { priorityOfUnfinished } from './unfinished.ts';
