@@ -71,6 +71,17 @@ export async function measureSplit(
       decimals: 1,
       service: [rate(r.splitOnly)],
     });
+    for (const scanned of [false, true]) {
+      const some = r.splitOnly.filter((run) => run.scanned === scanned);
+      if (!timed(some).length) continue;
+      results.add({
+        section: '16',
+        measure: `Splitting, the ${timed(some).length} bundles ${scanned ? 'with scanned pages (each scan read by OCR)' : 'of text pages only'}, ${model}`,
+        unit: 'pages/s',
+        decimals: 1,
+        service: [rate(some)],
+      });
+    }
     results.add({
       section: '16',
       measure: `Splitting the ${long.pages}-page bundle alone (${long.seconds.toFixed(1)} s), ${model}`,

@@ -76,6 +76,8 @@ interface Rec {
 export interface BundleRun {
   bundle: string;
   pages: number;
+  /** it holds scanned pages, read by OCR */
+  scanned: boolean;
   status: string;
   /** the record's own: updatedAt − createdAt of the final parent; null when refused */
   seconds: number | null;
@@ -217,6 +219,7 @@ try {
       return {
         bundle: bundle.name,
         pages: bundle.pages,
+        scanned: bundle.scanned,
         status: 'refused',
         seconds: null,
         counts: scoreSplit(bundle.expected, []),
@@ -235,6 +238,7 @@ try {
     const run: BundleRun = {
       bundle: bundle.name,
       pages: bundle.pages,
+      scanned: bundle.scanned,
       status: rec.status,
       seconds: (Date.parse(rec.updatedAt) - Date.parse(rec.createdAt)) / 1000,
       counts: scoreSplit(bundle.expected, rec.status === 'completed' ? documents : []),
