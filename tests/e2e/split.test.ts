@@ -3,8 +3,10 @@
  * holding an invoice, a delivery note and a contract is classified in chunks of two pages
  * (SPLIT_CLASSIFY_PAGES), cut into one child extraction per document whose class names a
  * schema, each extracted with its own schema and cited in the bundle's page numbers; the parent
- * completes once every child is final, charged for its own classification calls only. Bad input
- * is refused naming the field, with nothing written; deleting the parent deletes its children.
+ * completes once every child is final, charged for its own classification calls only. A bundle
+ * by URL is fetched once, an image bundle is one page, a bundle that cannot be read fails with
+ * no children, a class's schema is read as it was at create. Bad input is refused naming the
+ * field, with nothing written; deleting the parent deletes its children.
  * Real API, worker, PostgreSQL and Redis; the stand-in model classifies pages by their titles
  * and reads values from `Label: value` lines (its oracle mode).
  */
@@ -12,15 +14,40 @@ import type pg from 'pg';
 import { describe, expect } from 'vitest';
 import { SPLIT_PAGES_KEY } from '@xt/contract';
 import { openTestPool, waitFor, type RecordedRequest } from '@xt/testkit';
-import { corruptPdf, mixedPdf, textImagePng, textPdf } from '@xt/testkit/fixtures';
+import {
+  corruptPdf,
+  flatTextDocument,
+  mixedPdf,
+  officeFile,
+  startFixtureServer,
+  textImagePng,
+  textPdf,
+} from '@xt/testkit/fixtures';
 import type { TestApi } from '@xt/api/testing';
 import { stackTest } from '../support/stack.ts';
 
+// Five pages, three documents; pages 2 and 5 continue the document before them (page 2 names
+// no class, page 5 says it is the contract's second page). In chunks of two pages, page 5 is a
+// chunk of its own: its title alone says it continues.
+const BUNDLE_PAGES = [
+  'INVOICE\nInvoice number: INV-501\nTotal: 120.00',
+  'Terms and conditions\nPayment terms: 30 days net',
+  'DELIVERY NOTE\nDelivery number: DN-77\nCarrier: Kestrel Logistics',
+  'CONTRACT\nParty A: Northwind Traders',
+  'CONTRACT page 2 of 2\nGoverning law: the laws of Ontario',
+];
+
+const fixtures = await startFixtureServer({
+  '/mail/bundle.pdf': { body: await textPdf(BUNDLE_PAGES), contentType: 'application/pdf' },
+});
+const allow = `127.0.0.1:${fixtures.port}`;
+
 const test = stackTest({
   model: { defaultBehaviour: { oracle: true } },
-  api: { WEBHOOK_ALLOWLIST: '127.0.0.1:9' },
-  worker: { SPLIT_CLASSIFY_PAGES: '2', JOB_ATTEMPTS: '1' },
+  api: { WEBHOOK_ALLOWLIST: '127.0.0.1:9', SOURCE_ALLOWLIST: allow },
+  worker: { SPLIT_CLASSIFY_PAGES: '2', JOB_ATTEMPTS: '1', SOURCE_ALLOWLIST: allow },
 });
+test.afterAll(() => fixtures.close());
 
 let db: pg.Pool;
 const schemas: Record<string, string> = {};
@@ -43,17 +70,6 @@ const STRUCTURES = {
     properties: { party_a: { type: 'string' }, governing_law: { type: 'string' } },
   },
 };
-
-// Five pages, three documents; pages 2 and 5 continue the document before them (page 2 names
-// no class, page 5 says it is the contract's second page). In chunks of two pages, page 5 is a
-// chunk of its own: its title alone says it continues.
-const BUNDLE_PAGES = [
-  'INVOICE\nInvoice number: INV-501\nTotal: 120.00',
-  'Terms and conditions\nPayment terms: 30 days net',
-  'DELIVERY NOTE\nDelivery number: DN-77\nCarrier: Kestrel Logistics',
-  'CONTRACT\nParty A: Northwind Traders',
-  'CONTRACT page 2 of 2\nGoverning law: the laws of Ontario',
-];
 
 test.beforeAll(async ({ api }) => {
   db = openTestPool(api.database.url);
@@ -220,6 +236,84 @@ describe('splitting a bundle', () => {
       expect(await events(doc.extractionId!)).toEqual([
         { type: 'extraction.completed', status: 'completed' },
       ]);
+  });
+
+  test('a bundle given by URL is fetched once; its children read their own files', async ({
+    api,
+  }) => {
+    const url = `${fixtures.url}/mail/bundle.pdf`;
+    const res = await api.request('POST', '/v1/extractions', {
+      json: { type: 'auto', source: url, split: { classes: classes() } },
+      headers: { prefer: 'respond-async' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const parent = await finalRecord(api, res.body.data.id);
+    expect(parent.status).toBe('completed');
+    expect(parent.source).toMatchObject({ type: 'pdf', content: url, format: 'pdf' });
+    expect(parent.result.documents).toHaveLength(3);
+    const child = (
+      await api.request('GET', `/v1/extractions/${parent.result.documents[2].extractionId}`)
+    ).body.data;
+    expect(child.source).toMatchObject({ type: 'pdf', content: url, file: { name: 'bundle.pdf' } });
+    expect(child.result.party_a).toBe('Northwind Traders');
+    expect(fixtures.requests.filter((r) => r.endsWith(' /mail/bundle.pdf'))).toHaveLength(1);
+  });
+
+  test('reads each class with its schema as it was at create, even once the schema is deleted', async ({
+    api,
+  }) => {
+    const made = await api.request('POST', '/v1/schemas', {
+      json: {
+        name: 'Short invoice',
+        structure: { type: 'object', properties: { total: { type: 'number' } } },
+      },
+    });
+    const schemaId = made.body.data.id as string;
+    const id = await createBundle(api, await textPdf([BUNDLE_PAGES[0]!]), {
+      classes: [{ name: 'invoice', schema_id: schemaId }],
+    });
+    expect((await api.request('DELETE', `/v1/schemas/${schemaId}`)).status).toBe(200);
+    const parent = await finalRecord(api, id);
+    expect(parent.status).toBe('completed');
+    const child = (
+      await api.request('GET', `/v1/extractions/${parent.result.documents[0].extractionId}`)
+    ).body.data;
+    expect(child.status).toBe('completed');
+    expect(child.schemaId).toBe(schemaId);
+    expect(child.result).toEqual({ total: 120 });
+  });
+
+  test('a Word bundle is converted and cut into PDFs of its pages', async ({ api }) => {
+    // One page per paragraph break: the lines of each page are paragraphs of their own.
+    const paragraphs = BUNDLE_PAGES.flatMap((page, p) =>
+      page.split('\n').map((text, i) => ({ text, newPage: p > 0 && i === 0 })),
+    );
+    const docx = await officeFile(flatTextDocument({ paragraphs }), 'docx');
+    const id = await createBundle(
+      api,
+      docx,
+      { classes: classes() },
+      {
+        type: 'document',
+        name: 'bundle.docx',
+      },
+    );
+    const parent = await finalRecord(api, id);
+    expect(parent.status).toBe('completed');
+    const documents = parent.result.documents as {
+      class: string;
+      pages: { from: number; to: number };
+      extractionId: string;
+    }[];
+    expect(documents.map((d) => [d.class, d.pages.from, d.pages.to])).toEqual([
+      ['invoice', 1, 2],
+      ['delivery_note', 3, 3],
+      ['contract', 4, 5],
+    ]);
+    const contract = (await api.request('GET', `/v1/extractions/${documents[2]!.extractionId}`))
+      .body.data;
+    expect(contract.source).toMatchObject({ type: 'pdf', content: 'bundle.docx' });
+    expect(contract.result.governing_law).toBe('the laws of Ontario');
   });
 
   test('a bundle that cannot be read fails, uncharged, with no children', async ({ api }) => {
