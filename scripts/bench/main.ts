@@ -25,13 +25,14 @@ import { measureBlobStores } from './sections/blob-stores.ts';
 import { measureOffice } from './sections/office-rows.ts';
 import { measureReuse } from './sections/reuse-rows.ts';
 import { measureWindows } from './sections/windows-rows.ts';
+import { measureSplit } from './sections/split-rows.ts';
 
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     servers: { type: 'string', default: 'own' },
     out: { type: 'string' },
-    sections: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15' },
+    sections: { type: 'string', default: '1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16' },
     reps: { type: 'string' },
     note: { type: 'string', multiple: true, default: [] },
     profile: { type: 'string' },
@@ -62,7 +63,7 @@ const stack = new BenchStack({
   log,
 });
 let failed = false;
-// Sections 6, 7, 10, 13, 14 and 15 start what they need themselves.
+// Sections 6, 7, 10, 13, 14, 15 and 16 start what they need themselves.
 const needsStack = [1, 2, 3, 4, 5, 9, 11, 12].some((s) => sections.has(s));
 try {
   if (needsStack) await stack.start();
@@ -80,6 +81,7 @@ try {
   if (sections.has(14)) await measureReuse(plan.quick, results, log);
   if (sections.has(15))
     await measureWindows(plan.quick, results, log, Number(values['scanned-pages']));
+  if (sections.has(16)) await measureSplit(plan.quick, results, log);
 } catch (error) {
   failed = true;
   stack.workdir.markFailed();

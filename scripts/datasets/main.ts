@@ -2,11 +2,13 @@
  * `npm run datasets [-- --out <dir>] [--seed <n>] [--invoices <n>] [--rows 25,100,500,2000]
  *  [--docx-invoices <n>] [--price-rows 25,200,2000]`: writes the evaluation data sets
  * (docs/evaluation.md). The same options make the same bytes. The DOCX and XLSX files are
- * written by LibreOffice (/usr/bin/soffice), the emails by python3's MIME composer.
+ * written by LibreOffice (/usr/bin/soffice), the emails by python3's MIME composer. Last, the
+ * bundles to split are assembled from the PDF and scanned sets just written (bundle-files.ts).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_SIZES, writeAllDatasets } from '@xt/testkit/datasets';
+import { writeBundles } from './bundle-files.ts';
 
 const { values } = parseArgs({
   options: {
@@ -36,4 +38,5 @@ await writeAllDatasets(root, {
   docxInvoices: numbers('docx-invoices', values['docx-invoices'])[0]!,
   priceListRows: numbers('price-rows', values['price-rows']),
 });
+await writeBundles(root);
 console.log(`Data sets written to ${root}`);

@@ -172,6 +172,22 @@ ${CONVERSION}
   the document), each with one and with two worker processes: the wall time from the create to
   the completed record, the worker processes' CPU time per page and their largest peak RSS.
   \`MODEL_MAX_INPUT_TOKENS=20000\`, so the one job's chunks are several calls too.
+- **§16 Splitting bundles** (scripts/bench/sections/split.ts): one API and one worker process
+  as \`npm start\` runs them, the model stand-in in oracle mode in the benchmark's own process,
+  answering at once; it classifies each page by its title (docs/split.md), so the figures are
+  the service's own: what reaches the classification (each page's first line, OCR text for a
+  scan) and how the pages become documents. Every bundle of \`datasets/bundles\` (21 PDFs of 2
+  to 6 invoices and statements, 289 pages, seven bundles with eight scanned pages, one of 113
+  pages) uploaded with \`split\`, one at a time (after one bundle not counted, while the worker
+  loads its code), twice: the classes without schemas (the split alone) and each with its data
+  set's schema (a child extraction per document). A boundary is a page where a document
+  starts, page 1 not counted; precision and recall over all bundles; class accuracy is the
+  share of true documents whose first page the split put in a document of their class. Pages
+  per second are the bundles' pages over the sum of the parents' own times
+  (\`updatedAt − createdAt\` of the final record). The review row: an invoice child (its
+  schema sends every extraction to review) approved with one correction, then
+  \`xt reviews export\` run until its case file exists; each export is a new Node process, as
+  a person runs it.
 
 ## Reproduce
 

@@ -7,6 +7,7 @@ import { invoiceDocxFiles, invoiceEmail } from './office-invoices.ts';
 import { makePriceList, priceListXlsx, PRICE_LIST_SCHEMA } from './price-lists.ts';
 
 export { makeInvoices, invoicePdf, invoiceScan, INVOICE_SCHEMA } from './invoices.ts';
+export { seeded } from './random.ts';
 
 interface Case {
   name: string;
