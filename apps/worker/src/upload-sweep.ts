@@ -2,8 +2,7 @@ import { inArray, sql } from 'drizzle-orm';
 import type { BlobStore } from '@xt/blob-store';
 import { extractions, isDatabaseUnavailable, type Db } from '@xt/db';
 import { startPeriodic, type Logger, type Periodic } from '@xt/runtime';
-import { removeExpiredWindows, windowRefs } from '@xt/extractions';
-import { removeExpiredPreparations } from './job/preparations.ts';
+import { removeExpiredPreparations, removeExpiredWindows, windowRefs } from '@xt/extractions';
 
 /** The blob references of a `page_images` value (page → ref). */
 export function previewRefs(pageImages: unknown): string[] {

@@ -21,6 +21,7 @@ export * from './transitions.ts';
 export * from './reconcile.ts';
 export * from './reuse/index.ts';
 export * from './windows.ts';
+export { readPreparation, removeExpiredPreparations, storePreparation } from './preparations.ts';
 export { batchRounds, type BatchRounds, type Round } from './batch-rounds.ts';
 export { reviewExtraction, type ReviewInput } from './review/record-review.ts';
 export { applyCorrections } from './review/corrections.ts';
