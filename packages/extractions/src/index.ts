@@ -22,6 +22,7 @@ export * from './reconcile.ts';
 export * from './reuse/index.ts';
 export * from './windows.ts';
 export { readPreparation, removeExpiredPreparations, storePreparation } from './preparations.ts';
+export { referencedUploads, removeExpiredUploads } from './upload-retention.ts';
 export { batchRounds, type BatchRounds, type Round } from './batch-rounds.ts';
 export { reviewExtraction, type ReviewInput } from './review/record-review.ts';
 export { applyCorrections } from './review/corrections.ts';
