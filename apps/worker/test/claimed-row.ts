@@ -53,6 +53,9 @@ export function claimedRow(overrides: Partial<ExtractionRow> = {}): ExtractionRo
     updatedAt: now,
     startedAt: now,
     finishedAt: null,
+    split: null,
+    parentId: null,
+    pages: null,
     ...overrides,
   };
 }

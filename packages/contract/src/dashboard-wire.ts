@@ -73,7 +73,8 @@ export interface UsageDay {
 
 /** One schema's share of the range (by the schema's name when the extraction was made). */
 export interface UsageBySchema {
-  schemaId: string;
+  /** null: the classification calls of bundles split into their documents (docs/split.md) */
+  schemaId: string | null;
   schemaName: string;
   extractions: number;
   tokens: number;

@@ -18,3 +18,4 @@ export * from './dashboard-wire.ts';
 export * from './schema-draft.ts';
 export * from './structure-paths.ts';
 export * from './review.ts';
+export * from './split.ts';

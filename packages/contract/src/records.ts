@@ -24,6 +24,14 @@ import {
   type ReviewStatus,
 } from './review.ts';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events.ts';
+import {
+  splitOfStored,
+  SplitPagesSchema,
+  SplitRequestSchema,
+  type SplitPages,
+  type StoredSplit,
+  type StoredSplitPages,
+} from './split.ts';
 
 /*
  * The records' shapes as zod schemas: the serializers below are typed from them and the API's
@@ -136,18 +144,32 @@ const ModelOutputSchema = z.unknown().meta({
   anyOf: [...MODEL_OUTPUT_JSON_SCHEMA.anyOf, { type: 'null' }],
 });
 
+/** What a child of a split bundle shows of it (docs/split.md); absent on any other extraction. */
+const SPLIT_CHILD_SHAPE = {
+  parentId: z.uuid().optional().meta({
+    description: 'present on a document of a split bundle: the bundle’s extraction (docs/split.md)',
+  }),
+  pages: SplitPagesSchema.optional().meta({
+    description: 'present on a document of a split bundle: its pages in the bundle',
+  }),
+};
+
 export const ListRecordSchema = z
   .object({
     id: z.uuid(),
     createdAt: TimestampSchema,
     charged: z.boolean(),
     input: z.object({
-      schema_id: z.uuid(),
+      schema_id: z.uuid().nullable().meta({
+        description:
+          'null for a bundle split into its documents (`split`): each class names its own',
+      }),
       type: z.enum(SOURCE_TYPES),
       source: z.string().meta({ description: 'the text, the URL, or an uploaded file’s name' }),
       file: UploadedFileSchema.optional(),
       format: FormatSchema.optional(),
       instruction: z.string().optional(),
+      split: SplitRequestSchema.optional(),
     }),
     output: ModelOutputSchema.meta({ description: 'null unless completed' }),
     status: z.enum(EXTRACTION_STATUSES),
@@ -170,13 +192,16 @@ export const ListRecordSchema = z
       description:
         'present once reviewed: the output with the reviewer’s corrections (approved), or null (rejected); `result`/`output` stay as read',
     }),
+    ...SPLIT_CHILD_SHAPE,
   })
   .meta({ id: 'ExtractionListRecord' });
 
 export const SingleRecordSchema = z
   .object({
     id: z.uuid(),
-    schemaId: z.uuid(),
+    schemaId: z.uuid().nullable().meta({
+      description: 'null for a bundle split into its documents (`split`): each class names its own',
+    }),
     source: z.object({
       type: z.enum(RECORD_SOURCE_TYPES),
       content: z.string().meta({ description: 'the text, the URL, or an uploaded file’s name' }),
@@ -192,6 +217,7 @@ export const SingleRecordSchema = z
     error: ExtractionErrorSchema,
     metadata: MetadataSchema,
     updatedAt: TimestampSchema,
+    split: SplitRequestSchema.optional(),
     citations: CitationsSchema.nullable().optional().meta({
       description:
         'present only when the extraction was created with `citations: true`; null until completed (docs/citations.md)',
@@ -207,6 +233,7 @@ export const SingleRecordSchema = z
       description:
         'present once reviewed: the output with the reviewer’s corrections (approved), or null (rejected); `result`/`output` stay as read',
     }),
+    ...SPLIT_CHILD_SHAPE,
   })
   .meta({ id: 'Extraction' });
 
@@ -220,7 +247,8 @@ export type SingleRecord = z.output<typeof SingleRecordSchema>;
  */
 export interface StoredExtraction {
   id: string;
-  schemaId: string;
+  /** Null for a split parent (docs/split.md): each class names its own schema. */
+  schemaId: string | null;
   sourceType: SourceType;
   source: string;
   instruction: string | null;
@@ -260,6 +288,11 @@ export interface StoredExtraction {
   reviewedAt?: Date | null;
   reviewedBy?: string | null;
   reviewNote?: string | null;
+  /** A split parent's request (docs/split.md); null or absent otherwise. */
+  split?: StoredSplit | null;
+  /** A split child's bundle and pages in it; null or absent otherwise. */
+  parentId?: string | null;
+  pages?: StoredSplitPages | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -313,6 +346,15 @@ function reviewOf(row: StoredExtraction): { review?: RecordReview; reviewedResul
   return { review, reviewedResult: row.reviewedOutput ?? null };
 }
 
+/** `parentId` and `pages` only on a document of a split bundle (docs/split.md). */
+function splitChildOf(row: StoredExtraction): { parentId?: string; pages?: SplitPages } {
+  if (!row.parentId) return {};
+  return {
+    parentId: row.parentId,
+    ...(row.pages ? { pages: { from: row.pages.from, to: row.pages.to } } : {}),
+  };
+}
+
 /** Cost to the hundred-millionth of a dollar: a sum of float prices has noise below that. */
 function usageOf(row: StoredExtraction): RecordUsage {
   return {
@@ -333,6 +375,7 @@ export function serializeListRecord(row: StoredExtraction): ListRecord {
   if (row.file) input.file = row.file;
   if (row.format) input.format = row.format;
   if (row.instruction !== null) input.instruction = row.instruction;
+  if (row.split) input.split = splitOfStored(row.split);
   return {
     id: row.id,
     createdAt: formatTimestamp(row.createdAt),
@@ -349,6 +392,7 @@ export function serializeListRecord(row: StoredExtraction): ListRecord {
     priority: row.priority,
     ...progressOf(row),
     ...reviewOf(row),
+    ...splitChildOf(row),
   };
 }
 
@@ -373,11 +417,13 @@ export function serializeSingleRecord(row: StoredExtraction): SingleRecord {
     error: errorOf(row),
     metadata: row.metadata,
     updatedAt: formatTimestamp(row.updatedAt),
+    ...(row.split ? { split: splitOfStored(row.split) } : {}),
     ...groundingOf(row),
     ...reusedOf(row),
     priority: row.priority,
     ...progressOf(row),
     ...reviewOf(row),
+    ...splitChildOf(row),
   };
 }
 

@@ -9,6 +9,8 @@
  *   (created_at, id); keeping microseconds would make equal-looking rows sort by invisible digits.
  * - Extractions keep `schema_id` without a foreign key, plus a snapshot of the schema's name
  *   and structure: deleting or editing a schema must never change an extraction already made.
+ *   A bundle split into its documents (docs/split.md) has no `schema_id`: its classes name
+ *   their schemas, snapshotted in `split`, and each child has its class's snapshot.
  */
 import type {
   Citations,
@@ -21,6 +23,8 @@ import type {
   PublicModel,
   ReviewPolicy,
   ReviewReason,
+  StoredSplit,
+  StoredSplitPages,
   Structure,
   UploadedFile,
 } from '@xt/contract';
@@ -28,6 +32,7 @@ import type {
 import { SOURCE_TYPES } from '@xt/contract/source-kinds';
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -188,9 +193,24 @@ export const extractions = pgTable(
     accountId: uuid('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    schemaId: uuid('schema_id').notNull(),
+    // Null only for a split parent (the check below): its classes name their own schemas.
+    schemaId: uuid('schema_id'),
+    // A split parent's are '' and the classification call's structure (docs/split.md), so
+    // that every other reader keeps a name and a structure to show.
     schemaName: text('schema_name').notNull(),
     schemaStructure: json('schema_structure').$type<Structure>().notNull(),
+    // A bundle split into its documents (docs/split.md): the classes asked for, each with a
+    // snapshot of its schema's id, name and structure taken at create, so that a later edit or
+    // deletion of a schema does not change what the bundle's children read. json, not jsonb,
+    // for the structures' key order.
+    split: json('split').$type<StoredSplit>(),
+    // A document of a split bundle: its parent (deleted with it, by cascade: the delete also
+    // takes the children's jobs and bytes, packages/extractions/src/delete.ts) and its pages in
+    // the bundle, with the bundle's page count, so its own PDF is read with the bundle's numbers.
+    parentId: uuid('parent_id').references((): AnyPgColumn => extractions.id, {
+      onDelete: 'cascade',
+    }),
+    pages: jsonb('pages').$type<StoredSplitPages>(),
     // The kinds of the registry (docs/sources.md); the check below holds the database to it,
     // and a release that adds a kind regenerates that check as a migration.
     sourceType: text('source_type', { enum: SOURCE_TYPES }).notNull(),
@@ -293,6 +313,10 @@ export const extractions = pgTable(
       .on(t.accountId, t.reviewStatus, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.reviewStatus} is not null`),
     index('extractions_schema_name_trgm_idx').using('gin', sql`${t.schemaName} gin_trgm_ops`),
+    // A bundle's children (GET /v1/extractions?parent_id=), in list order; the cascade's look-up.
+    index('extractions_parent_idx')
+      .on(t.parentId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.parentId} is not null`),
     // The reconciler scans for unfinished work across all accounts.
     index('extractions_unfinished_idx')
       .on(t.status, t.createdAt)
@@ -321,6 +345,16 @@ export const extractions = pgTable(
       sql`${t.charged} = (${t.status} = 'completed' and ${t.reusedFrom} is null)`,
     ),
     check('extractions_priority_check', sql`${t.priority} in ('standard', 'batch')`),
+    // Exactly a split parent goes without a schema.
+    check(
+      'extractions_split_schema_check',
+      sql`(${t.schemaId} is null) = (${t.split} is not null)`,
+    ),
+    // A child has its pages; a child is never itself split.
+    check(
+      'extractions_split_child_check',
+      sql`(${t.parentId} is null) = (${t.pages} is null) and (${t.parentId} is null or ${t.split} is null)`,
+    ),
     check(
       'extractions_review_status_check',
       sql`${t.reviewStatus} in ('needs_review', 'approved', 'rejected')`,

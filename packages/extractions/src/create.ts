@@ -1,22 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { LimitFunction } from 'p-limit';
 import type {
   ExtractionPriority,
   FormatName,
   PublicModel,
   SourceType,
+  SplitRequest,
+  StoredSplit,
   Structure,
   UploadedFile,
 } from '@xt/contract';
+import { splitRequestStructure } from '@xt/contract';
 import type { BlobStore, DbExecutor } from '@xt/blob-store';
 import { extractions, isNotNullViolation, schemas, type Db, type ExtractionRow } from '@xt/db';
-import { TooManyActive, UnknownSchema } from './errors.ts';
+import { TooManyActive, UnknownSchema, UnknownSplitSchema } from './errors.ts';
 import { countUnfinished, jobPriority, unfinishedSql } from './unfinished.ts';
 
 /** A create, validated by whoever received it (the API's body parsers). */
 export interface NewExtraction {
-  schemaId: string;
+  /** null exactly for a bundle split into its documents (`split`, docs/split.md). */
+  schemaId: string | null;
+  /** The classes a bundle is split into, each naming its schema or none. */
+  split?: SplitRequest | undefined;
   type: SourceType;
   source: string;
   model: PublicModel;
@@ -82,14 +88,20 @@ export function requestColumns(
   id: string,
   input: NewExtraction,
   requestId: string,
+  /** A split parent's classes with their schemas' snapshots (`splitSnapshot`). */
+  split?: StoredSplit,
 ) {
   const snapshot = (column: typeof schemas.name | typeof schemas.structure) =>
     sql`(select ${column} from ${schemas} where ${schemas.accountId} = ${accountId} and ${schemas.id} = ${input.schemaId})`;
-  const unsaved = input.unsavedSchema;
+  const unsaved = split
+    ? // A split parent has no schema: it asks the model to classify pages (docs/split.md).
+      { name: '', structure: splitRequestStructure(split.classes.map((c) => c.name)) }
+    : input.unsavedSchema;
   return {
     id,
     accountId,
-    schemaId: input.schemaId,
+    schemaId: split ? null : input.schemaId,
+    split: split ?? null,
     schemaName: unsaved ? unsaved.name : snapshot(schemas.name),
     schemaStructure: unsaved ? unsaved.structure : snapshot(schemas.structure),
     sourceType: input.type,
@@ -104,6 +116,42 @@ export function requestColumns(
     reuseKey: input.reuse.key,
     cacheMaxAgeSeconds: input.reuse.maxAgeSeconds,
     priority: input.priority ?? 'standard',
+  };
+}
+
+/**
+ * A split's classes with a snapshot of each named schema, read in the create's own statement
+ * order before anything is written: a class naming no schema of the account refuses the create
+ * (UnknownSplitSchema, naming the class), so nothing is half-written.
+ */
+async function splitSnapshot(
+  tx: DbExecutor,
+  accountId: string,
+  split: SplitRequest,
+): Promise<StoredSplit> {
+  const ids = [...new Set(split.classes.flatMap((c) => (c.schema_id ? [c.schema_id] : [])))];
+  const found =
+    ids.length === 0
+      ? []
+      : await tx
+          .select({ id: schemas.id, name: schemas.name, structure: schemas.structure })
+          .from(schemas)
+          .where(and(eq(schemas.accountId, accountId), inArray(schemas.id, ids)));
+  const byId = new Map(found.map((s) => [s.id, s]));
+  const missing = split.classes.findIndex((c) => c.schema_id && !byId.has(c.schema_id));
+  if (missing >= 0) throw new UnknownSplitSchema(missing);
+  return {
+    classes: split.classes.map((c) => {
+      const schema = c.schema_id ? byId.get(c.schema_id) : undefined;
+      return {
+        name: c.name,
+        ...(c.description !== undefined ? { description: c.description } : {}),
+        ...(schema
+          ? { schemaId: schema.id, schemaName: schema.name, schemaStructure: schema.structure }
+          : {}),
+      };
+    }),
+    other: split.other,
   };
 }
 
@@ -132,6 +180,7 @@ export async function writeExtraction(
       const claim = await opts.claimKey(inTransaction, id);
       if (claim.kind === 'replay') return { created: false, id: claim.resourceId };
     }
+    const split = input.split ? await splitSnapshot(tx, accountId, input.split) : undefined;
     const limit = deps.maxActive;
     // No bytes are stored for a create the bound refuses (the insert checks again below).
     if (input.upload) await checkActive(tx, accountId, limit);
@@ -147,7 +196,7 @@ export async function writeExtraction(
     const [inserted] = await tx
       .insert(extractions)
       .values({
-        ...requestColumns(accountId, id, input, opts.requestId),
+        ...requestColumns(accountId, id, input, opts.requestId, split),
         fileRef: stored?.ref ?? null,
         status: sql`case when take_extraction_slot(${accountId}, ${limit}) then 'pending' end`,
       })

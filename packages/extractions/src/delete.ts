@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { BlobStore } from '@xt/blob-store';
@@ -23,35 +23,43 @@ export async function deleteExtraction(
     // commits, so its rows are either there for the deletes below, which take their bytes, or
     // refused for want of the row once this commits (and the job removes their bytes itself).
     // Deleted without the lock, they went with the row by cascade and their bytes to the sweep.
-    await tx
+    const [locked] = await tx
       .select({ id: extractions.id })
       .from(extractions)
       .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)))
       .for('update');
+    // A split bundle's children (docs/split.md) go with it: their rows would by cascade, but
+    // not their bytes or jobs, so they are deleted here as the parent is. A split inserting its
+    // children meanwhile waits for the lock above (their foreign key locks the parent), so
+    // either it committed first and they are found here, or it finds no parent and writes none.
+    const children = locked
+      ? await tx
+          .select({ id: extractions.id })
+          .from(extractions)
+          .where(and(eq(extractions.parentId, id), eq(extractions.accountId, accountId)))
+          .for('update')
+      : [];
+    const ids = [...children.map((c) => c.id), id];
+    const owned = sql`exists (select 1 from ${extractions} where ${extractions.id} = ${extractionWindowSources.extractionId} and ${extractions.accountId} = ${accountId})`;
     // The PDF a long document was converted to for its windows (docs/scaling.md); the row
     // itself would go with the extraction, its bytes would not.
     const converted = await tx
       .delete(extractionWindowSources)
-      .where(
-        and(
-          eq(extractionWindowSources.extractionId, id),
-          sql`exists (select 1 from ${extractions} where ${extractions.id} = ${id} and ${extractions.accountId} = ${accountId})`,
-        ),
-      )
+      .where(and(inArray(extractionWindowSources.extractionId, ids), owned))
       .returning({ ref: extractionWindowSources.ref });
     // Each window's own PDF, the same way.
     const cut = await tx
       .delete(extractionWindowPdfs)
       .where(
         and(
-          eq(extractionWindowPdfs.extractionId, id),
-          sql`exists (select 1 from ${extractions} where ${extractions.id} = ${id} and ${extractions.accountId} = ${accountId})`,
+          inArray(extractionWindowPdfs.extractionId, ids),
+          sql`exists (select 1 from ${extractions} where ${extractions.id} = ${extractionWindowPdfs.extractionId} and ${extractions.accountId} = ${accountId})`,
         ),
       )
       .returning({ ref: extractionWindowPdfs.ref });
     const rows = await tx
       .delete(extractions)
-      .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)))
+      .where(and(eq(extractions.accountId, accountId), inArray(extractions.id, ids)))
       .returning({
         id: extractions.id,
         fileRef: extractions.fileRef,
@@ -70,11 +78,18 @@ export async function deleteExtraction(
       .catch((err: unknown) =>
         log.warn({ error: errorSummary(err), extractionId: id }, 'stored upload left to the sweep'),
       );
-  if (deleted.rows.length === 0) throw new ExtractionNotFound();
+  if (!deleted.rows.some((r) => r.id === id)) throw new ExtractionNotFound();
+  for (const row of deleted.rows) await removeJob(deps.queue, row.id, log);
+}
+
+/**
+ * A deleted extraction's job, unless a worker holds it: that worker finds no row and stops.
+ * A long document's page windows not yet taken go now; those being worked find no row before
+ * their next model call and stop (docs/scaling.md#one-large-document).
+ */
+async function removeJob(queue: Queue, id: string, log: Logger): Promise<void> {
   try {
-    const job = await deps.queue.getJob(id);
-    // A long document's page windows not yet taken go now; those being worked find no row
-    // before their next model call and stop (docs/scaling.md#one-large-document).
+    const job = await queue.getJob(id);
     if (job && (await job.isWaitingChildren())) await job.removeUnprocessedChildren();
     if (job && !(await job.isActive())) await job.remove();
   } catch (err) {

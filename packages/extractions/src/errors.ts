@@ -19,6 +19,17 @@ export class UnknownSchema extends Error {
   }
 }
 
+/** A split class named a schema this account does not have (docs/split.md). */
+export class UnknownSplitSchema extends Error {
+  readonly field: string;
+  constructor(readonly index: number) {
+    const field = `split.classes[${index}].schema_id`;
+    super(`${field} does not name a schema of this account`);
+    this.field = field;
+    this.name = 'UnknownSplitSchema';
+  }
+}
+
 /** The account already has `limit` extractions pending or processing (its fair-use bound). */
 export class TooManyActive extends Error {
   constructor(readonly limit: number) {

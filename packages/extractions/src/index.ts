@@ -11,6 +11,7 @@ export {
   ReviewRefused,
   TooManyActive,
   UnknownSchema,
+  UnknownSplitSchema,
 } from './errors.ts';
 export { type NewExtraction, type KeyClaim, type Transaction } from './create.ts';
 export { createSubmitExtraction, type SubmitOutcome, type SubmitContext } from './submit.ts';

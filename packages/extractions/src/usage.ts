@@ -79,6 +79,9 @@ const inRange = (accountId: string, from: Date, toExclusive: Date) =>
 /** Sums of float prices carry noise far below a cent's fraction: kept to 10⁻⁸ USD. */
 const cents = (usd: number) => Math.round(usd * 1e8) / 1e8;
 
+/** What the usage page calls the spend of splitting bundles, which no schema groups. */
+const SPLIT_USAGE_NAME = 'Splitting bundles';
+
 /** Each schema's extractions, tokens, cost and savings over the range, the costliest first. */
 export async function usageBySchema(
   db: Db,
@@ -98,7 +101,13 @@ export async function usageBySchema(
     .where(inRange(accountId, from, toExclusive))
     .groupBy(extractions.schemaId);
   return rows
-    .map((r) => ({ ...r, costUsd: cents(r.costUsd), savedUsd: cents(r.savedUsd) }))
+    .map((r) => ({
+      ...r,
+      // Split parents have no schema: their own spend is classifying pages (docs/split.md).
+      ...(r.schemaId === null ? { schemaName: SPLIT_USAGE_NAME } : {}),
+      costUsd: cents(r.costUsd),
+      savedUsd: cents(r.savedUsd),
+    }))
     .sort((a, b) => b.costUsd - a.costUsd || b.extractions - a.extractions);
 }
 

@@ -239,6 +239,18 @@ export interface Usage {
   estimatedCostUsd: number;
 }
 
+/** A bundle split into its documents (docs/split.md): the classes asked for. */
+export interface SplitRequest {
+  classes: { name: string; description?: string; schema_id?: string }[];
+  other: boolean;
+}
+
+/** A document's pages in its bundle, 1-based, both inclusive. */
+export interface SplitPages {
+  from: number;
+  to: number;
+}
+
 export interface ExtractionError {
   code: FailureCode;
   message: string;
@@ -247,7 +259,8 @@ export interface ExtractionError {
 /** `GET /extractions/{id}`: `source`/`result`, `totalTokens` a number. */
 export interface Extraction {
   id: string;
-  schemaId: string;
+  /** null for a bundle split into its documents (`split`) */
+  schemaId: string | null;
   source: {
     type: 'text' | 'image' | 'pdf' | 'url' | 'document' | 'spreadsheet' | 'email' | 'auto';
     content: string;
@@ -263,6 +276,8 @@ export interface Extraction {
   error: ExtractionError | null;
   metadata: Record<string, string>;
   updatedAt: string;
+  /** only on a bundle split into its documents */
+  split?: SplitRequest;
   /** only when created with `citations: true`; null until completed */
   citations?: Citations | null;
   /** only when non-empty */
@@ -276,6 +291,10 @@ export interface Extraction {
   review?: Review;
   /** once reviewed: the corrected output (approved) or null (rejected) */
   reviewedResult?: unknown;
+  /** only on a document of a split bundle: the bundle's extraction */
+  parentId?: string;
+  /** only on a document of a split bundle: its pages in the bundle */
+  pages?: SplitPages;
 }
 
 /** `GET /extractions` records: `input`/`output`, `totalTokens` as numeric text. */
@@ -284,12 +303,14 @@ export interface ExtractionListItem {
   createdAt: string;
   charged: boolean;
   input: {
-    schema_id: string;
+    /** null for a bundle split into its documents (`split`) */
+    schema_id: string | null;
     type: SourceType;
     source: string;
     file?: UploadedFile;
     format?: SourceFormat;
     instruction?: string;
+    split?: SplitRequest;
   };
   output: unknown;
   status: ExtractionStatus;
@@ -307,6 +328,10 @@ export interface ExtractionListItem {
   review?: Review;
   /** once reviewed: the corrected output (approved) or null (rejected) */
   reviewedResult?: unknown;
+  /** only on a document of a split bundle: the bundle's extraction */
+  parentId?: string;
+  /** only on a document of a split bundle: its pages in the bundle */
+  pages?: SplitPages;
 }
 
 /** What `POST /extractions` answers with: 200 when finished in time, 202 otherwise. */

@@ -9,6 +9,7 @@ import {
   type ExtractionPriority,
   type PublicModel,
   type SourceType,
+  type SplitRequest,
 } from '@xt/contract';
 import { validationError } from '../http/errors.ts';
 import { checkSubmittedUrl, type Allowlist } from '@xt/fetcher';
@@ -24,11 +25,15 @@ import {
 import { parseCache, type CacheRequest } from './cache-field.ts';
 import { parseCitations } from './citations-field.ts';
 import { parseMetadata, type Metadata } from './metadata.ts';
+import { parseSplit, SPLIT_SOURCE_TYPES, splitConflicts } from './split-field.ts';
 
 export const MAX_INSTRUCTION_CHARS = 4000;
 
 export interface ExtractionInput {
-  schemaId: string;
+  /** null exactly when `split` is given: each class names its own schema (docs/split.md). */
+  schemaId: string | null;
+  /** Cut the source, a bundle, into its documents and extract each by its class (docs/split.md). */
+  split?: SplitRequest;
   type: SourceType;
   source: string;
   model: PublicModel;
@@ -153,10 +158,21 @@ export async function parseExtractionBody(
   opts: BodyOptions,
 ): Promise<ExtractionInput> {
   const hasFile = (opts.files?.count ?? 0) > 0;
-  const schema = hasFile
-    ? extractionFields.extend({ source: z.unknown().optional() })
+  // With `split` there is no top-level schema_id (each class names its own): refused below
+  // when given, never asked for.
+  const splitGiven =
+    body.split !== undefined &&
+    body.split !== null &&
+    !(opts.form && typeof body.split === 'string' && body.split.trim() === '');
+  const fields = splitGiven
+    ? extractionFields.extend({ schema_id: z.unknown().optional() })
     : extractionFields;
+  const schema = hasFile ? fields.extend({ source: z.unknown().optional() }) : fields;
   const { data: parsed, errors } = checkFields(schema, body);
+  const split = parseSplit(body.split, opts.form);
+  errors.push(...split.errors);
+  if (splitGiven)
+    errors.push(...splitConflicts(body, isSourceType(body.type) ? body.type : undefined));
   const metadata = parseMetadata(body.metadata, opts.form);
   errors.push(...metadata.errors);
   const citations = parseCitations(body.citations, opts.form);
@@ -172,6 +188,11 @@ export async function parseExtractionBody(
   const type = isSourceType(body.type) ? body.type : undefined;
   const upload = type ? await uploadOf(type, body, opts) : null;
   if (upload && !upload.ok) errors.push({ field: 'source', message: upload.message });
+  else if (splitGiven && upload?.ok && !SPLIT_SOURCE_TYPES.has(upload.upload.type))
+    errors.push({
+      field: 'split',
+      message: `split takes a source read as pages; the file is ${upload.upload.type}`,
+    });
   else if (
     !upload &&
     type &&
@@ -188,7 +209,7 @@ export async function parseExtractionBody(
       ? String(parsed.source)
       : String(parsed.source).trim();
   const input: ExtractionInput = {
-    schemaId: parsed.schema_id.toLowerCase(),
+    schemaId: split.split ? null : String(parsed.schema_id).toLowerCase(),
     // An upload with `auto` is stored as the kind its content is.
     type: upload?.ok ? upload.upload.type : parsed.type,
     source,
@@ -198,6 +219,7 @@ export async function parseExtractionBody(
     priority: parsed.priority ?? DEFAULT_PRIORITY,
   };
   if (upload?.ok) input.upload = upload.upload;
+  if (split.split) input.split = split.split;
   if (cache.cache !== undefined) input.cache = cache.cache;
   if (parsed.instruction !== undefined && parsed.instruction.trim() !== '')
     input.instruction = parsed.instruction;

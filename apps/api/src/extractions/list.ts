@@ -23,6 +23,7 @@ function whereOf(accountId: string, q: ListQuery) {
   return listConditions(COLUMNS, accountId, q, [
     q.status ? eq(extractions.status, q.status) : undefined,
     q.schemaId ? eq(extractions.schemaId, q.schemaId) : undefined,
+    q.parentId ? eq(extractions.parentId, q.parentId) : undefined,
   ]);
 }
 
@@ -39,7 +40,9 @@ export function totalQuery(db: Db, accountId: string, q: ListQuery) {
   const dated = q.startDate || q.endDateExclusive;
   const filtered = q.status || q.schemaId || q.search;
   const none = sql<number | null>`null`;
-  if (dated && filtered)
+  // A bundle's children are few (one per document) and have no counters: counted as rows,
+  // through the parent's index.
+  if ((dated && filtered) || q.parentId)
     return db.select({ n: count(), within: none }).from(extractions).where(whereOf(accountId, q));
   const sum = (n: PgColumn) => sql<number>`coalesce(sum(${n}), 0)::bigint`.mapWith(Number);
   if (dated) {

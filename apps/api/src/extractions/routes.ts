@@ -96,7 +96,7 @@ export function extractionRoutes(
               files: receivedFile(req),
               models: config.models,
             }),
-          ['metadata'],
+          ['metadata', 'split'],
         ),
       ),
       req.body,
@@ -167,7 +167,7 @@ export function extractionRoutes(
   }
 
   router.get('/extractions', async (req, res) => {
-    const q = listQueryOr422(req.query, { extraction: true });
+    const q = listQueryOr422(req.query, { extraction: true, parent: true });
     const { rows, meta } = await service.list(principalOf(req).accountId, q);
     sendPage(req, res, { data: rows.map(serializeListRecord), meta }, 'Extractions retrieved.');
   });

@@ -94,6 +94,8 @@ export class ExtractionService {
    * an upload; a URL's content is only known once the worker fetched it), and the age asked.
    */
   #reuseOf(accountId: string, input: ExtractionInput): NewExtraction['reuse'] {
+    // A split bundle's answer is made by its children: neither reused nor kept for reuse.
+    if (input.split) return { key: null, maxAgeSeconds: null };
     const maxAgeSeconds =
       input.cache === false ? null : (input.cache?.maxAge ?? this.#reuse.maxAgeSeconds);
     const source: ReuseSource | null = input.upload

@@ -9,6 +9,7 @@ import {
   ReviewRefused,
   TooManyActive,
   UnknownSchema,
+  UnknownSplitSchema,
 } from '@xt/extractions';
 import { tooManyActive } from './account-bounds.ts';
 import { errorSummary } from '@xt/runtime';
@@ -87,7 +88,7 @@ function fromMulter(err: unknown): HttpError | null {
 /** The lifecycle's refusals (packages/extractions/src/errors.ts), as the interface answers them. */
 function fromDomain(err: unknown): HttpError | null {
   if (err instanceof ExtractionNotFound) return new HttpError(404, 'NOT_FOUND', err.message);
-  if (err instanceof UnknownSchema)
+  if (err instanceof UnknownSchema || err instanceof UnknownSplitSchema)
     return validationError([{ field: err.field, message: err.message }]);
   if (err instanceof TooManyActive) return tooManyActive(err.message, 5);
   if (err instanceof ReviewRefused) return validationError(err.fields);

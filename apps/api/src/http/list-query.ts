@@ -39,11 +39,15 @@ export interface ListQuery {
   status?: ExtractionStatus;
   /** Extractions only; lower-cased. */
   schemaId?: string;
+  /** The extraction list only: a split bundle's children (docs/split.md); lower-cased. */
+  parentId?: string;
 }
 
 export interface ListQueryOptions {
   /** Also accept the extraction filters `status` and `schema_id`. */
   extraction?: boolean;
+  /** Also accept `parent_id` (the extraction list, not the review queue). */
+  parent?: boolean;
 }
 
 export type ListQueryResult = { ok: true; value: ListQuery } | { ok: false; errors: FieldError[] };
@@ -156,19 +160,21 @@ const statusParam = z
     return status;
   });
 
-const schemaIdParam = z
-  .unknown()
-  .optional()
-  .transform((value, ctx): string | undefined => {
-    const text = single('schema_id', value, ctx);
-    if (text === null) return z.NEVER;
-    if (text === undefined) return undefined;
-    if (!isUuid(text)) {
-      ctx.addIssue({ code: 'custom', message: 'schema_id must be a UUID' });
-      return z.NEVER;
-    }
-    return text.toLowerCase();
-  });
+const uuidParam = (name: string) =>
+  z
+    .unknown()
+    .optional()
+    .transform((value, ctx): string | undefined => {
+      const text = single(name, value, ctx);
+      if (text === null) return z.NEVER;
+      if (text === undefined) return undefined;
+      if (!isUuid(text)) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a UUID` });
+        return z.NEVER;
+      }
+      return text.toLowerCase();
+    });
+const schemaIdParam = uuidParam('schema_id');
 
 const commonShape = {
   page: integerParam('page', 1, MAX_PAGE, DEFAULT_PAGE),
@@ -193,12 +199,16 @@ function dateOrder<T extends { startDate?: Date | undefined; endDate?: Date | un
 }
 
 const extractionShape = { ...commonShape, status: statusParam, schema_id: schemaIdParam };
+const parentShape = { ...extractionShape, parent_id: uuidParam('parent_id') };
 
 /** `GET /schemas` query. */
 export const listQuerySchema = dateOrder(z.object(commonShape));
 
-/** `GET /extractions` query: the common parameters plus `status` and `schema_id`. */
+/** The review queue's query: the common parameters plus `status` and `schema_id`. */
 export const extractionListQuerySchema = dateOrder(z.object(extractionShape));
+
+/** `GET /extractions` query: those, and `parent_id` (docs/split.md). */
+const parentListQuerySchema = dateOrder(z.object(parentShape));
 
 /**
  * A parameter the route does not take is refused, not ignored: `?schemaId=` silently returning
@@ -218,7 +228,7 @@ function unknownParameters(query: Record<string, unknown>, known: readonly strin
 }
 
 type ParsedQuery = z.output<typeof listQuerySchema> &
-  Partial<z.output<typeof extractionListQuerySchema>>;
+  Partial<z.output<typeof parentListQuerySchema>>;
 
 /**
  * Validates a list query. On success the dates are already turned into the half-open UTC range
@@ -228,13 +238,13 @@ export function parseListQuery(
   query: Record<string, unknown>,
   options: ListQueryOptions = {},
 ): ListQueryResult {
-  const result = options.extraction
-    ? extractionListQuerySchema.safeParse(query)
-    : listQuerySchema.safeParse(query);
-  const unknown = unknownParameters(
-    query,
-    Object.keys(options.extraction ? extractionShape : commonShape),
-  );
+  const shape = options.parent ? parentShape : options.extraction ? extractionShape : commonShape;
+  const result = options.parent
+    ? parentListQuerySchema.safeParse(query)
+    : options.extraction
+      ? extractionListQuerySchema.safeParse(query)
+      : listQuerySchema.safeParse(query);
+  const unknown = unknownParameters(query, Object.keys(shape));
   if (!result.success || unknown.length > 0)
     return {
       ok: false,
@@ -253,6 +263,7 @@ export function parseListQuery(
   if (q.search !== undefined) value.search = q.search;
   if (q.status !== undefined) value.status = q.status;
   if (q.schema_id !== undefined) value.schemaId = q.schema_id;
+  if (q.parent_id !== undefined) value.parentId = q.parent_id;
   return { ok: true, value };
 }
 

@@ -4,8 +4,12 @@ import {
   ListRecordSchema,
   MetadataSchema,
   PrioritySchema,
+  MAX_SPLIT_CLASSES,
+  MAX_SPLIT_CLASS_NAME_CHARS,
+  MAX_SPLIT_DESCRIPTION_CHARS,
   SingleRecordSchema,
   SOURCE_KINDS,
+  SPLIT_OTHER_CLASS,
   typesTaking,
 } from '@xt/contract';
 import { EmptyData, pageOf } from '../http/response-schemas.ts';
@@ -86,8 +90,51 @@ const cacheMaxAgeText = z.string().regex(/^\d+$/).optional().meta({
 
 const priority = PrioritySchema.optional();
 
+// A split names a schema per class, so the top-level schema_id is then absent (docs/split.md).
+const schemaId = z.uuid().optional().meta({
+  description: 'the schema to extract with; required, except with `split`, where it must be absent',
+});
+const splitDescription = `cut the source (a bundle of documents of type \`pdf\`, \`document\`, \`image\` or \`auto\`) into its documents, classify each and extract it with its class’s schema as a child extraction (docs/split.md); not with \`schema_id\` nor priority \`batch\``;
+const splitJson = z
+  .object({
+    classes: z
+      .array(
+        z.object({
+          name: z
+            .string()
+            .min(1)
+            .max(MAX_SPLIT_CLASS_NAME_CHARS)
+            .regex(/^[\p{L}\p{N}_\- ]+$/u)
+            .meta({
+              description: `letters, digits, _, - and spaces; unique ignoring case; not \`${SPLIT_OTHER_CLASS}\``,
+            }),
+          description: z
+            .string()
+            .max(MAX_SPLIT_DESCRIPTION_CHARS)
+            .optional()
+            .meta({ description: 'what documents of this class are, for the classification' }),
+          schema_id: z.uuid().optional().meta({
+            description: 'the schema to extract its documents with; without one they are only classified',
+          }),
+        }),
+      )
+      .min(1)
+      .max(MAX_SPLIT_CLASSES),
+    other: z.boolean().default(true).meta({
+      description: `pages of no class become documents of class \`${SPLIT_OTHER_CLASS}\`, never extracted; false: they are given the likeliest class`,
+    }),
+  })
+  .optional()
+  .meta({ description: splitDescription });
+const splitText = z
+  .string()
+  .optional()
+  .meta({ description: `the split object as a JSON string: ${splitDescription}` });
+
 // parseMetadata takes null (and, in forms, an empty value) as no metadata.
 const jsonForm = extractionFields.extend({
+  schema_id: schemaId,
+  split: splitJson,
   source,
   metadata: MetadataSchema.nullable().optional(),
   citations: citationsJson,
@@ -95,6 +142,8 @@ const jsonForm = extractionFields.extend({
   priority,
 });
 const urlencodedForm = extractionFields.extend({
+  schema_id: schemaId,
+  split: splitText,
   source,
   metadata: metadataText.optional(),
   citations: citationsText,
@@ -103,6 +152,8 @@ const urlencodedForm = extractionFields.extend({
   priority,
 });
 const multipartForm = extractionFields.extend({
+  schema_id: schemaId,
+  split: splitText,
   source: z.union([source, file]),
   metadata: metadataText.optional(),
   citations: citationsText,
@@ -165,7 +216,13 @@ export const extractionPaths: ZodOpenApiPathsObject = {
       tags: ['Extractions'],
       operationId: 'listExtractions',
       summary: 'List extractions, newest first; search matches the schema’s name at creation',
-      requestParams: { query: extractionListQuery },
+      requestParams: {
+        query: extractionListQuery.extend({
+          parent_id: z.uuid().optional().meta({
+            description: 'only the documents of this split bundle (docs/split.md)',
+          }),
+        }),
+      },
       responses: {
         '200': ok('A page of extractions', pageOf(ListRecordSchema), pageHeaders),
         ...errors(422),

@@ -56,10 +56,12 @@ function columns(schemaNames: Map<string, string>): Column<ExtractionListRecord>
     {
       label: 'Schema',
       kind: 'wrap',
-      cell: (r) =>
-        schemaNames.get(r.input.schema_id) ?? (
-          <span class="muted">{shortId(r.input.schema_id)}</span>
-        ),
+      cell: (r) => {
+        const id = r.input.schema_id;
+        // A split bundle names a schema per class (docs/split.md), none of its own.
+        if (id === null) return <span class="muted">split</span>;
+        return schemaNames.get(id) ?? <span class="muted">{shortId(id)}</span>;
+      },
     },
     {
       label: 'Source',

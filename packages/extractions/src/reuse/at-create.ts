@@ -18,7 +18,8 @@ export async function reuseAtCreate(
   },
 ): Promise<Written | null> {
   const { key, maxAgeSeconds } = input.reuse;
-  if (!key || maxAgeSeconds === null) return null;
+  // A split bundle's answer is its documents, made by its children: never reused (docs/split.md).
+  if (!key || maxAgeSeconds === null || input.schemaId === null) return null;
   const lookup = { accountId, key, maxAgeSeconds };
   const hit = input.unsavedSchema
     ? await findReusableForStructure(deps.db, {
