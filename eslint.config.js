@@ -6,7 +6,7 @@ import regexp from 'eslint-plugin-regexp';
  * Each table's one owner (docs/architecture.md#who-owns-each-table): only the owner imports the
  * table's drizzle object from `@xt/db`; every other workspace calls the owner's functions.
  */
-const TABLE_OWNERS = {
+export const TABLE_OWNERS = {
   'packages/accounts': ['accounts', 'apiKeys', 'users', 'sessions'],
   'packages/blob-store': ['blobs', 'blobChunks'],
   'packages/extractions': [
