@@ -25,9 +25,8 @@ export const TABLE_OWNERS = {
 
 /**
  * The reads the map allows outside the owner, each for a reason docs/architecture.md gives: the
- * API's list pages run its one keyset query over the owner's table, packages/extractions copies
- * a schema into the extraction it creates (a package cannot call into an app), and the webhook
- * check joins the extraction's transition statement.
+ * API's list pages run its one keyset query over the owner's table, and packages/extractions
+ * copies a schema into the extraction it creates (a package cannot call into an app).
  */
 const OTHERS_READ = {
   'apps/api/src/extractions/list.ts': ['extractions', 'extractionCounts', 'extractionDayCounts'],
@@ -36,7 +35,6 @@ const OTHERS_READ = {
   'packages/extractions/src/create.ts': ['schemas'],
   'packages/extractions/src/reuse/lookup.ts': ['schemas'],
   'packages/extractions/src/review/on-completion.ts': ['schemas'],
-  'packages/webhooks/src/record.ts': ['extractions'],
 };
 
 const WORKSPACES_WITH_TABLES = [
