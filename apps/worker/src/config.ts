@@ -208,6 +208,9 @@ export const configSchema = z.object({
   // A pdf or document longer than this is worked as page windows of this many pages, each its
   // own job that any worker process takes (docs/scaling.md#one-large-document).
   SPLIT_PAGES: int(40, 1),
+  // A bundle split into its documents (docs/split.md) is classified in calls of at most this
+  // many pages each, all at once through the model client's scheduler.
+  SPLIT_CLASSIFY_PAGES: int(40, 1),
   MAX_PDF_IMAGE_PAGES: int(100, 0),
   MAX_IMAGE_PIXELS: int(50_000_000, 1),
   PDF_MODE: z.enum(['auto', 'text', 'images']).default('auto'),

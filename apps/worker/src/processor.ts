@@ -11,6 +11,7 @@ import type { ExtractionRow, JobLifecycle } from './job/lifecycle.ts';
 import type { ModelAccess } from './job/model-access.ts';
 import type { JobReuse } from './job/reuse-step.ts';
 import { runSteps } from './job/step-job.ts';
+import { splitRun, type SplitRunDeps } from './job/split/split-run.ts';
 import { mergeRun } from './job/windows/merge-run.ts';
 import type { WindowStore } from './job/windows/store.ts';
 import { untimed } from './ops/stages.ts';
@@ -49,13 +50,21 @@ export interface ProcessorDeps {
    * as jobs of their own (window-processor.ts); every document is one job when absent.
    */
   windows?: { store: WindowStore; splitPages: number };
+  /**
+   * Bundles split into their documents (docs/split.md): their children's rows and jobs, and
+   * how many pages a classification call reads (SPLIT_CLASSIFY_PAGES); a split fails when absent.
+   */
+  bundles?: SplitRunDeps['bundles'];
 }
 
 /**
  * The extraction job handler, as steps kept in the job's data (job/step-job.ts):
  *   `extract` (job/extraction-run.ts): claim → prepare → reuse or model → finish, or a long
  *     document split into page windows, moving on to
- *   `merge-windows` (job/windows/merge-run.ts): wait for the windows, then merge and finish.
+ *   `merge-windows` (job/windows/merge-run.ts): wait for the windows, then merge and finish;
+ *   for a bundle split into its documents (docs/split.md), `extract` splits it once claimed
+ *   (job/split/split-run.ts) and moves on to `await-children`: wait for the documents'
+ *   extractions, holding no slot, then complete the bundle.
  * Each step answers how the run ends (job/job-end.ts: completed, failed, retried) or throws an
  * interruption (job/interruption.ts: waiting for windows, shutdown, a batch wait, PostgreSQL
  * unreachable), each handled in one place. Retryable failures return the row to `pending` and
@@ -72,8 +81,15 @@ export function createProcessor(deps: ProcessorDeps) {
     'model provider',
     'unavailable; attempts are retried with backoff',
   );
-  const extract = extractionRun({ ...deps, prices, time, providerOutage });
+  const bundle = splitRun({ ...deps, prices });
+  const extract = extractionRun({ ...deps, prices, time, providerOutage, split: bundle.split });
   const mergeWindows = mergeRun({ ...deps, prices, time });
+
+  /** Without page windows configured, a job that was split is worked afresh as one job. */
+  const stepOf = (payload: ExtractJobPayload): ExtractJobStep => {
+    const step = extractJobStep(payload);
+    return step === 'merge-windows' && !deps.windows ? 'extract' : step;
+  };
 
   return async function processExtraction(
     job: Job,
@@ -95,11 +111,11 @@ export function createProcessor(deps: ProcessorDeps) {
           pause: () => lifecycle.pause(id),
           publish: () => lifecycle.publish(id),
           data: payload,
-          // Without page windows configured, a job that was split is worked afresh as one job.
-          step: deps.windows ? extractJobStep(payload) : 'extract',
+          step: stepOf(payload),
           steps: {
             extract: (data, log) => extract(job, data, log, stop),
             'merge-windows': (data) => mergeWindows(job, token, data),
+            'await-children': (data) => bundle.awaitChildren(data),
           },
         },
         log,

@@ -19,6 +19,7 @@ import { createProcessor } from './processor.ts';
 import { setUpModels } from './models/setup.ts';
 import { modelProbeMetrics } from './ops/model-metrics.ts';
 import { createWindowProcessor } from './window-processor.ts';
+import { bundleStore } from './job/split/store.ts';
 import { windowStore } from './job/windows/store.ts';
 import { jobLifecycle } from './job/lifecycle.ts';
 import { jobReuse } from './job/reuse-step.ts';
@@ -193,6 +194,16 @@ export async function startWorker(
     }),
     lifecycle,
     windows: { store: windows, splitPages: config.SPLIT_PAGES },
+    bundles: {
+      // Children are retried like extractions: the same attempts and backoff.
+      store: bundleStore(db.db, queue, store, {
+        attempts: config.JOB_ATTEMPTS,
+        backoffMs: config.JOB_BACKOFF_MS,
+      }),
+      blobs: store,
+      classifyPages: config.SPLIT_CLASSIFY_PAGES,
+      maxUploadBytes: config.MAX_UPLOAD_BYTES,
+    },
     reuse: jobReuse(
       { db: db.db, store },
       {

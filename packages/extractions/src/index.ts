@@ -34,3 +34,5 @@ export { batchRounds, type BatchRounds, type Round } from './batch-rounds.ts';
 export { reviewExtraction, type ReviewInput } from './review/record-review.ts';
 export { applyCorrections } from './review/corrections.ts';
 export { reviewReasons, sampleDraw } from './review/decide.ts';
+export * from './split.ts';
+export { priorityOfUnfinished } from './unfinished.ts';

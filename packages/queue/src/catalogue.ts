@@ -17,7 +17,7 @@ export const extractJobPayload = z.object({
   /** The W3C traceparent of the request that created the job, so its lines share a trace id. */
   traceparent: z.string().max(256).optional(),
   /** The step the job is at (`extractJobStep`); absent on a new job, which starts at the first. */
-  step: z.enum(['extract', 'merge-windows']).optional(),
+  step: z.enum(['extract', 'merge-windows', 'await-children']).optional(),
   /**
    * How the document was split into page windows (`pagesTotal` pages, `splitPages` a window),
    * kept with the `merge-windows` step, which needs it (docs/scaling.md#one-large-document).
@@ -29,7 +29,9 @@ export type ExtractJobPayload = z.infer<typeof extractJobPayload>;
 /**
  * The extraction job's steps, the one it is at kept in its data (BullMQ's step jobs): `extract`
  * claims the row and works it, or splits a long document into page windows and moves on to
- * `merge-windows`, which waits for the windows and merges their answers. A run of the job (after
+ * `merge-windows`, which waits for the windows and merges their answers; or, for a bundle split
+ * into its documents (docs/split.md), splits it and moves on to `await-children`, which waits for
+ * the children and completes it. A run of the job (after
  * its windows, a crash, a retry) starts at the step its data names.
  */
 export type ExtractJobStep = NonNullable<ExtractJobPayload['step']>;

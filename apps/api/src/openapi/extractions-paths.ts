@@ -114,15 +114,19 @@ const splitJson = z
             .optional()
             .meta({ description: 'what documents of this class are, for the classification' }),
           schema_id: z.uuid().optional().meta({
-            description: 'the schema to extract its documents with; without one they are only classified',
+            description:
+              'the schema to extract its documents with; without one they are only classified',
           }),
         }),
       )
       .min(1)
       .max(MAX_SPLIT_CLASSES),
-    other: z.boolean().default(true).meta({
-      description: `pages of no class become documents of class \`${SPLIT_OTHER_CLASS}\`, never extracted; false: they are given the likeliest class`,
-    }),
+    other: z
+      .boolean()
+      .default(true)
+      .meta({
+        description: `pages of no class become documents of class \`${SPLIT_OTHER_CLASS}\`, never extracted; false: they are given the likeliest class`,
+      }),
   })
   .optional()
   .meta({ description: splitDescription });

@@ -29,6 +29,7 @@ import { reuseEvidenceStep } from './reuse-evidence-step.ts';
 import { reuseContent, reuseStep, type JobReuse, type ReuseStepOutcome } from './reuse-step.ts';
 import { failingTheRow, type StepResult } from './step-job.ts';
 import { planWindows } from './windows/plan.ts';
+import type { splitRun } from './split/split-run.ts';
 import { splitStep, type SplitOutcome } from './windows/split-step.ts';
 import type { WindowStore } from './windows/store.ts';
 
@@ -44,6 +45,8 @@ export interface ExtractionRunDeps {
   preparations?: ((row: ExtractionRow) => PreparationStore | undefined) | undefined;
   batch?: BatchRunner | undefined;
   windows?: { store: WindowStore; splitPages: number } | undefined;
+  /** A split bundle's `split` step (job/split/split-run.ts). */
+  split: ReturnType<typeof splitRun>['split'];
   prices: PriceTable;
   time: StageTimer;
   /** One warning while the model provider fails every attempt alike, not one per attempt. */
@@ -82,9 +85,11 @@ export function extractionRun(deps: ExtractionRunDeps) {
     if (claimed.next === 'exhausted') return failExhausted(row);
     const deadline = startDeadline(deps.jobTimeoutMs, stop);
     try {
+      const stored = row.split;
       return await failingTheRow(
         stop,
-        () => work(row, log, deadline.signal),
+        () =>
+          stored ? deps.split(row, stored, log, deadline.signal) : work(row, log, deadline.signal),
         (err) => failedAttempt(job, row, asFailure(err)),
       );
     } finally {
@@ -114,7 +119,9 @@ export function extractionRun(deps: ExtractionRunDeps) {
         ? deps.batch
         : undefined;
     if (batch) await batch.advance(claimed);
-    const windows = batch ? undefined : deps.windows;
+    // A document of a split bundle reads its own PDF with the bundle's page numbers as one job:
+    // its windows would number its pages from 1 (docs/split.md#limits).
+    const windows = batch || claimed.pages ? undefined : deps.windows;
     const preparations = deps.preparations?.(claimed);
     const split = windows
       ? await withTimeout(

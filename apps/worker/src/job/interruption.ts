@@ -4,6 +4,7 @@ import { isDatabaseUnavailable } from '@xt/db';
 import { forJobFailure } from '@xt/queue';
 import { errorSummary } from '@xt/runtime';
 import { BatchWait } from '../batch/runner.ts';
+import { ChildrenWait } from './split/children-wait.ts';
 import type { WorkerMetrics } from '../ops/worker-metrics.ts';
 import { databaseRetryAt, stoppedForShutdown } from './job-run.ts';
 
@@ -18,6 +19,8 @@ export type Interruption =
   | { kind: 'shutdown' }
   /** A batch extraction waits for the provider until `untilMs`, holding no worker slot. */
   | { kind: 'batch'; untilMs: number }
+  /** A split bundle waits for its documents' extractions until `untilMs`, holding no slot. */
+  | { kind: 'children'; untilMs: number }
   /** PostgreSQL is unreachable, so nothing can be recorded: put back for a few seconds. */
   | { kind: 'database' }
   /** Aborted for a reason other than shutdown: BullMQ fails it as thrown; the row is left. */
@@ -34,6 +37,7 @@ export function interruptionOf(
   if (err instanceof WaitingChildrenError) return { kind: 'windows' };
   if (stoppedForShutdown(stop)) return { kind: 'shutdown' };
   if (err instanceof BatchWait) return { kind: 'batch', untilMs: err.untilMs };
+  if (err instanceof ChildrenWait) return { kind: 'children', untilMs: err.untilMs };
   if (isDatabaseUnavailable(err)) return { kind: 'database' };
   if (stop?.aborted) return { kind: 'aborted' };
   return undefined;
@@ -88,6 +92,10 @@ export async function handleInterruption(
       await ctx.pause?.();
       await job.moveToDelayed(interruption.untilMs, token);
       log.debug({ until: new Date(interruption.untilMs).toISOString() }, 'waiting for the batch');
+      throw new DelayedError();
+    case 'children':
+      // The row stays `processing`; its `await-children` step claims nothing, so no attempt.
+      await job.moveToDelayed(interruption.untilMs, token);
       throw new DelayedError();
     case 'database':
       await job.moveToDelayed(databaseRetryAt(), token);

@@ -8,7 +8,8 @@ export const RECHECK_AFTER_PREPARING_MS = 50;
 type SourceRow = Pick<
   ExtractionRow,
   'sourceType' | 'source' | 'file' | 'fileRef' | 'model' | 'citationsRequested'
->;
+> &
+  Partial<Pick<ExtractionRow, 'pages'>>;
 
 /**
  * The row's source, read the way it came: an upload from the blob store, anything else from
@@ -24,12 +25,16 @@ export function prepareStep(
   /** `images: false`: the model takes no images, so scans go as OCR text (docs/sources.md). */
   { images = true }: { images?: boolean } = {},
 ): Promise<PreparedSource> {
+  // A document of a split bundle: its own PDF holds the bundle's pages `from` to `to`, read
+  // with the bundle's numbers so its citations name them (docs/split.md).
+  const pages = row.sourceType === 'pdf' ? row.pages : undefined;
   const opts = {
     model: row.model,
     signal,
     citations: row.citationsRequested,
-    ...(preparations ? { preparations } : {}),
+    ...(preparations && !pages ? { preparations } : {}),
     ...(images ? {} : { images }),
+    ...(pages ? { window: { first: pages.from, last: pages.to, total: pages.of } } : {}),
   };
   return row.file
     ? sources.prepareUpload(

@@ -1,5 +1,6 @@
 import { asksForQuotes, shapeAnswer } from './cited-answer.ts';
 import { asksForDraft, draftAnswer } from './draft-answer.ts';
+import { asksForSplit, splitAnswer } from './split-answer.ts';
 import { oracleAnswer, readSource } from './oracle/index.ts';
 import { sampleValue } from './sample-value.ts';
 import type { Behaviour, RecordedImage, RecordedRequest, Usage } from './types.ts';
@@ -24,9 +25,12 @@ export async function oracleBehaviour(
   const schema = request.schema as { properties?: { output?: unknown } } | undefined;
   const target = asksForQuotes(schema) ? schema?.properties?.output : schema;
   // A schema suggestion's drafting call reads the same source, images through tesseract too.
-  const output = asksForDraft(target)
-    ? draftAnswer((await readSource(request.body)).lines)
-    : await oracleAnswer(request.body, target);
+  // A bundle's classification call is answered from its pages' titles, in either mode.
+  const output = asksForSplit(target)
+    ? splitAnswer(userSourceLines(request).join('\n'))
+    : asksForDraft(target)
+      ? draftAnswer((await readSource(request.body)).lines)
+      : await oracleAnswer(request.body, target);
   const body = (request.body ?? {}) as { max_completion_tokens?: unknown; max_tokens?: unknown };
   const requested = body.max_completion_tokens ?? body.max_tokens;
   const cap =
@@ -96,6 +100,7 @@ function fullOutput(request: RecordedRequest, behaviour: Behaviour): unknown {
   const schema = request.schema as { properties?: { output?: unknown } } | undefined;
   const target = asksForQuotes(schema) ? schema?.properties?.output : schema;
   if (asksForDraft(target)) return draftAnswer(userSourceLines(request));
+  if (asksForSplit(target)) return splitAnswer(userSourceLines(request).join('\n'));
   return sampleValue(target, schema);
 }
 

@@ -90,7 +90,8 @@ export async function useEveryRoute(t: Target) {
       },
       bodySerializer(body) {
         const form = new FormData();
-        form.append('schema_id', body.schema_id);
+        // Optional in the document: a split names its schemas per class (docs/split.md).
+        if (body.schema_id) form.append('schema_id', body.schema_id);
         form.append('type', body.type);
         if (body.source instanceof Blob) form.append('source', body.source, 'invoice.txt');
         return form;
