@@ -45,7 +45,13 @@ const allow = `127.0.0.1:${fixtures.port}`;
 const test = stackTest({
   model: { defaultBehaviour: { oracle: true } },
   api: { WEBHOOK_ALLOWLIST: '127.0.0.1:9', SOURCE_ALLOWLIST: allow },
-  worker: { SPLIT_CLASSIFY_PAGES: '2', JOB_ATTEMPTS: '1', SOURCE_ALLOWLIST: allow },
+  // SPLIT_PAGES 1: a document of two pages or more is read as page windows.
+  worker: {
+    SPLIT_CLASSIFY_PAGES: '2',
+    SPLIT_PAGES: '1',
+    JOB_ATTEMPTS: '1',
+    SOURCE_ALLOWLIST: allow,
+  },
 });
 test.afterAll(() => fixtures.close());
 
@@ -219,6 +225,15 @@ describe('splitting a bundle', () => {
     });
     expect(contract.citations['/party_a']).toMatchObject({ grounded: true, page: 4 });
     expect(contract.citations['/governing_law']).toMatchObject({ grounded: true, page: 5 });
+    // Two pages, past SPLIT_PAGES: read as page windows of its own PDF, numbered as the bundle.
+    const windows = await db.query(
+      'select first_page, last_page from extraction_window_pdfs where extraction_id = $1 order by window_index',
+      [contract.id],
+    );
+    expect(windows.rows).toEqual([
+      { first_page: 4, last_page: 4 },
+      { first_page: 5, last_page: 5 },
+    ]);
 
     // The list record names no schema for the bundle and echoes its split.
     const list = await api.request('GET', '/v1/extractions?limit=100');

@@ -208,7 +208,7 @@ export interface StoredSplit {
   other: boolean;
 }
 
-/** A child's pages of its bundle, and how many the bundle has (for reading them numbered so). */
+/** A child's pages of its bundle (read with the bundle's numbers), and how many the bundle has. */
 export interface StoredSplitPages extends SplitPages {
   of: number;
 }

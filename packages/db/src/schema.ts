@@ -206,7 +206,7 @@ export const extractions = pgTable(
     split: json('split').$type<StoredSplit>(),
     // A document of a split bundle: its parent (deleted with it, by cascade: the delete also
     // takes the children's jobs and bytes, packages/extractions/src/delete.ts) and its pages in
-    // the bundle, with the bundle's page count, so its own PDF is read with the bundle's numbers.
+    // the bundle (and the bundle's page count), so its own PDF is read with the bundle's numbers.
     parentId: uuid('parent_id').references((): AnyPgColumn => extractions.id, {
       onDelete: 'cascade',
     }),

@@ -77,4 +77,39 @@ describe('the reconciler', () => {
     const order = (await queue.getJobs(['prioritized', 'wait'], 0, -1, true)).map((j) => j.id);
     expect(order).toEqual([single, ...backlog]);
   });
+
+  it("gives a split bundle's child left pending without a job its job", async () => {
+    // A bundle's children are written by its job, then enqueued: a crash between the two
+    // leaves them pending with no job (docs/split.md).
+    const { rows } = await handle.pool.query<{ id: string }>(
+      `with account as (insert into accounts (name) values ('bundle') returning id),
+            parent as (
+              insert into extractions (id, account_id, schema_id, schema_name, schema_structure,
+                split, source_type, source, model, status)
+              select gen_random_uuid(), id, null, '', '{"type":"object","properties":{}}',
+                '{"classes":[{"name":"invoice"}],"other":true}', 'pdf', 'bundle.pdf', 'gpt-4.1',
+                'processing'
+                from account returning id, account_id)
+       insert into extractions (id, account_id, parent_id, pages, schema_id, schema_name,
+         schema_structure, source_type, source, model, created_at)
+       select gen_random_uuid(), account_id, id, '{"from":1,"to":2,"of":2}', gen_random_uuid(),
+         'Invoice', '{"type":"object","properties":{}}', 'pdf', 'bundle.pdf', 'gpt-4.1',
+         now() - interval '1 minute'
+         from parent
+       returning id`,
+    );
+    const child = rows[0]!.id;
+    const reconciler = createReconciler({
+      db: handle.db,
+      queue,
+      redis: connection,
+      prefix,
+      policy: { attempts: 1, backoffMs: 10 },
+      afterMs: 1_000,
+      staleProcessingMs: 60_000,
+      logger: createLogger('silent', 'test'),
+    });
+    await reconciler.runOnce();
+    expect((await queue.getJob(child))?.data).toMatchObject({ extractionId: child });
+  });
 });

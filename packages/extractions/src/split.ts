@@ -112,6 +112,7 @@ export async function unfinishedChildren(db: Db, parentId: string) {
       status: extractions.status,
       accountId: extractions.accountId,
       requestId: extractions.requestId,
+      pages: extractions.pages,
     })
     .from(extractions)
     .where(

@@ -119,9 +119,7 @@ export function extractionRun(deps: ExtractionRunDeps) {
         ? deps.batch
         : undefined;
     if (batch) await batch.advance(claimed);
-    // A document of a split bundle reads its own PDF with the bundle's page numbers as one job:
-    // its windows would number its pages from 1 (docs/split.md#limits).
-    const windows = batch || claimed.pages ? undefined : deps.windows;
+    const windows = batch ? undefined : deps.windows;
     const preparations = deps.preparations?.(claimed);
     const split = windows
       ? await withTimeout(

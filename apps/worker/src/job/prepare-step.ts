@@ -26,7 +26,9 @@ export function prepareStep(
   { images = true }: { images?: boolean } = {},
 ): Promise<PreparedSource> {
   // A document of a split bundle: its own PDF holds the bundle's pages `from` to `to`, read
-  // with the bundle's numbers so its citations name them (docs/split.md).
+  // with the bundle's numbers so its citations name them (docs/split.md). Its `total` is its own
+  // pages, not the bundle's: a document may send as many pages as images as any document,
+  // rather than its pages' share of the bundle's (which is what a page window's total gives).
   const pages = row.sourceType === 'pdf' ? row.pages : undefined;
   const opts = {
     model: row.model,
@@ -34,7 +36,9 @@ export function prepareStep(
     citations: row.citationsRequested,
     ...(preparations && !pages ? { preparations } : {}),
     ...(images ? {} : { images }),
-    ...(pages ? { window: { first: pages.from, last: pages.to, total: pages.of } } : {}),
+    ...(pages
+      ? { window: { first: pages.from, last: pages.to, total: pages.to - pages.from + 1 } }
+      : {}),
   };
   return row.file
     ? sources.prepareUpload(

@@ -130,7 +130,9 @@ export async function readBundle(
       pagesTotal: converted.pageCount,
       pages: pageTexts(read, converted.pageCount),
       ...(found ? { found } : {}),
-      cut: cutFrom(pdf, converted.pageCount, converted.notesPages),
+      // Without a presentation's notes pages: a child numbers its pages as the bundle's slides,
+      // and a notes page has no such number (docs/split.md#limits).
+      cut: cutFrom(pdf, converted.pageCount, false),
     };
   }
   if (kind === 'image') {

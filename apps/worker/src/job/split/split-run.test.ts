@@ -56,16 +56,28 @@ describe('the await-children step', () => {
 
   it('waits, holding no slot, while a child is unfinished, giving a pending one its job', async () => {
     const enqueue = vi.fn(() => Promise.resolve());
-    const pending = { id: 'child-1', status: 'pending', accountId: 'a', requestId: null };
-    const { steps } = run({
-      parent: () => Promise.resolve(parent),
-      unfinished: () => Promise.resolve([pending]) as never,
-      enqueue,
-    });
+    const recordProgress = vi.fn(() => Promise.resolve(true));
+    const pending = {
+      id: 'child-1',
+      status: 'pending',
+      accountId: 'a',
+      requestId: null,
+      pages: { from: 1, to: 2, of: 3 },
+    };
+    const { steps } = run(
+      {
+        parent: () => Promise.resolve(parent),
+        unfinished: () => Promise.resolve([pending]) as never,
+        enqueue,
+      },
+      { recordProgress },
+    );
     await expect(steps.awaitChildren({ extractionId: parent.id })).rejects.toBeInstanceOf(
       ChildrenWait,
     );
     expect(enqueue).toHaveBeenCalledWith([pending]);
+    // Page 3 is `other`, done; pages 1–2 wait for their child.
+    expect(recordProgress).toHaveBeenCalledWith(parent.id, { pagesDone: 1, pagesTotal: 3 });
   });
 
   it('completes the bundle with its documents once every child is final, adding no spend', async () => {

@@ -197,6 +197,12 @@ export function splitRun(deps: SplitRunDeps) {
     if (row.status === 'pending') await bundles.store.resume(id);
     const left = await bundles.store.unfinished(id);
     if (left.length > 0) {
+      // Progress: the bundle's pages whose documents are done (docs/api.md#progress).
+      const pagesTotal = row.pagesTotal || pagesOf(row.output);
+      const pagesLeft = left.reduce((n, c) => n + (c.pages ? c.pages.to - c.pages.from + 1 : 0), 0);
+      await lifecycle
+        .recordProgress(id, { pagesDone: Math.max(0, pagesTotal - pagesLeft), pagesTotal })
+        .catch(() => false);
       // A child whose enqueue was lost gets its job now (the id is the job id: no second one).
       await bundles.store.enqueue(left.filter((c) => c.status === 'pending'));
       throw new ChildrenWait(Date.now() + CHILDREN_RECHECK_MS);
@@ -228,6 +234,11 @@ async function enqueueChildren(
     .catch((err: unknown) =>
       log.info({ error: errorSummary(err) }, 'children not enqueued; the parent will retry'),
     );
+}
+
+/** The bundle's pages, as its documents cover them. */
+function pagesOf(output: unknown): number {
+  return isSplitResult(output) ? Math.max(0, ...output.documents.map((d) => d.pages.to)) : 0;
 }
 
 function isSplitResult(output: unknown): output is SplitResult {

@@ -13,7 +13,8 @@ export interface WindowSplit {
 type SplitRow = Pick<
   ExtractionRow,
   'id' | 'sourceType' | 'source' | 'file' | 'fileRef' | 'model' | 'priority' | 'citationsRequested'
->;
+> &
+  Partial<Pick<ExtractionRow, 'pages'>>;
 
 export type SplitOutcome =
   /**
@@ -76,12 +77,19 @@ export async function splitStep(
   },
 ): Promise<SplitOutcome> {
   if (row.priority === 'batch') return { next: 'one-job' };
+  // A document of a split bundle (docs/split.md): its own PDF holds the bundle's pages `from`
+  // to `to`, read with the bundle's numbers whole or in windows (numbered from `from`), and
+  // never taken from or kept in preparations, which number pages from 1.
+  const bundled = row.sourceType === 'pdf' && row.pages ? row.pages : undefined;
+  const offset = bundled ? bundled.from - 1 : 0;
   // A document read before is not converted again (docs/reuse.md#preparations).
   const opts = {
     model: row.model,
     signal,
     citations: row.citationsRequested,
-    preparations,
+    ...(bundled
+      ? { window: { first: bundled.from, last: bundled.to, total: bundled.to - bundled.from + 1 } }
+      : { preparations }),
     ...(images ? {} : { images }),
   };
   let file: UploadedSource | FetchedFile;
@@ -114,7 +122,14 @@ export async function splitStep(
       // A second run of the job (a crash after cutting) keeps the first run's PDFs: the same pages.
       await keepPdfs(
         row.id,
-        plan.map((window, i) => ({ window, pdf: pdfs[i]! })),
+        plan.map((window, i) => ({
+          window: {
+            ...window,
+            firstPage: window.firstPage + offset,
+            lastPage: window.lastPage + offset,
+          },
+          pdf: pdfs[i]!,
+        })),
         notesPages,
       );
     },
