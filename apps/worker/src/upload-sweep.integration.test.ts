@@ -10,8 +10,9 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresBlobStore, readAll, type BlobStore } from '@xt/blob-store';
 import { accounts, createDb, extractions, schemas, type DbHandle } from '@xt/db';
+import { removeExpiredUploads } from '@xt/extractions';
 import { createTestDatabase, type TestDatabase } from '@xt/testkit';
-import { removeExpiredUploads, removeOrphanUploads, sweepUploads } from './upload-sweep.ts';
+import { removeOrphanUploads, sweepUploads } from './upload-sweep.ts';
 
 const HOUR = 3_600_000;
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, like, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, like, or, sql } from 'drizzle-orm';
 import { isUuid } from '@xt/contract';
 import { accounts, apiKeys, preparedPerDb, type Db } from '@xt/db';
 import { displayPrefix, generateKey, hashKey, looksLikeKey } from './key-material.ts';
@@ -209,6 +209,15 @@ const liveKeyByHash = preparedPerDb('live_api_key_by_hash', (db, name) =>
     .where(and(eq(apiKeys.hash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
     .prepare(name),
 );
+
+/** The account's keys not revoked, for its bound (MAX_KEYS_PER_ACCOUNT). */
+export async function countActiveKeys(db: Pick<Db, 'select'>, accountId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)));
+  return row?.n ?? 0;
+}
 
 export async function countKeys(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(apiKeys);

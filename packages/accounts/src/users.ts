@@ -69,6 +69,20 @@ export async function checkCredentials(
   return { id: row.id, email: row.email, accountId: row.accountId, accountName: row.accountName };
 }
 
+/** Every dashboard user with their account's name, oldest first (`npm run users -- list`). */
+export function listUsers(db: Db) {
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      account: accounts.name,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .innerJoin(accounts, eq(accounts.id, users.accountId))
+    .orderBy(users.createdAt);
+}
+
 export async function countUsers(db: Db): Promise<number> {
   return db.$count(users);
 }

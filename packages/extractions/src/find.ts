@@ -32,3 +32,24 @@ export async function getExtraction(db: Db, accountId: string, id: string): Prom
   if (!row) throw new ExtractionNotFound();
   return row;
 }
+
+/** An extraction's uploaded file as its records show it and where its bytes are, if any. */
+export async function findExtractionFile(db: Db, accountId: string, id: string) {
+  const [row] = await db
+    .select({ file: extractions.file, fileRef: extractions.fileRef })
+    .from(extractions)
+    .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)));
+  return row;
+}
+
+/**
+ * What the dashboard's review view needs beyond the record: the schema's name at creation and
+ * the page previews (and a spreadsheet's cells) the worker stored for citations.
+ */
+export async function findExtractionPreviews(db: Db, accountId: string, id: string) {
+  const [row] = await db
+    .select({ schemaName: extractions.schemaName, pageImages: extractions.pageImages })
+    .from(extractions)
+    .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)));
+  return row;
+}

@@ -99,7 +99,11 @@ async function leaveProcessing(
   const [direct] = await db
     .update(extractions)
     .set(set)
-    .where(event ? and(stillProcessing, noEndpointSubscribes(event)) : stillProcessing)
+    .where(
+      event
+        ? and(stillProcessing, noEndpointSubscribes(event, extractions.accountId))
+        : stillProcessing,
+    )
     .returning({ id: extractions.id });
   if (direct) return true;
   if (!event) return false;

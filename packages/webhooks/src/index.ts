@@ -1,5 +1,6 @@
 export * from './signing.ts';
 export * from './endpoint-url.ts';
+export * from './endpoints.ts';
 export * from './record.ts';
 export * from './schedule.ts';
 export * from './deliver.ts';

@@ -6,8 +6,8 @@ import {
   type WebhookEvent,
   type WebhookEventType,
 } from '@xt/contract';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import {
-  extractions,
   webhookEndpoints,
   webhookEvents,
   webhookMessages,
@@ -78,8 +78,9 @@ export async function recordEvent(
  * transition guarded by it has no event to record and can run as one statement instead of a
  * transaction; when it matches nothing the caller falls back to the transaction with
  * recordFinalEvent. The subquery sees every endpoint committed before the UPDATE starts, as
- * the transaction's own select would.
+ * the transaction's own select would. `accountId` is the updated row's account column (the
+ * caller's table, which this package does not touch).
  */
-export function noEndpointSubscribes(type: WebhookEventType): SQL {
-  return sql`not exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.accountId} = ${extractions.accountId} and ${webhookEndpoints.enabled} and ${arrayContains(webhookEndpoints.events, [type])})`;
+export function noEndpointSubscribes(type: WebhookEventType, accountId: PgColumn): SQL {
+  return sql`not exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.accountId} = ${accountId} and ${webhookEndpoints.enabled} and ${arrayContains(webhookEndpoints.events, [type])})`;
 }

@@ -1,6 +1,7 @@
-import { and, count, eq, isNull, type SQL } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { apiKeys, schemas, webhookEndpoints, type Db } from '@xt/db';
+import { count, eq } from 'drizzle-orm';
+import { countActiveKeys } from '@xt/accounts';
+import { schemas, type Db } from '@xt/db';
+import { countEndpoints } from '@xt/webhooks';
 import { HttpError } from './errors.ts';
 
 /**
@@ -20,16 +21,11 @@ export function tooManyActive(message: string, retryAfterSeconds: number): HttpE
 /** A connection or a transaction: counts run inside the create's transaction when it has one. */
 type Reader = Pick<Db, 'select'>;
 
-async function countWhere(
-  db: Reader,
-  table: PgTable & { accountId: PgColumn },
-  accountId: string,
-  extra?: SQL,
-): Promise<number> {
+async function countSchemas(db: Reader, accountId: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })
-    .from(table)
-    .where(extra ? and(eq(table.accountId, accountId), extra) : eq(table.accountId, accountId));
+    .from(schemas)
+    .where(eq(schemas.accountId, accountId));
   return row?.n ?? 0;
 }
 
@@ -46,15 +42,12 @@ async function checkHeld(held: Promise<number>, limit: number, what: string): Pr
     );
 }
 
+// Keys and endpoints are counted by the packages that own them; schemas are the API's own.
 export const checkKeys = (db: Reader, accountId: string, limit: number) =>
-  checkHeld(
-    countWhere(db, apiKeys, accountId, isNull(apiKeys.revokedAt)),
-    limit,
-    'active API keys',
-  );
+  checkHeld(countActiveKeys(db, accountId), limit, 'active API keys');
 
 export const checkWebhooks = (db: Reader, accountId: string, limit: number) =>
-  checkHeld(countWhere(db, webhookEndpoints, accountId), limit, 'webhook endpoints');
+  checkHeld(countEndpoints(db, accountId), limit, 'webhook endpoints');
 
 export const checkSchemas = (db: Reader, accountId: string, limit: number) =>
-  checkHeld(countWhere(db, schemas, accountId), limit, 'schemas');
+  checkHeld(countSchemas(db, accountId), limit, 'schemas');

@@ -1,6 +1,6 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { eq, isNotNull } from 'drizzle-orm';
 import { extractions, type Db, type ExtractionRow } from '@xt/db';
-import { reviewExtraction } from '@xt/extractions';
+import { findExtractionFile, reviewExtraction } from '@xt/extractions';
 import type { Principal } from '@xt/accounts';
 import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
 import type { ReviewBody, ReviewListQuery } from './body.ts';
@@ -59,11 +59,7 @@ export class ReviewService {
     );
   }
 
-  async file(accountId: string, id: string) {
-    const [row] = await this.db
-      .select({ file: extractions.file, fileRef: extractions.fileRef })
-      .from(extractions)
-      .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)));
-    return row;
+  file(accountId: string, id: string) {
+    return findExtractionFile(this.db, accountId, id);
   }
 }

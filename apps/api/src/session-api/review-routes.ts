@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import { and, eq } from 'drizzle-orm';
 import { BlobNotFoundError, type BlobStore } from '@xt/blob-store';
 import {
   CELLS_KEY,
@@ -8,7 +7,8 @@ import {
   type ExtractionReview,
   type SheetExcerpt,
 } from '@xt/contract';
-import { extractions, type Db } from '@xt/db';
+import type { Db } from '@xt/db';
+import { findExtractionPreviews } from '@xt/extractions';
 import { principalOf } from '../auth/principal.ts';
 import { sendOk } from '../http/envelope.ts';
 import { notFound } from '../http/errors.ts';
@@ -23,10 +23,7 @@ export function reviewRoutes(db: Db, store: BlobStore): Router {
   const router = Router();
 
   const find = async (accountId: string, id: string) => {
-    const [row] = await db
-      .select({ schemaName: extractions.schemaName, pageImages: extractions.pageImages })
-      .from(extractions)
-      .where(and(eq(extractions.accountId, accountId), eq(extractions.id, id)));
+    const row = await findExtractionPreviews(db, accountId, id);
     if (!row) throw notFound('Extraction');
     return row;
   };

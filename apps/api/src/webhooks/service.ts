@@ -1,9 +1,15 @@
 import { checkWebhooks } from '../http/account-bounds.ts';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { notFound } from '../http/errors.ts';
 import type { ListQuery } from '../http/list-query.ts';
 import { webhookAttempts, webhookEndpoints, type Db, type WebhookEndpointRow } from '@xt/db';
-import { newWebhookSecret } from '@xt/webhooks';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  findEndpoint,
+  newWebhookSecret,
+  updateEndpoint,
+} from '@xt/webhooks';
 import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
 import type { EndpointInput } from './body.ts';
 
@@ -21,7 +27,10 @@ const ATTEMPT_COLUMNS: ListColumns = {
   searchOn: webhookAttempts.type,
 };
 
-/** Webhook endpoints, always scoped to the caller's account: others' endpoints do not exist. */
+/**
+ * Webhook endpoints, always scoped to the caller's account: others' endpoints do not exist. The
+ * rows are packages/webhooks' (endpoints.ts); the API reads them itself only for its list pages.
+ */
 export class WebhookService {
   constructor(
     private readonly db: Db,
@@ -31,19 +40,11 @@ export class WebhookService {
 
   async create(accountId: string, input: EndpointInput): Promise<WebhookEndpointRow> {
     await checkWebhooks(this.db, accountId, this.maxEndpoints);
-    const [row] = await this.db
-      .insert(webhookEndpoints)
-      .values({ accountId, ...input, secret: newWebhookSecret() })
-      .returning();
-    if (!row) throw new Error('insert returned no row');
-    return row;
+    return createEndpoint(this.db, accountId, { ...input, secret: newWebhookSecret() });
   }
 
   async get(accountId: string, id: string): Promise<WebhookEndpointRow> {
-    const [row] = await this.db
-      .select()
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.accountId, accountId), eq(webhookEndpoints.id, id)));
+    const row = await findEndpoint(this.db, accountId, id);
     if (!row) throw notFound('Webhook endpoint');
     return row;
   }
@@ -71,21 +72,13 @@ export class WebhookService {
     id: string,
     patch: Partial<EndpointInput> & { secret?: string },
   ): Promise<WebhookEndpointRow> {
-    const [row] = await this.db
-      .update(webhookEndpoints)
-      .set({ ...patch, updatedAt: sql`now()` })
-      .where(and(eq(webhookEndpoints.accountId, accountId), eq(webhookEndpoints.id, id)))
-      .returning();
+    const row = await updateEndpoint(this.db, accountId, id, patch);
     if (!row) throw notFound('Webhook endpoint');
     return row;
   }
 
   /** Deliveries still queued for it find no endpoint and stop. */
   async delete(accountId: string, id: string): Promise<void> {
-    const deleted = await this.db
-      .delete(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.accountId, accountId), eq(webhookEndpoints.id, id)))
-      .returning({ id: webhookEndpoints.id });
-    if (deleted.length === 0) throw notFound('Webhook endpoint');
+    if (!(await deleteEndpoint(this.db, accountId, id))) throw notFound('Webhook endpoint');
   }
 }

@@ -5,10 +5,8 @@
  */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { eq } from 'drizzle-orm';
-import { createUser, passwordProblem } from '@xt/accounts';
+import { createUser, listUsers, passwordProblem } from '@xt/accounts';
 import { formatTimestamp } from '@xt/contract';
-import { accounts, users } from '@xt/db';
 import { runSubcommands, subcommand } from './subcommands.ts';
 
 const USAGE = `usage:
@@ -73,17 +71,7 @@ runSubcommands('users-cli', USAGE, {
   list: subcommand({
     options: {},
     async run(_values, _positionals, db) {
-      const rows = await db
-        .select({
-          id: users.id,
-          email: users.email,
-          account: accounts.name,
-          createdAt: users.createdAt,
-        })
-        .from(users)
-        .innerJoin(accounts, eq(accounts.id, users.accountId))
-        .orderBy(users.createdAt);
-      for (const u of rows)
+      for (const u of await listUsers(db))
         console.log([u.id, u.email, u.account, formatTimestamp(u.createdAt)].join('\t'));
     },
   }),

@@ -12,7 +12,7 @@ import { rowRequest } from '../job/extract-step.ts';
 import type { ExtractionRow } from '../job/lifecycle.ts';
 import { BatchUnsupported, type BatchProvider } from './provider.ts';
 import { replay } from './replay.ts';
-import type { BatchRounds, Round } from './rounds.ts';
+import type { BatchRounds, Round } from '@xt/extractions';
 
 /**
  * Thrown when a batch extraction waits for the provider: the job is put back until `untilMs`
@@ -48,8 +48,8 @@ type BatchRow = Pick<
 
 /**
  * A batch extraction's model calls (docs/batch.md): sent in rounds through the provider's batch
- * interface, each round recorded before and after every provider step (rounds.ts), the job put
- * back (BatchWait) while the provider works. `advance` runs before the source is prepared, so
+ * interface, each round recorded before and after every provider step (`batchRounds` in
+ * packages/extractions), the job put back (BatchWait) while the provider works. `advance` runs before the source is prepared, so
  * a look at a batch still working costs no preparation; `extract` runs once it is over.
  */
 export function createBatchRunner(deps: {

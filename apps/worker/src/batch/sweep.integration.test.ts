@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, modelBatches, type DbHandle } from '@xt/db';
 import { createTestDatabase, type TestDatabase } from '@xt/testkit';
 import type { BatchProvider } from './provider.ts';
-import { batchRounds, type BatchRounds } from './rounds.ts';
+import { batchRounds, type BatchRounds } from '@xt/extractions';
 import { sweepBatches } from './sweep.ts';
 
 let database: TestDatabase;

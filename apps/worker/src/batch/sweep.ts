@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { errorSummary, startPeriodic, type Periodic } from '@xt/runtime';
 import { BatchUnsupported, type BatchProvider } from './provider.ts';
-import type { BatchRounds, Round } from './rounds.ts';
+import type { BatchRounds, Round } from '@xt/extractions';
 
 type SweepDeps = { rounds: BatchRounds; provider: BatchProvider; logger: Logger };
 

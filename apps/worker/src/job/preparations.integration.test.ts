@@ -10,12 +10,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, createDb, extractions, preparedSources, type DbHandle } from '@xt/db';
 import type { ContentId } from '@xt/sources';
+import { removeExpiredPreparations } from '@xt/extractions';
 import { createTestDatabase, type TestDatabase } from '@xt/testkit';
-import {
-  jobPreparations,
-  removeExpiredPreparations,
-  type PreparationSettings,
-} from './preparations.ts';
+import { jobPreparations, type PreparationSettings } from './preparations.ts';
 
 const HOUR = 3_600_000;
 const silent = pino({ level: 'silent' });

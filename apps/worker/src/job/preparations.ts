@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { preparedSources, type Db } from '@xt/db';
+import type { Db } from '@xt/db';
+import { readPreparation, storePreparation } from '@xt/extractions';
 import { SOURCE_READING_VERSION } from '@xt/model/pipeline-version';
 import type { ContentId, PreparationStore } from '@xt/sources';
 import type { ExtractionRow } from './lifecycle.ts';
@@ -21,7 +21,8 @@ type PreparationRow = Pick<ExtractionRow, 'id' | 'accountId' | 'model' | 'citati
 
 /**
  * The store of earlier preparations for one job (docs/reuse.md#preparations), or none when the
- * bound is 0. Keyed by the account, the content, and everything that decides how it is read.
+ * bound is 0. Keyed by the account, the content, and everything that decides how it is read;
+ * the rows themselves are packages/extractions' (`readPreparation`, `storePreparation`).
  */
 export function jobPreparations(
   db: Db,
@@ -51,56 +52,23 @@ export function jobPreparations(
         .digest();
     return {
       async read(content) {
-        const [found] = await db
-          .select({ body: preparedSources.body })
-          .from(preparedSources)
-          .where(
-            and(
-              eq(preparedSources.accountId, row.accountId),
-              eq(preparedSources.key, keyOf(content)),
-              gt(
-                preparedSources.createdAt,
-                sql`now() - ${`${settings.retentionMs} milliseconds`}::interval`,
-              ),
-            ),
-          );
-        if (found) logger.info({ type: content.type }, 'source read from an earlier preparation');
-        return found?.body;
+        const found = await readPreparation(
+          db,
+          { accountId: row.accountId, key: keyOf(content) },
+          settings.retentionMs,
+        );
+        if (found !== undefined)
+          logger.info({ type: content.type }, 'source read from an earlier preparation');
+        return found;
       },
       async write(content, serialized) {
         if (serialized.length > settings.maxEntryBytes) return;
-        await db
-          .insert(preparedSources)
-          .values({
-            accountId: row.accountId,
-            key: keyOf(content),
-            extractionId: row.id,
-            body: serialized,
-            size: serialized.length,
-          })
-          .onConflictDoNothing();
-        await trimAccount(db, row.accountId, settings.maxAccountBytes);
+        await storePreparation(
+          db,
+          { accountId: row.accountId, key: keyOf(content), extractionId: row.id, body: serialized },
+          settings.maxAccountBytes,
+        );
       },
     };
   };
-}
-
-/** Deletes the account's oldest preparations past its bound in bytes. */
-async function trimAccount(db: Db, accountId: string, maxBytes: number): Promise<void> {
-  const p = preparedSources;
-  await db.execute(sql`
-    delete from ${p} where ${p.accountId} = ${accountId} and ${p.key} in (
-      select key from (
-        select key, sum(size) over (order by created_at desc, key) as kept
-        from ${p} where ${p.accountId} = ${accountId}
-      ) newest where kept > ${maxBytes})`);
-}
-
-/** Deletes preparations past the retention period; the upload sweep runs it (docs/uploads.md). */
-export async function removeExpiredPreparations(db: Db, retentionMs: number): Promise<number> {
-  const gone = await db
-    .delete(preparedSources)
-    .where(sql`${preparedSources.createdAt} < now() - ${`${retentionMs} milliseconds`}::interval`)
-    .returning({ key: preparedSources.key });
-  return gone.length;
 }

@@ -9,7 +9,8 @@ const LEASE = sql`now() + interval '5 minutes'`;
 
 /**
  * The batch rounds of one extraction (docs/batch.md), each written as its provider step
- * happens: the caller never holds a provider id it has not recorded first.
+ * happens: the caller never holds a provider id it has not recorded first. The worker's batch
+ * runner and sweep drive the provider; `model_batches` is read and written only here.
  */
 export function batchRounds(db: Db) {
   return {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDb, type DbHandle } from '@xt/db';
 import { createTestDatabase, type TestDatabase } from '@xt/testkit';
-import { batchRounds } from './rounds.ts';
+import { batchRounds } from './batch-rounds.ts';
 
 let database: TestDatabase;
 let handle: DbHandle;
