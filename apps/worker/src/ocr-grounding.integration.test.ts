@@ -2,6 +2,7 @@ import type { Citation, CitationBox } from '@xt/contract';
 import { groundOutput, leaves, OCR_UNCERTAIN_BELOW } from '@xt/grounding';
 import { prepareImage } from '@xt/sources';
 import { invoiceScan, makeInvoices } from '@xt/testkit/datasets';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 
 /*
@@ -14,8 +15,8 @@ const SEED = 2026;
 const [invoice] = makeInvoices(1, SEED);
 const MODEL_PROBABILITY = 0.99;
 
-async function grounded(output: unknown) {
-  const source = await prepareImage(await invoiceScan(invoice!, SEED), {
+async function grounded(output: unknown, scan?: Buffer) {
+  const source = await prepareImage(scan ?? (await invoiceScan(invoice!, SEED)), {
     model: 'gpt-4.1',
     maxPixels: 50_000_000,
     ocr: { timeoutMs: 60_000 },
@@ -70,5 +71,16 @@ describe('a scanned invoice read with Tesseract', () => {
       const [, y0, , y1] = quantity.boxes[0]!;
       expect(Math.abs(y0 - description.boxes[0]![1])).toBeLessThan((y1 - y0) / 2);
     }
+  });
+  it('reads a quantity column of lone short numbers on a page-sized scan, and finds every quantity', async () => {
+    // A shipped scan whose quantity column Tesseract dropped when it assumed 70 dpi.
+    const root = new URL('../../../datasets/invoices-scanned/', import.meta.url);
+    const scan = await readFile(new URL('cases/INV-2026-1005.jpg', root));
+    const expected = JSON.parse(
+      await readFile(new URL('expected/INV-2026-1005.json', root), 'utf8'),
+    ) as { lines: { quantity: number }[] };
+    const { citations } = await grounded(expected, scan);
+    const quantities = expected.lines.map((_, k) => citations[`/lines/${k}/quantity`]);
+    expect(quantities.filter((c) => c?.grounded)).toHaveLength(expected.lines.length);
   });
 });

@@ -22,12 +22,14 @@ export async function ocrLines(
   image: Buffer,
   size: { width: number; height: number },
   opts: OcrOptions,
+  /** Tesseract's `--dpi`; absent, it assumes 70 for an image that declares none. */
+  dpi?: number,
 ): Promise<GroundingLine[]> {
-  const tsv = await runTesseract(image, opts).catch(() => '');
+  const tsv = await runTesseract(image, opts, dpi).catch(() => '');
   return linesFromTsv(tsv, size);
 }
 
-function runTesseract(image: Buffer, opts: OcrOptions): Promise<string> {
+function runTesseract(image: Buffer, opts: OcrOptions, dpi?: number): Promise<string> {
   return new Promise((resolve, reject) => {
     // psm 3: automatic page segmentation, so columns and blocks keep their own lines. Through
     // env(1), which passes the environment on with one addition: the prep pool already runs one
@@ -40,6 +42,7 @@ function runTesseract(image: Buffer, opts: OcrOptions): Promise<string> {
         'stdin',
         'stdout',
         ...(opts.languages ? ['-l', opts.languages] : []),
+        ...(dpi ? ['--dpi', String(dpi)] : []),
         '--psm',
         '3',
         'tsv',
