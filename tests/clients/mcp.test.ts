@@ -74,14 +74,16 @@ const invoice = {
 };
 
 describe('xt-mcp over stdio', () => {
-  test('lists its five tools with JSON Schema inputs', async () => {
+  test('lists its seven tools with JSON Schema inputs', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'convert_json_schema',
       'create_schema',
       'extract',
       'get_extraction',
       'list_schemas',
       'split_bundle',
+      'suggest_schema',
     ]);
     expect(tools.find((t) => t.name === 'split_bundle')!.inputSchema).toMatchObject({
       required: ['classes'],
@@ -228,6 +230,57 @@ describe('xt-mcp over stdio', () => {
     );
   });
 
+  test('drafts a schema from sample files and converts a JSON Schema, each create_schema taking it as is', async () => {
+    await writeFile(
+      path.join(dir, 'sample-1.txt'),
+      'Invoice number: INV-501\nVendor name: Harbour Freight\nTotal: 310.25\n',
+    );
+    await writeFile(
+      path.join(dir, 'sample-2.txt'),
+      'Invoice number: INV-502\nVendor name: Osprey Mills\nTotal: 99.75\n',
+    );
+    const suggested = await call(client, 'suggest_schema', {
+      paths: ['sample-1.txt', 'sample-2.txt'],
+      prompt: 'supplier invoices',
+    });
+    expect(suggested.isError, suggested.text).toBe(false);
+    expect(Object.keys(suggested.json.structure.properties)).toEqual(
+      expect.arrayContaining(['invoice_number', 'vendor_name', 'total']),
+    );
+    expect(suggested.json.samples).toHaveLength(2);
+    for (const sample of suggested.json.samples) expect(sample.fields.missing).toEqual([]);
+    const created = await call(client, 'create_schema', {
+      name: 'Suggested invoice',
+      structure: suggested.json.structure,
+    });
+    expect(created.isError, created.text).toBe(false);
+
+    const converted = await call(client, 'convert_json_schema', {
+      json_schema: {
+        type: 'object',
+        properties: { total: { type: 'number', minimum: 0 }, vendor: { type: 'string' } },
+        required: ['total'],
+      },
+    });
+    expect(converted.isError, converted.text).toBe(false);
+    expect(converted.json.structure.properties.total).toMatchObject({ type: 'number' });
+    expect(converted.json.dropped).toEqual([
+      { path: '/properties/total/minimum', reason: expect.any(String) },
+    ]);
+    expect(
+      (
+        await call(client, 'create_schema', {
+          name: 'Converted',
+          structure: converted.json.structure,
+        })
+      ).isError,
+    ).toBe(false);
+
+    const none = await call(client, 'suggest_schema', { paths: ['missing.pdf'] });
+    expect(none.isError).toBe(true);
+    expect(none.text).toMatch(/^path: no such file/);
+  });
+
   test('answers mistakes with errors that say what to change', async ({ model }) => {
     const schemaId = (await call(client, 'list_schemas', {})).json.data[0].id as string;
     const none = await call(client, 'extract', { schema_id: schemaId });
@@ -357,7 +410,7 @@ describe('xt-mcp over streamable HTTP', () => {
   test('serves the same tools to a streamable HTTP client, files only when allowed', async () => {
     const http = await connectHttp(url);
     try {
-      expect((await http.listTools()).tools).toHaveLength(5);
+      expect((await http.listTools()).tools).toHaveLength(7);
       const schemaId = (await call(http, 'list_schemas', { limit: 1 })).json.data[0].id as string;
       const done = await call(http, 'extract', { schema_id: schemaId, text: 'Total 3' });
       expect(done.json.status).toBe('completed');
@@ -482,6 +535,9 @@ describe('xt-mcp over HTTP on every interface', () => {
           // A bundle's file is held to the same root.
           const bundle = await call(http, 'split_bundle', { path: p, classes: [{ name: 'a' }] });
           expect(bundle.text, p).toBe(refused.text);
+          // So are a schema suggestion's samples.
+          const samples = await call(http, 'suggest_schema', { paths: ['inside.txt', p] });
+          expect(samples.text, p).toBe(refused.text);
         }
         model.behave({ output: { total: 4, vendor: 'ACME' } });
         const inside = await call(http, 'extract', { schema_id: schemaId, path: 'inside.txt' });
@@ -494,9 +550,9 @@ describe('xt-mcp over HTTP on every interface', () => {
       const uploaded = (await xt.extractions.list({ limit: 100 })).data.flatMap((e) =>
         e.input.file ? [e.input.file.name] : [],
       );
-      // invoice.pdf and bundle.pdf are the stdio tests' uploads; over HTTP only the file inside
-      // the root went.
-      const overStdio = ['invoice.pdf', 'bundle.pdf'];
+      // invoice.pdf, bundle.pdf and the samples are the stdio tests' uploads; over HTTP only
+      // the file inside the root went.
+      const overStdio = ['invoice.pdf', 'bundle.pdf', 'sample-1.txt', 'sample-2.txt'];
       expect(uploaded.filter((name) => !overStdio.includes(name))).toEqual(['inside.txt']);
       expect(JSON.stringify(model.requests)).not.toContain('TOP SECRET');
     });
