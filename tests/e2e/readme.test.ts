@@ -198,12 +198,12 @@ describe("README's commands, as written", () => {
         }),
       );
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual([
-        'create_schema',
-        'extract',
-        'get_extraction',
-        'list_schemas',
-      ]);
+      // Exactly the tools README names.
+      const readme = await readFile(path.join(REPO_ROOT, 'README.md'), 'utf8');
+      const named = /gives MCP clients the\s+tools ([^]*?), over stdio/.exec(readme)?.[1] ?? '';
+      const names = [...named.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!).sort();
+      expect(names).toContain('extract');
+      expect(tools.map((t) => t.name).sort()).toEqual(names);
       const listed = (await client.callTool({ name: 'list_schemas', arguments: {} })) as {
         content: { text: string }[];
       };
