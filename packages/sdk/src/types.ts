@@ -5,6 +5,27 @@
  * with what the service serialises, so drift fails typecheck.
  */
 
+import type { SplitPages, SplitRequest } from './bundle-types.ts';
+import type { WebhookEventType } from './webhook-types.ts';
+
+export type {
+  SplitClass,
+  SplitDocument,
+  SplitInput,
+  SplitPages,
+  SplitRequest,
+  SplitResult,
+} from './bundle-types.ts';
+export type {
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookEndpoint,
+  WebhookEndpointInput,
+  WebhookEndpointPatch,
+  WebhookEndpointWithSecret,
+  WebhookEventType,
+} from './webhook-types.ts';
+
 export type ExtractionStatus = 'pending' | 'processing' | 'completed' | 'failed';
 export type SourceType =
   'text' | 'image' | 'pdf' | 'webpage' | 'document' | 'spreadsheet' | 'email' | 'auto';
@@ -70,8 +91,6 @@ export interface Model {
   capabilities: ModelCapabilities | null;
   probedAt: string | null;
 }
-export type WebhookEventType = 'extraction.completed' | 'extraction.failed' | 'extraction.reviewed';
-export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export type FailureCode =
   | 'SOURCE_UNREACHABLE'
@@ -246,52 +265,6 @@ export interface ExtractionError {
   message: string;
 }
 
-/** Pages of a bundle, numbered from 1, both ends included. */
-export interface SplitPages {
-  from: number;
-  to: number;
-}
-
-/** One kind of document a bundle may hold (docs/split.md). */
-export interface SplitClass {
-  /** 1–64 letters, digits, `_`, `-` or spaces, unique case-insensitively; not `other` */
-  name: string;
-  /** what such a document is, in words, for the classification */
-  description?: string;
-  /** the schema each document of the class is extracted with; none: classified only */
-  schema_id?: string;
-}
-
-/** `split` on create: cut a bundle into its documents instead of extracting it whole. */
-export interface SplitInput {
-  /** 1 to 20 classes */
-  classes: SplitClass[];
-  /** pages of no class become documents of class `other` (never extracted). Default true. */
-  other?: boolean;
-}
-
-/** The split as a bundle's record echoes it. */
-export interface SplitRequest {
-  classes: SplitClass[];
-  other: boolean;
-}
-
-/** One document of a completed bundle, in page order. */
-export interface SplitDocument {
-  /** a class's name, or `other` */
-  class: string;
-  pages: SplitPages;
-  /** the lowest of its pages' classification confidences, 0–1 */
-  confidence: number;
-  /** the document's own extraction; null when its class names no schema (or is `other`) */
-  extractionId: string | null;
-}
-
-/** A completed bundle's `result` (`output` on list records). */
-export interface SplitResult {
-  documents: SplitDocument[];
-}
-
 /** `GET /extractions/{id}`: `source`/`result`, `totalTokens` a number. */
 export interface Extraction {
   id: string;
@@ -383,44 +356,6 @@ export interface ExtractionOutcome {
   warnings?: ExtractionWarning[];
   /** Completed at once from an earlier extraction's answer (docs/reuse.md). */
   reused?: Reused;
-}
-
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  events: WebhookEventType[];
-  description: string | null;
-  enabled: boolean;
-  createdAt: string;
-}
-
-/** Only `POST /webhooks` and `rotate-secret` show the secret; store it then. */
-export interface WebhookEndpointWithSecret extends WebhookEndpoint {
-  secret: string;
-}
-
-export interface WebhookEndpointInput {
-  url: string;
-  events: WebhookEventType[];
-  description?: string | null;
-}
-
-export interface WebhookEndpointPatch {
-  url?: string;
-  events?: WebhookEventType[];
-  description?: string | null;
-  enabled?: boolean;
-}
-
-export interface WebhookDelivery {
-  id: string;
-  eventId: string;
-  type: WebhookEventType;
-  attempt: number;
-  status: WebhookDeliveryStatus;
-  responseStatus: number | null;
-  error: string | null;
-  createdAt: string;
 }
 
 /** The body of a webhook request (docs/webhooks.md#events). */
