@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, ExtractionFailedError } from './errors.ts';
+import { ExtractionFailedError } from './errors.ts';
 import { paginate } from './paginate.ts';
-import { pollUntilFinal, type PollOptions } from './poll.ts';
-import { Transport, type CallOptions, type TransportOptions } from './transport.ts';
+import { pollUntilFinal } from './poll.ts';
+import { Transport, type CallOptions } from './transport.ts';
 import type {
   Extraction,
   ExtractionListItem,
   ExtractionListQuery,
-  ExtractionOutcome,
-  FailureCode,
   ListQuery,
   Model,
   Page,
-  PublicModel,
   Schema,
   SchemaInput,
   WebhookDelivery,
@@ -23,52 +20,30 @@ import type {
 } from './types.ts';
 import type { DatasetCase, ReviewInput, ReviewListQuery } from './review-types.ts';
 import type { SchemaConversion, SchemaSuggestion } from './suggest-types.ts';
-import { isUpload, uploadBlob, type Upload } from './uploads.ts';
+import { uploadBlob, type Upload } from './uploads.ts';
 import type { CreateExtractionParams } from './create-params.ts';
+import { createExtraction } from './create-request.ts';
 import { splitCreate, splitOutcome, type SplitOutcome, type SplitParams } from './split.ts';
 
-export type ClientOptions = TransportOptions;
+import type {
+  CompletedExtraction,
+  CreatedExtraction,
+  CreateOptions,
+  CreateExtractionOptions,
+  ClientOptions,
+  ExtractOptions,
+  SuggestSchemaParams,
+} from './client-options.ts';
 
-/** Creates take an Idempotency-Key; one is generated when not given and kept across retries. */
-export interface CreateOptions extends CallOptions {
-  idempotencyKey?: string;
-}
-
-export interface CreateExtractionOptions extends CreateOptions {
-  /**
-   * How long the service may hold the request before answering 202 (`Prefer: wait=N`);
-   * 0 answers at once. Unset: the service's default (`EXTRACTION_WAIT_SECONDS`).
-   */
-  waitSeconds?: number;
-}
-
-export interface CreatedExtraction {
-  /** 200 when finished in time, 202 when still running. */
-  httpStatus: number;
-  extraction: ExtractionOutcome;
-  /** Seconds the service suggests before polling (202 only). */
-  retryAfter: number | undefined;
-  /** True when the service answered a repeat of an earlier request with the same key. */
-  replayed: boolean;
-  idempotencyKey: string;
-}
-
-export interface SuggestSchemaParams {
-  /** 1 to 5 sample documents, any kind an extraction takes as an upload. */
-  files: Upload[];
-  /** What the schema is for, in your words: guides which fields are drafted. */
-  prompt?: string;
-  model?: PublicModel;
-}
-
-export type ExtractOptions = CreateExtractionOptions &
-  PollOptions & {
-    /** Give up on the whole call (a TimeoutError) after this long. Default: never. */
-    timeoutMs?: number;
-  };
-
-/** A finished extraction as `extract()` returns it. */
-export type CompletedExtraction = ExtractionOutcome & { status: 'completed' };
+export type {
+  ClientOptions,
+  CompletedExtraction,
+  CreatedExtraction,
+  CreateExtractionOptions,
+  CreateOptions,
+  ExtractOptions,
+  SuggestSchemaParams,
+} from './client-options.ts';
 
 /**
  * The client of the extraction service for API keys. Every method takes `signal` (through
@@ -308,75 +283,11 @@ export class XtClient {
     return this.extractions.documents(done.id, options.signal ? { signal: options.signal } : {});
   }
 
-  private async createExtraction(
+  private createExtraction(
     params: CreateExtractionParams,
     options: CreateExtractionOptions,
   ): Promise<CreatedExtraction> {
-    const key = options.idempotencyKey ?? randomUUID();
-    const headers: Record<string, string> = { ...options.headers, 'idempotency-key': key };
-    if (options.waitSeconds !== undefined) headers.prefer = `wait=${options.waitSeconds}`;
-    const fields: Record<string, string> = { type: params.type };
-    // A split names its schemas per class: the service refuses a top-level schema_id with it.
-    if (params.schemaId !== undefined) fields.schema_id = params.schemaId;
-    if (params.model !== undefined) fields.model = params.model;
-    if (params.instruction !== undefined) fields.instruction = params.instruction;
-    if (params.priority !== undefined) fields.priority = params.priority;
-    const base = {
-      method: 'POST' as const,
-      path: '/extractions',
-      headers,
-      resendable: true,
-      ...(options.signal ? { signal: options.signal } : {}),
-    };
-    try {
-      const res = isUpload(params.source)
-        ? await this.http.request<ExtractionOutcome>({
-            ...base,
-            // Multipart carries citations as text, JSON (below) as a boolean.
-            form: await multipart(
-              {
-                ...fields,
-                // Multipart carries the split as a JSON-encoded text field.
-                ...(params.split ? { split: JSON.stringify(params.split) } : {}),
-                ...(params.citations ? { citations: 'true' } : {}),
-                ...formCache(params.cache),
-              },
-              params.metadata,
-              params.source,
-            ),
-          })
-        : await this.http.request<ExtractionOutcome>({
-            ...base,
-            json: {
-              ...fields,
-              source: params.source,
-              ...(params.split ? { split: params.split } : {}),
-              ...(params.metadata ? { metadata: params.metadata } : {}),
-              ...(params.citations ? { citations: true } : {}),
-              ...(params.cache !== undefined ? { cache: params.cache } : {}),
-            },
-          });
-      const retryAfter = res.headers.get('retry-after');
-      return {
-        httpStatus: res.status,
-        extraction: res.data,
-        retryAfter: retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined,
-        replayed: res.headers.get('idempotent-replayed') === 'true',
-        idempotencyKey: key,
-      };
-    } catch (error) {
-      // A synchronous create that ended in a failed extraction names it; a refused request
-      // (a 422 on schema_id, say) does not.
-      if (error instanceof ApiError && error.extractionId) {
-        throw new ExtractionFailedError(
-          error.extractionId,
-          error.code as FailureCode,
-          error.body?.message ?? error.message,
-          error,
-        );
-      }
-      throw error;
-    }
+    return createExtraction(this.http, params, options);
   }
 
   private async get<T>(path: string, query: object | undefined, options: CallOptions): Promise<T> {
@@ -408,20 +319,6 @@ export class XtClient {
   }
 }
 
-async function multipart(
-  fields: Record<string, string>,
-  metadata: Record<string, string> | undefined,
-  upload: Upload,
-): Promise<FormData> {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  // Multipart carries metadata as a JSON string (docs/uploads.md).
-  if (metadata) form.append('metadata', JSON.stringify(metadata));
-  const { blob, filename } = await uploadBlob(upload);
-  form.append('source', blob, filename);
-  return form;
-}
-
 const enc = encodeURIComponent;
 
 function secondsToMs(seconds: number | undefined): number | undefined {
@@ -432,10 +329,4 @@ function withTimeout(signal: AbortSignal | undefined, timeoutMs: number | undefi
   if (timeoutMs === undefined) return signal;
   const timeout = AbortSignal.timeout(timeoutMs);
   return signal ? AbortSignal.any([signal, timeout]) : timeout;
-}
-
-/** Multipart spells the reuse setting as two text fields (docs/reuse.md). */
-function formCache(cache: CreateExtractionParams['cache']): Record<string, string> {
-  if (cache === undefined) return {};
-  return cache === false ? { cache: 'false' } : { cache_max_age: String(cache.maxAge) };
 }
