@@ -11,6 +11,7 @@ export * from './webhook-events.ts';
 export * from './citations.ts';
 export * from './cells.ts';
 export * from './priority.ts';
+export * from './record-parts.ts';
 export * from './records.ts';
 export * from './spelling.ts';
 export * from './pagination.ts';

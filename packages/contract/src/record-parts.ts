@@ -3,7 +3,7 @@ import { FAILURE_CODES } from './failure-codes.ts';
 import { FORMATS, type FormatName } from './source-kinds.ts';
 
 /*
- * The parts both records are built of (records.ts, which re-exports them): each a zod schema
+ * The parts both records are built of (records.ts): each a zod schema
  * with its OpenAPI name and description, so the document and the serializers share them.
  */
 

@@ -45,19 +45,6 @@ import {
   type StoredSplitPages,
 } from './split.ts';
 
-export {
-  ExtractionErrorSchema,
-  MetadataSchema,
-  MODEL_OUTPUT_JSON_SCHEMA,
-  ProgressSchema,
-  ReusedSchema,
-  TimestampSchema,
-  UploadedFileSchema,
-  UsageSchema,
-  type RecordUsage,
-  type UploadedFile,
-} from './record-parts.ts';
-
 /*
  * The records' shapes as zod schemas: the serializers below are typed from them and the API's
  * OpenAPI document is generated from them, so the records, the webhook events that carry them

@@ -1,7 +1,6 @@
 /*
- * The wire types of splitting a bundle (docs/split.md), beside the others in types.ts, which
- * re-exports them: as there, declared rather than imported from `@xt/contract`, and held to it
- * by `apps/api/src/sdk/contract-types.test.ts`.
+ * The wire types of splitting a bundle (docs/split.md): as in types.ts, declared rather than
+ * imported from `@xt/contract`, and held to it by `apps/api/src/sdk/contract-types.test.ts`.
  */
 
 /** Pages of a bundle, numbered from 1, both ends included. */

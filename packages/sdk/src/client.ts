@@ -12,13 +12,15 @@ import type {
   Page,
   Schema,
   SchemaInput,
+} from './types.ts';
+import type { DatasetCase, ReviewInput, ReviewListQuery } from './review-types.ts';
+import type {
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointInput,
   WebhookEndpointPatch,
   WebhookEndpointWithSecret,
-} from './types.ts';
-import type { DatasetCase, ReviewInput, ReviewListQuery } from './review-types.ts';
+} from './webhook-types.ts';
 import type { SchemaConversion, SchemaSuggestion } from './suggest-types.ts';
 import { uploadBlob, type Upload } from './uploads.ts';
 import type { CreateExtractionParams } from './create-params.ts';
@@ -31,16 +33,6 @@ import type {
   CreateOptions,
   CreateExtractionOptions,
   ClientOptions,
-  ExtractOptions,
-  SuggestSchemaParams,
-} from './client-options.ts';
-
-export type {
-  ClientOptions,
-  CompletedExtraction,
-  CreatedExtraction,
-  CreateExtractionOptions,
-  CreateOptions,
   ExtractOptions,
   SuggestSchemaParams,
 } from './client-options.ts';

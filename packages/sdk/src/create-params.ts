@@ -1,4 +1,5 @@
-import type { ExtractionPriority, PublicModel, SourceType, SplitInput } from './types.ts';
+import type { SplitInput } from './bundle-types.ts';
+import type { ExtractionPriority, PublicModel, SourceType } from './types.ts';
 import type { Upload } from './uploads.ts';
 
 /**

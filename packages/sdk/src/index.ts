@@ -7,7 +7,7 @@ export type {
   CreatedExtraction,
   ExtractOptions,
   SuggestSchemaParams,
-} from './client.ts';
+} from './client-options.ts';
 export type { CreateExtractionParams, ExtractionParamsBase } from './create-params.ts';
 export type { SplitDocumentRecord, SplitOutcome, SplitParams } from './split.ts';
 export type { CallOptions, TransportOptions } from './transport.ts';
@@ -28,6 +28,8 @@ export {
   type WebhookHeaders,
 } from './webhook-signature.ts';
 export type * from './types.ts';
+export type * from './bundle-types.ts';
+export type * from './webhook-types.ts';
 export type * from './review-types.ts';
 export type * from './suggest-types.ts';
 export {

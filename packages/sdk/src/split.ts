@@ -7,7 +7,8 @@ import type { ExtractionParamsBase } from './create-params.ts';
 import { ApiError, XtError } from './errors.ts';
 import { runPool } from './pool.ts';
 import { splitTypeFor, type SplitSourceType } from './source-type.ts';
-import type { Extraction, SplitClass, SplitDocument, SplitInput, SplitResult } from './types.ts';
+import type { SplitClass, SplitDocument, SplitInput, SplitResult } from './bundle-types.ts';
+import type { Extraction } from './types.ts';
 import type { Upload } from './uploads.ts';
 
 export interface SplitParams extends Omit<ExtractionParamsBase, 'type' | 'source'> {

@@ -8,24 +8,6 @@
 import type { SplitPages, SplitRequest } from './bundle-types.ts';
 import type { WebhookEventType } from './webhook-types.ts';
 
-export type {
-  SplitClass,
-  SplitDocument,
-  SplitInput,
-  SplitPages,
-  SplitRequest,
-  SplitResult,
-} from './bundle-types.ts';
-export type {
-  WebhookDelivery,
-  WebhookDeliveryStatus,
-  WebhookEndpoint,
-  WebhookEndpointInput,
-  WebhookEndpointPatch,
-  WebhookEndpointWithSecret,
-  WebhookEventType,
-} from './webhook-types.ts';
-
 export type ExtractionStatus = 'pending' | 'processing' | 'completed' | 'failed';
 export type SourceType =
   'text' | 'image' | 'pdf' | 'webpage' | 'document' | 'spreadsheet' | 'email' | 'auto';

@@ -1,6 +1,6 @@
 /*
- * The wire types of webhook endpoints and their deliveries (docs/webhooks.md), re-exported by
- * types.ts; the event's body, which carries an extraction's record, stays there.
+ * The wire types of webhook endpoints and their deliveries (docs/webhooks.md); the event's
+ * body, which carries an extraction's record, stays in types.ts.
  */
 
 export type WebhookEventType = 'extraction.completed' | 'extraction.failed' | 'extraction.reviewed';

@@ -1,4 +1,4 @@
-import type { WebhookEndpointPatch, WebhookEventType } from '../types.ts';
+import type { WebhookEndpointPatch, WebhookEventType } from '../webhook-types.ts';
 import { parse, positionals, printJson } from './args.ts';
 import { UsageError, type CliContext } from './command.ts';
 import { listOptions, listQuery, LIST_USAGE, printRecords } from './list-options.ts';
