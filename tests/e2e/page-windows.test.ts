@@ -108,21 +108,30 @@ function manualGate() {
   };
 }
 
-async function submit(api: TestApi, citations: boolean, file = pdf): Promise<string> {
-  const schema = await api.request('POST', '/v1/schemas', {
-    json: { name: 'Statement', structure: STATEMENT },
-  });
+/** Uploads `file` as `type` without waiting for it; its extraction's id. */
+async function upload(
+  api: TestApi,
+  schemaId: string,
+  source: { type: string; file: Buffer; name: string; citations: boolean },
+): Promise<string> {
   const form = new FormData();
-  form.append('schema_id', schema.body.data.id);
-  form.append('type', 'pdf');
-  if (citations) form.append('citations', 'true');
-  form.append('source', new Blob([new Uint8Array(file)]), 'statement.pdf');
+  form.append('schema_id', schemaId);
+  form.append('type', source.type);
+  if (source.citations) form.append('citations', 'true');
+  form.append('source', new Blob([new Uint8Array(source.file)]), source.name);
   const created = await api.request('POST', '/v1/extractions', {
     body: form,
     headers: { Prefer: 'respond-async' },
   });
   expect([200, 202], created.text).toContain(created.status);
   return created.body.data.id as string;
+}
+
+async function submit(api: TestApi, citations: boolean, file = pdf): Promise<string> {
+  const schema = await api.request('POST', '/v1/schemas', {
+    json: { name: 'Statement', structure: STATEMENT },
+  });
+  return upload(api, schema.body.data.id, { type: 'pdf', file, name: 'statement.pdf', citations });
 }
 
 /** The windows stored for an extraction, and the tokens its row was charged. */
@@ -488,17 +497,12 @@ describe('a long PDF as page windows', () => {
         },
       },
     });
-    const form = new FormData();
-    form.append('schema_id', schema.body.data.id);
-    form.append('type', 'document');
-    form.append('citations', 'true');
-    form.append('source', new Blob([new Uint8Array(docx)]), 'agreement.docx');
-    const created = await api.request('POST', '/v1/extractions', {
-      body: form,
-      headers: { Prefer: 'respond-async' },
+    const id = await upload(api, schema.body.data.id, {
+      type: 'document',
+      file: docx,
+      name: 'agreement.docx',
+      citations: true,
     });
-    expect([200, 202], created.text).toContain(created.status);
-    const id = created.body.data.id as string;
     const done = await finished(api, id, 600_000);
     model.setDefaultBehaviour({ oracle: true });
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
@@ -548,16 +552,12 @@ describe('a long PDF as page windows', () => {
         structure: { type: 'object', properties: { vendor: { type: 'string' } } },
       },
     });
-    const form = new FormData();
-    form.append('schema_id', schema.body.data.id);
-    form.append('type', 'document');
-    form.append('source', new Blob([new Uint8Array(docx)]), 'redlined.docx');
-    const created = await api.request('POST', '/v1/extractions', {
-      body: form,
-      headers: { Prefer: 'respond-async' },
+    const id = await upload(api, schema.body.data.id, {
+      type: 'document',
+      file: docx,
+      name: 'redlined.docx',
+      citations: false,
     });
-    expect([200, 202], created.text).toContain(created.status);
-    const id = created.body.data.id as string;
     const done = await finished(api, id, 600_000);
     expect(done.status, JSON.stringify(done.error)).toBe('completed');
     expect((await accounting(api, id)).windows).toBe(2);
