@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Registry } from '@xt/telemetry';
 import { loopAnswers } from '../healthcheck.ts';
 import { startLoopWatchdog, type LoopWatchdog } from './loop-watchdog.ts';
@@ -15,6 +15,8 @@ let ops: OpsServer | undefined;
 let watchdog: LoopWatchdog | undefined;
 let silent: Server | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
   await ops?.close();
   watchdog?.stop();
   silent?.close();
@@ -118,5 +120,34 @@ describe('event loop watchdog', () => {
     await new Promise<void>((r) => silent!.listen(0, '127.0.0.1', r));
     const { port } = silent.address() as { port: number };
     expect(await loopAnswers(`http://127.0.0.1:${port}`, 500)).toBe(false);
+  });
+
+  it('still tells of a gap when the process stalls between the beat that saw it and the answer', () => {
+    // The clock and the beats are the test's: a busy machine can deschedule the process for a
+    // while right after the beat that saw the loop blocked, before the waiting requests are
+    // served. That stall is not the loop beating freely, so it must not count as recovery.
+    let now = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const dog = startLoopWatchdog({ thresholdMs: 300, intervalMs: 75 });
+    watchdog = dog;
+    const beatAt = (t: number) => {
+      now = t;
+      vi.advanceTimersByTime(75);
+    };
+
+    beatAt(1_000); // the first beat after a second of blocked loop
+    expect(dog.healthy()).toBe(false);
+    now = 1_330; // descheduled for 330 ms, no beat in between
+    expect(dog.healthy()).toBe(false);
+
+    // Then the loop beats freely (the overdue beat first) for the threshold, and the watchdog
+    // is satisfied.
+    for (const t of [1_330, 1_405, 1_480]) {
+      beatAt(t);
+      expect(dog.healthy()).toBe(false);
+    }
+    beatAt(1_555);
+    expect(dog.healthy()).toBe(true);
   });
 });
