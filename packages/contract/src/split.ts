@@ -150,11 +150,13 @@ const CLASS_MARK = /^- class: (.+?)(?: — (.*))?$/;
 
 /**
  * The text a classification call reads: the classes with their descriptions, then each page's
- * number and the start of its text.
+ * number and the start of its text. `context` names a page sent only so that the next one can
+ * be read as continuing it (the last page of the chunk before); its answer is not used.
  */
 export function splitPagesText(input: {
   classes: readonly { name: string; description?: string | undefined }[];
   pages: readonly { page: number; text: string }[];
+  context?: number | undefined;
 }): string {
   const classes = input.classes.map(
     (c) => `- class: ${c.name}${c.description ? ` — ${c.description.replace(/\s+/g, ' ')}` : ''}`,
@@ -162,7 +164,14 @@ export function splitPagesText(input: {
   const pages = input.pages.map(
     (p) => `=== page ${p.page} ===\n${p.text.slice(0, SPLIT_PAGE_TEXT_CHARS).trim()}`,
   );
-  return ['Classes:', ...classes, '', 'Pages:', ...pages].join('\n');
+  const context =
+    input.context === undefined
+      ? []
+      : [
+          `(Page ${input.context} ends the part of the bundle before these pages and is given for context: the page after it may continue its document.)`,
+          '',
+        ];
+  return ['Classes:', ...classes, '', ...context, 'Pages:', ...pages].join('\n');
 }
 
 /** `splitPagesText` read back (the stand-in model's side). */

@@ -9,7 +9,7 @@ import {
 } from '@xt/testkit/model-stand-in';
 import { failureOf } from '@xt/testkit';
 import { createModelClient, type ModelCallRecord, type ModelClientOptions } from './client.ts';
-import { extract } from './extract.ts';
+import { extract, SourceDoesNotFit } from './extract.ts';
 import { markReplayed } from './model-call.ts';
 
 const invoice: Structure = {
@@ -583,6 +583,26 @@ describe('extract of a long document', () => {
     expect((result.output as { lines: unknown[] }).lines).toEqual(
       paragraphs.map((_, i) => ({ sku: `SKU-${i + 1}` })),
     );
+  });
+
+  it('fails an indivisible source too large for one call before any call, never cutting it', async () => {
+    const paragraphs = Array.from({ length: 12 }, (_, i) => `Page ${i + 1}. ${'z '.repeat(600)}`);
+    const failure = await failureOf(
+      extract({
+        client: client({ maxInputTokens: 2_500 }),
+        model: 'gpt-4.1',
+        structure: {
+          ...invoice,
+          properties: { ...invoice.properties, number: { type: 'string' } },
+        },
+        source: { parts: [{ kind: 'text', text: paragraphs.join('\n\n') }] },
+        indivisible: true,
+      }),
+    );
+    expect(failure).toBeInstanceOf(SourceDoesNotFit);
+    expect((failure as SourceDoesNotFit).sourceTokens).toBeGreaterThan(0);
+    expect(failure.code).toBe('SOURCE_TOO_LARGE');
+    expect(standIn.requests).toHaveLength(0);
   });
 
   it('fails a source past the call or input-token ceiling before any call', async () => {

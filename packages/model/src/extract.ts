@@ -51,6 +51,27 @@ export interface ExtractInput {
    * (mergeAnswers).
    */
   window?: { index: number; count: number } | undefined;
+  /**
+   * The source is one question that pieces cannot answer (a bundle's pages with the classes
+   * they are sorted into): when it does not fit one call within the model's window, the
+   * extraction fails with SourceDoesNotFit, before any call, instead of being cut, so the
+   * caller can make it smaller.
+   */
+  indivisible?: boolean | undefined;
+}
+
+/** An `indivisible` source larger than one call may carry, however the window was learned. */
+export class SourceDoesNotFit extends ExtractionFailure {
+  constructor(
+    /** the source tokens one call may carry */
+    readonly sourceTokens: number,
+  ) {
+    super(
+      'SOURCE_TOO_LARGE',
+      `The source does not fit one model call (${sourceTokens} source tokens at most) and cannot be read in pieces.`,
+    );
+    this.name = 'SourceDoesNotFit';
+  }
 }
 
 export interface ExtractResult {
@@ -161,6 +182,7 @@ async function run(input: ExtractInput, spend: Spend): Promise<CallResult> {
   const chunkBudget = chunkTokens(fit);
   const estimate = (part: ContentPart) => estimatePartTokens(input.model, part);
   const chunks = chunkParts(source.parts, chunkBudget, estimate);
+  if (input.indivisible && chunks.length > 1) throw new SourceDoesNotFit(chunkBudget);
   checkCeilings(client, chunks, fixed, estimate);
 
   if (chunks.length <= 1 && !input.window) {

@@ -20,7 +20,7 @@ export {
   type Schedule,
   type ScheduledCall,
 } from './client.ts';
-export { extract, type ExtractInput, type ExtractResult } from './extract.ts';
+export { extract, SourceDoesNotFit, type ExtractInput, type ExtractResult } from './extract.ts';
 export { markReplayed, type CallResult, type ChatTransport } from './model-call.ts';
 export { mergeAnswers } from './merge-answers.ts';
 export { estimateTextTokens, estimateImageTokens, estimatePartTokens } from './tokens.ts';
