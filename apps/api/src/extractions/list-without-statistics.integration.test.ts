@@ -15,9 +15,9 @@ import {
   seededSchemaId,
   type TestDatabase,
 } from '@xt/testkit';
-import { parseListQuery, type ListQuery } from '../http/list-query.ts';
+import { parseListQuery, type ListQuery } from '../http/listing/list-query.ts';
 import { listExtractions, listStatements, walksInIndexOrder } from './list.ts';
-import { WALK_IN_INDEX_ORDER } from '../http/list-page.ts';
+import { WALK_IN_INDEX_ORDER } from '../http/listing/list-page.ts';
 import { explain, nodes, pagesRead } from '../../test/explain.ts';
 
 const BIG = '00000000-0000-4000-8000-0000000000d1';

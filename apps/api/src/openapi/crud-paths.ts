@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiPathItemObject } from 'zod-openapi';
-import { EmptyData, pageOf } from '../http/response-schemas.ts';
+import { EmptyData, pageOf } from '../http/envelope/response-schemas.ts';
 import { BODY_ERRORS, errors, idPath, json, listQuery, ok, pageHeaders } from './common.ts';
 
 interface BodyOperation {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { pageOf } from '../http/response-schemas.ts';
+import { pageOf } from '../http/envelope/response-schemas.ts';
 import { endpointFields } from '../webhooks/body.ts';
 import { WEBHOOK_BODY_LIMIT } from '../webhooks/routes.ts';
 import {
