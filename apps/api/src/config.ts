@@ -14,7 +14,7 @@ import {
   singleEndpointConfig,
   type ModelRegistry,
 } from '@xt/model';
-import { trustProxySetting } from './http/trust-proxy.ts';
+import { trustProxySetting } from './http/requests/trust-proxy.ts';
 
 /**
  * The API's configuration, read once from the environment at start-up. Every bad variable is

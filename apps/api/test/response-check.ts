@@ -7,7 +7,7 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { ErrorBody } from '../src/http/response-schemas.ts';
+import { ErrorBody } from '../src/http/envelope/response-schemas.ts';
 import { openApiDocument } from '../src/openapi/document.ts';
 
 // ajv-formats is CommonJS: under NodeNext its default export is the module object.

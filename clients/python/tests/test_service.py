@@ -323,6 +323,11 @@ class WebhookDeliveryTest(ServiceTest):
             event = verify_webhook(endpoint["secret"], headers, body)
             self.assertEqual((event["type"], event["data"]["id"]), ("extraction.completed", done["id"]))
             self.assertEqual(json.loads(body), event)
+            # The attempt is recorded before it is sent, so it is listed once it has arrived.
+            attempts = list(self.client.webhooks.all_deliveries(endpoint["id"], page_size=1))
+            self.assertEqual([(a["eventId"], a["type"]) for a in attempts], [(event["id"], "extraction.completed")])
+            walked = [e["id"] for e in self.client.webhooks.all(search=f"127.0.0.1:{port}/hook", page_size=1)]
+            self.assertEqual(walked, [endpoint["id"]])
             rotated = self.client.webhooks.rotate_secret(endpoint["id"])
             self.assertNotEqual(rotated["secret"], endpoint["secret"])
             self.client.webhooks.delete(endpoint["id"])

@@ -51,8 +51,26 @@ import {
  * and the document cannot disagree.
  */
 
-/** What a child of a split bundle shows of it (docs/split.md); absent on any other extraction. */
-const SPLIT_CHILD_SHAPE = {
+/**
+ * The fields both records end with, in this order, most present only where they apply (`tailOf`
+ * below writes them); `parentId` and `pages` only on a document of a split bundle (docs/split.md).
+ */
+const TAIL_SHAPE = {
+  citations: CitationsSchema.nullable().optional().meta({
+    description:
+      'present only when the extraction was created with `citations: true`; null until completed (docs/citations.md)',
+  }),
+  warnings: z.array(ExtractionWarningSchema).min(1).optional().meta({
+    description: 'what the service knows it left undone; present only when non-empty',
+  }),
+  reused: ReusedSchema,
+  priority: PrioritySchema,
+  progress: ProgressSchema,
+  review: RecordReviewSchema,
+  reviewedResult: ModelOutputSchema.optional().meta({
+    description:
+      'present once reviewed: the output with the reviewer’s corrections (approved), or null (rejected); `result`/`output` stay as read',
+  }),
   parentId: z.uuid().optional().meta({
     description: 'present on a document of a split bundle: the bundle’s extraction (docs/split.md)',
   }),
@@ -61,18 +79,23 @@ const SPLIT_CHILD_SHAPE = {
   }),
 };
 
+/** Both records' schema id (`input.schema_id`, `schemaId`) and source (`input.source`, `source.content`). */
+const SchemaIdSchema = z.uuid().nullable().meta({
+  description: 'null for a bundle split into its documents (`split`): each class names its own',
+});
+const SourceSchema = z.string().meta({
+  description: 'the text, the URL, or an uploaded file’s name',
+});
+
 export const ListRecordSchema = z
   .object({
     id: z.uuid(),
     createdAt: TimestampSchema,
     charged: z.boolean(),
     input: z.object({
-      schema_id: z.uuid().nullable().meta({
-        description:
-          'null for a bundle split into its documents (`split`): each class names its own',
-      }),
+      schema_id: SchemaIdSchema,
       type: z.enum(SOURCE_TYPES),
-      source: z.string().meta({ description: 'the text, the URL, or an uploaded file’s name' }),
+      source: SourceSchema,
       file: UploadedFileSchema.optional(),
       format: FormatSchema.optional(),
       instruction: z.string().optional(),
@@ -84,34 +107,17 @@ export const ListRecordSchema = z
     usage: UsageSchema,
     error: ExtractionErrorSchema,
     metadata: MetadataSchema,
-    citations: CitationsSchema.nullable().optional().meta({
-      description:
-        'present only when the extraction was created with `citations: true`; null until completed (docs/citations.md)',
-    }),
-    warnings: z.array(ExtractionWarningSchema).min(1).optional().meta({
-      description: 'what the service knows it left undone; present only when non-empty',
-    }),
-    reused: ReusedSchema,
-    priority: PrioritySchema,
-    progress: ProgressSchema,
-    review: RecordReviewSchema,
-    reviewedResult: ModelOutputSchema.optional().meta({
-      description:
-        'present once reviewed: the output with the reviewer’s corrections (approved), or null (rejected); `result`/`output` stay as read',
-    }),
-    ...SPLIT_CHILD_SHAPE,
+    ...TAIL_SHAPE,
   })
   .meta({ id: 'ExtractionListRecord' });
 
 export const SingleRecordSchema = z
   .object({
     id: z.uuid(),
-    schemaId: z.uuid().nullable().meta({
-      description: 'null for a bundle split into its documents (`split`): each class names its own',
-    }),
+    schemaId: SchemaIdSchema,
     source: z.object({
       type: z.enum(RECORD_SOURCE_TYPES),
-      content: z.string().meta({ description: 'the text, the URL, or an uploaded file’s name' }),
+      content: SourceSchema,
       file: UploadedFileSchema.optional(),
       format: FormatSchema.optional(),
     }),
@@ -125,22 +131,7 @@ export const SingleRecordSchema = z
     metadata: MetadataSchema,
     updatedAt: TimestampSchema,
     split: SplitRequestSchema.optional(),
-    citations: CitationsSchema.nullable().optional().meta({
-      description:
-        'present only when the extraction was created with `citations: true`; null until completed (docs/citations.md)',
-    }),
-    warnings: z.array(ExtractionWarningSchema).min(1).optional().meta({
-      description: 'what the service knows it left undone; present only when non-empty',
-    }),
-    reused: ReusedSchema,
-    priority: PrioritySchema,
-    progress: ProgressSchema,
-    review: RecordReviewSchema,
-    reviewedResult: ModelOutputSchema.optional().meta({
-      description:
-        'present once reviewed: the output with the reviewer’s corrections (approved), or null (rejected); `result`/`output` stay as read',
-    }),
-    ...SPLIT_CHILD_SHAPE,
+    ...TAIL_SHAPE,
   })
   .meta({ id: 'Extraction' });
 
@@ -272,6 +263,18 @@ function usageOf(row: StoredExtraction): RecordUsage {
   };
 }
 
+/** The fields of TAIL_SHAPE, each only where it applies. */
+function tailOf(row: StoredExtraction): Pick<SingleRecord, keyof typeof TAIL_SHAPE> {
+  return {
+    ...groundingOf(row),
+    ...reusedOf(row),
+    priority: row.priority,
+    ...progressOf(row),
+    ...reviewOf(row),
+    ...splitChildOf(row),
+  };
+}
+
 /** The list record: `input`/`output`, `totalTokens` as numeric text. */
 export function serializeListRecord(row: StoredExtraction): ListRecord {
   const input: ListRecord['input'] = {
@@ -294,12 +297,7 @@ export function serializeListRecord(row: StoredExtraction): ListRecord {
     usage: usageOf(row),
     error: errorOf(row),
     metadata: row.metadata,
-    ...groundingOf(row),
-    ...reusedOf(row),
-    priority: row.priority,
-    ...progressOf(row),
-    ...reviewOf(row),
-    ...splitChildOf(row),
+    ...tailOf(row),
   };
 }
 
@@ -325,12 +323,7 @@ export function serializeSingleRecord(row: StoredExtraction): SingleRecord {
     metadata: row.metadata,
     updatedAt: formatTimestamp(row.updatedAt),
     ...(row.split ? { split: splitOfStored(row.split) } : {}),
-    ...groundingOf(row),
-    ...reusedOf(row),
-    priority: row.priority,
-    ...progressOf(row),
-    ...reviewOf(row),
-    ...splitChildOf(row),
+    ...tailOf(row),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * What the lifecycle's use cases refuse, in their own terms. The API maps each to its HTTP
- * answer in one place (apps/api/src/http/error-handler.ts); other callers (tests, tools) read
+ * answer in one place (apps/api/src/http/errors/error-handler.ts); other callers (tests, tools) read
  * them as they are.
  */
 export class ExtractionNotFound extends Error {

@@ -15,13 +15,9 @@
  * then `xt reviews export` run until the case file for it exists.
  * Prints `RESULT`.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PDFDocument } from 'pdf-lib';
 import { createKey } from '@xt/accounts';
 import { createDb } from '@xt/db';
 import { startModelStandIn } from '@xt/testkit/model-stand-in';
@@ -34,6 +30,8 @@ import {
   type SplitCounts,
   type SplitDocument,
 } from '../lib/split-score.ts';
+import { reviewToCase, type ReviewFigure } from './split-review.ts';
+import { service, type Rec } from './split-service.ts';
 
 const { values } = parseArgs({
   options: {
@@ -62,16 +60,6 @@ interface Bundle {
   expected: SplitDocument[];
 }
 
-interface Rec {
-  id: string;
-  status: string;
-  createdAt: string;
-  updatedAt: string;
-  result?: { documents?: (SplitDocument & { extractionId?: string | null })[] } | null;
-  review?: { status: string } | null;
-  error?: unknown;
-}
-
 /** One bundle through the service. */
 export interface BundleRun {
   bundle: string;
@@ -94,24 +82,6 @@ export interface SplitResult {
   splitOnly: BundleRun[];
   withSchemas: BundleRun[];
   review: ReviewFigure | { error: string };
-}
-
-export interface ReviewFigure {
-  /** whose correction: a split child, or an ordinary upload when a child's was not exported */
-  of: string;
-  /** the review's POST alone */
-  reviewMs: number;
-  /** from sending the review until the case file existed */
-  totalMs: number;
-  /** each `xt reviews export` run, in order */
-  exportMs: number[];
-  /** what an export said it left out (standard error), if anything */
-  skipped: string;
-  /** the case as written: its expected output holds the correction; its source's pages */
-  correctionInCase: boolean;
-  casePages: number | null;
-  /** the reviewed extraction's own pages (a split child's `pages`), null for a whole file */
-  documentPages: number | null;
 }
 
 const dataset = values.dataset;
@@ -164,44 +134,8 @@ try {
   const handle = createDb(db.url, { max: 1 });
   const { key } = await createKey(handle.db, { accountName: 'bench-split', scope: 'write' });
   await handle.close();
-  const auth = { authorization: `Bearer ${key}` };
-
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${api.url}${path}`, {
-      method,
-      headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : null,
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
-    return (JSON.parse(text) as { data: T }).data;
-  };
-
-  /** Read until final; null when it is not within the timeout. */
-  const settle = async (id: string): Promise<Rec> => {
-    const until = Date.now() + TIMEOUT_MS;
-    for (;;) {
-      const rec = await call<Rec>('GET', `/v1/extractions/${id}`);
-      if (!['pending', 'processing'].includes(rec.status) || Date.now() > until) return rec;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
-
-  const upload = async (fields: Record<string, string>, file: string): Promise<Rec> => {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) form.set(name, value);
-    form.set('source', new Blob([await readFile(file)]), basename(file));
-    const res = await fetch(`${api.url}/v1/extractions`, {
-      method: 'POST',
-      headers: { ...auth, prefer: 'respond-async' },
-      body: form,
-    });
-    const text = await res.text();
-    const body = JSON.parse(text) as { data?: Rec };
-    if (!body.data)
-      throw new Error(`${basename(file)}: create answered ${res.status} ${text.slice(0, 300)}`);
-    return body.data;
-  };
+  const client = service(api.url, key, TIMEOUT_MS);
+  const { call, settle, upload } = client;
 
   /** Invoice children of the split-and-extract run, for the review measurement. */
   const invoiceChildren: string[] = [];
@@ -289,86 +223,13 @@ try {
   for (const bundle of bundles) withSchemas.push(await runBundle(bundle, withSchemaClasses));
   progress(`§16 split and extract: ${JSON.stringify(total(withSchemas))}`);
 
-  /**
-   * Approves extraction `id` with a correction, then runs `xt reviews export` (as a person
-   * would, a new process each time) until the case file for it exists: at most three runs, as
-   * the approval is written before its answer and the first export should already have it.
-   */
-  const reviewToCase = async (
-    id: string,
-    of: string,
-    schemaId: string,
-  ): Promise<ReviewFigure | { notWritten: string }> => {
-    const rec = await call<
-      Rec & { result: Record<string, unknown>; pages?: { from: number; to: number } }
-    >('GET', `/v1/extractions/${id}`);
-    if (rec.review?.status !== 'needs_review')
-      throw new Error(`${of} ${id} is not queued for review: ${JSON.stringify(rec.review)}`);
-    const out = mkdtempSync(join(tmpdir(), 'xt-bench-review-'));
-    try {
-      const written = () =>
-        existsSync(join(out, 'cases'))
-          ? readdirSync(join(out, 'cases')).find((f) => f.startsWith(`${id}.`))
-          : undefined;
-      const corrected = `${String(rec.result.invoice_number)}-R`;
-      const t0 = performance.now();
-      await call('POST', `/v1/extractions/${id}/review`, {
-        decision: 'approve',
-        corrections: { '/invoice_number': corrected },
-        note: 'bench §16',
-      });
-      const reviewMs = performance.now() - t0;
-      const exportMs: number[] = [];
-      let skipped = '';
-      while (!written() && exportMs.length < 3) {
-        const t = performance.now();
-        const { code, stderr } = await xt(
-          ['reviews', 'export', '--schema', schemaId, '--out', out],
-          {
-            XT_BASE_URL: api.url,
-            XT_API_KEY: key,
-          },
-        );
-        exportMs.push(performance.now() - t);
-        // Its summary ("wrote 1 cases to …") goes to standard error too: keep the rest.
-        skipped = stderr
-          .split('\n')
-          .filter((line) => line.trim() && !line.startsWith('wrote '))
-          .join(' ');
-        if (code !== 0) throw new Error(`xt reviews export exited ${code}: ${skipped}`);
-      }
-      const file = written();
-      if (!file) return { notWritten: skipped || 'no reason given' };
-      const totalMs = performance.now() - t0;
-      // Is the case the reviewed document, corrected? (What a test case is for.)
-      const expected = JSON.parse(
-        await readFile(join(out, 'expected', `${id}.json`), 'utf8'),
-      ) as Record<string, unknown>;
-      const casePages = file.endsWith('.pdf')
-        ? (await PDFDocument.load(await readFile(join(out, 'cases', file)))).getPageCount()
-        : null;
-      return {
-        of,
-        reviewMs,
-        totalMs,
-        exportMs,
-        skipped,
-        correctionInCase: expected.invoice_number === corrected,
-        casePages,
-        documentPages: rec.pages ? rec.pages.to - rec.pages.from + 1 : null,
-      };
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
-  };
-
   let review: SplitResult['review'];
   try {
     const invoiceSchema = schemaIds.get('invoice');
     if (!invoiceSchema) throw new Error('split.json gives the invoice class no schema');
     const child = invoiceChildren[0];
     const first = child
-      ? await reviewToCase(child, 'a split child (an invoice)', invoiceSchema)
+      ? await reviewToCase(client, child, 'a split child (an invoice)', invoiceSchema)
       : { notWritten: 'the split made no invoice child' };
     if (!('notWritten' in first)) review = first;
     else {
@@ -378,7 +239,7 @@ try {
       const plain = await settle(
         (await upload({ type: 'pdf', schema_id: invoiceSchema }, file)).id,
       );
-      const second = await reviewToCase(plain.id, 'an uploaded invoice PDF', invoiceSchema);
+      const second = await reviewToCase(client, plain.id, 'an uploaded invoice PDF', invoiceSchema);
       if ('notWritten' in second) throw new Error(`not exported either: ${second.notWritten}`);
       review = { ...second, skipped: `no case for a split child: ${first.notWritten}` };
     }
@@ -400,19 +261,4 @@ try {
   await servers.stop();
   await standIn.close();
   workdir.cleanup();
-}
-
-/** `xt` as a person runs it from the checkout (packages/sdk/bin/xt.js, the sources via tsx). */
-function xt(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'packages/sdk/bin/xt.js'), ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
 }

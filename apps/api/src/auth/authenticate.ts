@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { KeyCache } from '@xt/accounts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../http/errors/errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -11,9 +11,9 @@ import {
   type SourceType,
   type SplitRequest,
 } from '@xt/contract';
-import { validationError } from '../http/errors.ts';
+import { validationError } from '../http/errors/errors.ts';
 import { checkSubmittedUrl, type Allowlist } from '@xt/fetcher';
-import { checkFields } from '../http/validate.ts';
+import { checkFields } from '../http/input/validate.ts';
 import { isDataUrl } from '../uploads/data-url.ts';
 import type { ReceivedFile } from '../uploads/receive.ts';
 import {

@@ -15,10 +15,9 @@ import {
   seededSchemaId,
   type TestDatabase,
 } from '@xt/testkit';
-import { parseListQuery, type ListQuery } from '../http/list-query.ts';
-import { listExtractions, listStatements, walksInIndexOrder } from './list.ts';
-import { WALK_IN_INDEX_ORDER } from '../http/list-page.ts';
+import { listExtractions } from './list.ts';
 import { explain, nodes, pagesRead } from '../../test/explain.ts';
+import { extractionQuery, pageStatements } from '../../test/list-plans.ts';
 
 const BIG = '00000000-0000-4000-8000-0000000000b1';
 const SMALL = '00000000-0000-4000-8000-0000000000b2';
@@ -30,12 +29,6 @@ let pool: pg.Pool;
 let handle: DbHandle;
 
 const seed = (accountId: string, rows: number) => seedExtractions(pool, accountId, rows);
-
-function query(params: Record<string, string>): ListQuery {
-  const parsed = parseListQuery(params, { extraction: true });
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return parsed.value;
-}
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -75,11 +68,9 @@ function dayAgo(days: number): string {
 
 describe.each(Object.entries(FILTERS))('the list, %s', (_name, params) => {
   it('reads about as many pages for the big account as for the small one', async () => {
-    const q = query(params);
+    const q = extractionQuery(params);
     const pages = async (accountId: string) => {
-      const { total, rows } = listStatements(handle.db, accountId, q);
-      const [totals] = await total;
-      const setting = walksInIndexOrder(q, totals) ? WALK_IN_INDEX_ORDER : undefined;
+      const { total, rows, setting } = await pageStatements(handle.db, accountId, q);
       const [totalPlan, rowsPlan] = [
         await explain(pool, total),
         await explain(pool, rows, setting),
@@ -107,7 +98,7 @@ describe.each(Object.entries(FILTERS))('the list, %s', (_name, params) => {
   });
 
   it('answers the exact total', async () => {
-    const q = query(params);
+    const q = extractionQuery(params);
     for (const accountId of [BIG, SMALL]) {
       const { meta } = await listExtractions(handle.db, accountId, q);
       const counted = await pool.query<{ n: string }>(
@@ -170,12 +161,16 @@ describe('the counters', () => {
       account,
     ]);
     expect(await differences()).toEqual([]);
-    const { meta } = await listExtractions(handle.db, account, query({ status: 'pending' }));
+    const { meta } = await listExtractions(
+      handle.db,
+      account,
+      extractionQuery({ status: 'pending' }),
+    );
     expect(meta.total).toBe(50);
 
     await pool.query(`delete from accounts where id = $1`, [account]);
     expect(await differences()).toEqual([]);
-    const after = await listExtractions(handle.db, account, query({}));
+    const after = await listExtractions(handle.db, account, extractionQuery({}));
     expect(after.meta.total).toBe(0);
   });
 
@@ -204,7 +199,11 @@ describe('the counters', () => {
       await workers.end();
     }
     expect(await differences()).toEqual([]);
-    const { meta } = await listExtractions(handle.db, account, query({ status: 'processing' }));
+    const { meta } = await listExtractions(
+      handle.db,
+      account,
+      extractionQuery({ status: 'processing' }),
+    );
     expect(meta.total).toBe(Math.ceil(rows.length / 3));
   });
 });

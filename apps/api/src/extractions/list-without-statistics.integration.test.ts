@@ -15,10 +15,9 @@ import {
   seededSchemaId,
   type TestDatabase,
 } from '@xt/testkit';
-import { parseListQuery, type ListQuery } from '../http/list-query.ts';
-import { listExtractions, listStatements, walksInIndexOrder } from './list.ts';
-import { WALK_IN_INDEX_ORDER } from '../http/list-page.ts';
+import { listExtractions } from './list.ts';
 import { explain, nodes, pagesRead } from '../../test/explain.ts';
+import { extractionQuery, pageStatements } from '../../test/list-plans.ts';
 
 const BIG = '00000000-0000-4000-8000-0000000000d1';
 const SMALL = '00000000-0000-4000-8000-0000000000d2';
@@ -26,12 +25,6 @@ const SMALL = '00000000-0000-4000-8000-0000000000d2';
 let database: TestDatabase;
 let pool: pg.Pool;
 let handle: DbHandle;
-
-function query(params: Record<string, string>): ListQuery {
-  const parsed = parseListQuery(params, { extraction: true });
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-  return parsed.value;
-}
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -73,11 +66,9 @@ it('runs on a table without statistics', async () => {
 
 describe.each(Object.entries(FILTERS))('the list, %s', (_name, params) => {
   it('walks a list index in order: no sort, and the big account costs what the small one does', async () => {
-    const q = query(params);
+    const q = extractionQuery(params);
     const read = async (accountId: string) => {
-      const { total, rows } = listStatements(handle.db, accountId, q);
-      const [totals] = await total;
-      const setting = walksInIndexOrder(q, totals) ? WALK_IN_INDEX_ORDER : undefined;
+      const { rows, setting } = await pageStatements(handle.db, accountId, q);
       const plan = await explain(pool, rows, setting);
       const types = nodes(plan).map((n) => n['Node Type']);
       expect(types).not.toContainEqual(expect.stringMatching(/Seq Scan|Bitmap|Sort$/));

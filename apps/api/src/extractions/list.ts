@@ -7,9 +7,14 @@
 import { and, count, eq, gte, lt, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { extractionCounts, extractionDayCounts, extractions, type Db } from '@xt/db';
-import { containsPattern, type ListQuery } from '../http/list-query.ts';
-import { listConditions, pageRows, pageRowsQuery, type ListColumns } from '../http/list-page.ts';
-import { paginationMeta } from '../http/pagination.ts';
+import { containsPattern, type ListQuery } from '../http/listing/list-query.ts';
+import {
+  listConditions,
+  pageRows,
+  pageRowsQuery,
+  type ListColumns,
+} from '../http/listing/list-page.ts';
+import { paginationMeta } from '../http/listing/pagination.ts';
 
 const COLUMNS: ListColumns = {
   accountId: extractions.accountId,

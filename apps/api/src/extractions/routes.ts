@@ -3,10 +3,15 @@ import express, { Router, type Request, type RequestHandler, type Response } fro
 import { parseAllowlist } from '@xt/fetcher';
 import type { ApiConfig } from '../config.ts';
 import { principalOf } from '../auth/principal.ts';
-import { acceptBody, multipartBoundary, parseBodyObject, defaultEmptyBody } from '../http/body.ts';
-import { sendOk } from '../http/envelope.ts';
-import { listQueryOr422 } from '../http/list.ts';
-import { idParam } from '../http/validate.ts';
+import {
+  acceptBody,
+  multipartBoundary,
+  parseBodyObject,
+  defaultEmptyBody,
+} from '../http/input/body.ts';
+import { sendOk } from '../http/envelope/envelope.ts';
+import { listQueryOr422 } from '../http/listing/list.ts';
+import { idParam } from '../http/input/validate.ts';
 import { multipartParser, receivedFile, receivedPaths } from '../uploads/receive.ts';
 import type { UploadTempDir } from '../uploads/temp-files.ts';
 import { parseExtractionBody } from './body.ts';
@@ -21,7 +26,7 @@ import {
 import { failureAsHttpError, type ExtractionService } from './service.ts';
 import type { ExtractionAccepted, ExtractionCompleted } from './response.ts';
 import { serializeListRecord, serializeSingleRecord } from '@xt/contract';
-import { sendPage } from '../http/page-links.ts';
+import { sendPage } from '../http/listing/page-links.ts';
 
 const FORM_TYPES = [
   'multipart/form-data',

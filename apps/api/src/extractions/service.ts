@@ -19,9 +19,9 @@ import {
 } from '@xt/extractions';
 import type { CompletionWaiter } from '@xt/queue';
 import type { ApiConfig } from '../config.ts';
-import { failureHttpStatus } from '../http/failure-status.ts';
-import { HttpError } from '../http/errors.ts';
-import type { ListQuery } from '../http/list-query.ts';
+import { failureHttpStatus } from '../http/errors/failure-status.ts';
+import { HttpError } from '../http/errors/errors.ts';
+import type { ListQuery } from '../http/listing/list-query.ts';
 import type { IdempotencyKeys, IdempotencyRequest } from '../idempotency/store.ts';
 import { listExtractions } from './list.ts';
 import type { ExtractionInput } from './body.ts';

@@ -1,6 +1,6 @@
 import { isUuid } from '@xt/contract';
 import { UnknownSchema } from '@xt/extractions';
-import { HttpError, validationError } from '../http/errors.ts';
+import { HttpError, validationError } from '../http/errors/errors.ts';
 
 /**
  * A create whose schema_id names no schema is refused by the insert itself (one statement, no

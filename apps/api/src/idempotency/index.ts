@@ -1,4 +1,4 @@
-import { validationError, HttpError } from '../http/errors.ts';
+import { validationError, HttpError } from '../http/errors/errors.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import type { KeyReading } from './header.ts';
 import type { IdempotencyRequest } from './store.ts';

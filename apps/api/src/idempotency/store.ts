@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../http/errors/errors.ts';
 import { idempotencyKeys, type Db } from '@xt/db';
 import { IDEMPOTENCY_HEADER } from './header.ts';
 

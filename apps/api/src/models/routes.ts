@@ -6,7 +6,7 @@ import {
   type CapabilityResolver,
   type ModelRegistry,
 } from '@xt/model';
-import { sendOk } from '../http/envelope.ts';
+import { sendOk } from '../http/envelope/envelope.ts';
 import type { ModelInfo } from './response.ts';
 
 /**

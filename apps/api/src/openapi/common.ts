@@ -11,8 +11,8 @@ import {
   MAX_LIMIT,
   MAX_PAGE,
   MAX_SEARCH_CHARS,
-} from '../http/list-query.ts';
-import { ErrorBody, okEnvelope, ValidationErrorBody } from '../http/response-schemas.ts';
+} from '../http/listing/list-query.ts';
+import { ErrorBody, okEnvelope, ValidationErrorBody } from '../http/envelope/response-schemas.ts';
 
 export const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SOURCE_KINDS } from '@xt/contract';
 import { openApiDocument } from './document.ts';
 import { createResponseChecker } from '../../test/response-check.ts';
-import { MAX_PAGE } from '../http/list-query.ts';
+import { MAX_PAGE } from '../http/listing/list-query.ts';
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
 

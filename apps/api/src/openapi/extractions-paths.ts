@@ -12,7 +12,7 @@ import {
   SPLIT_OTHER_CLASS,
   typesTaking,
 } from '@xt/contract';
-import { EmptyData, pageOf } from '../http/response-schemas.ts';
+import { EmptyData, pageOf } from '../http/envelope/response-schemas.ts';
 import { IdempotencyKeySchema } from '../idempotency/header.ts';
 import { extractionFields } from '../extractions/body.ts';
 import { MAX_CACHE_MAX_AGE } from '../extractions/cache-field.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { ErrorBody } from '../http/response-schemas.ts';
+import { ErrorBody } from '../http/envelope/response-schemas.ts';
 import { AliveSchema, NotReadySchema, ReadySchema } from '../ops/health.ts';
 import { json, rateLimitHeaders, requestIdHeaders, retryAfter } from './common.ts';
 

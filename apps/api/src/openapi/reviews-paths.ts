@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { REVIEW_STATUSES, SingleRecordSchema } from '@xt/contract';
-import { pageOf } from '../http/response-schemas.ts';
+import { pageOf } from '../http/envelope/response-schemas.ts';
 import { reviewBody } from '../reviews/body.ts';
 import { DatasetCaseSchema } from '../reviews/dataset.ts';
 import {

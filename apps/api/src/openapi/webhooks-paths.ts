@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { EmptyData, pageOf } from '../http/response-schemas.ts';
+import { pageOf } from '../http/envelope/response-schemas.ts';
 import { endpointFields } from '../webhooks/body.ts';
 import { WEBHOOK_BODY_LIMIT } from '../webhooks/routes.ts';
 import {
@@ -8,73 +8,35 @@ import {
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
 } from '../webhooks/response.ts';
-import {
-  BODY_ERRORS,
-  errors,
-  idPath,
-  json,
-  listQuery,
-  ok,
-  pageHeaders,
-  resourceHeaders,
-} from './common.ts';
+import { errors, idPath, listQuery, ok, pageHeaders, resourceHeaders } from './common.ts';
+import { crudPaths } from './crud-paths.ts';
 
-const BODY_SIZE = `At most ${WEBHOOK_BODY_LIMIT} (413 past it).`;
 const created = resourceHeaders.extend({
   Location: z.string().meta({ description: '/v1/webhooks/{id}' }),
 });
 
+const crud = crudPaths({
+  noun: 'Webhook',
+  record: WebhookEndpointSchema,
+  bodySize: `At most ${WEBHOOK_BODY_LIMIT} (413 past it).`,
+  create: {
+    summary: 'Register an endpoint; its secret is shown this once',
+    body: endpointFields,
+    created: WebhookEndpointWithSecretSchema,
+    headers: created,
+  },
+  list: {
+    summary: 'List endpoints, newest first; search matches the URL',
+    ok: 'A page of endpoints',
+  },
+  get: { summary: 'Get an endpoint', ok: 'The endpoint' },
+  update: { summary: 'Change url, events, description or enabled', body: endpointFields.partial() },
+  delete: { summary: 'Delete an endpoint' },
+});
+
 export const webhookPaths: ZodOpenApiPathsObject = {
-  '/webhooks': {
-    post: {
-      tags: ['Webhooks'],
-      operationId: 'createWebhook',
-      summary: 'Register an endpoint; its secret is shown this once',
-      requestBody: { required: true, description: BODY_SIZE, content: json(endpointFields) },
-      responses: {
-        '201': ok('Created', WebhookEndpointWithSecretSchema, created),
-        ...errors(...BODY_ERRORS),
-      },
-    },
-    get: {
-      tags: ['Webhooks'],
-      operationId: 'listWebhooks',
-      summary: 'List endpoints, newest first; search matches the URL',
-      requestParams: { query: listQuery },
-      responses: {
-        '200': ok('A page of endpoints', pageOf(WebhookEndpointSchema), pageHeaders),
-        ...errors(422),
-      },
-    },
-  },
-  '/webhooks/{id}': {
-    get: {
-      tags: ['Webhooks'],
-      operationId: 'getWebhook',
-      summary: 'Get an endpoint',
-      requestParams: { path: idPath },
-      responses: { '200': ok('The endpoint', WebhookEndpointSchema), ...errors() },
-    },
-    patch: {
-      tags: ['Webhooks'],
-      operationId: 'updateWebhook',
-      summary: 'Change url, events, description or enabled',
-      requestParams: { path: idPath },
-      requestBody: {
-        required: true,
-        description: BODY_SIZE,
-        content: json(endpointFields.partial()),
-      },
-      responses: { '200': ok('Updated', WebhookEndpointSchema), ...errors(...BODY_ERRORS) },
-    },
-    delete: {
-      tags: ['Webhooks'],
-      operationId: 'deleteWebhook',
-      summary: 'Delete an endpoint',
-      requestParams: { path: idPath },
-      responses: { '200': ok('Deleted', EmptyData), ...errors() },
-    },
-  },
+  '/webhooks': crud.collection,
+  '/webhooks/{id}': crud.item,
   '/webhooks/{id}/rotate-secret': {
     post: {
       tags: ['Webhooks'],

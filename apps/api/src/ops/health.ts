@@ -3,7 +3,7 @@ import type { RedisConnection } from '@xt/queue';
 import type pg from 'pg';
 import { probeAll } from '@xt/telemetry';
 import { z } from 'zod';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/error-handler.ts';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors/error-handler.ts';
 
 export const ReadyChecksSchema = z
   .object({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { REVIEW_DECISIONS, REVIEW_STATUSES, isUuid, type ReviewStatus } from '@xt/contract';
-import { listQueryOr422 } from '../http/list.ts';
-import type { ListQuery } from '../http/list-query.ts';
-import { validationError } from '../http/errors.ts';
+import { listQueryOr422 } from '../http/listing/list.ts';
+import type { ListQuery } from '../http/listing/list-query.ts';
+import { validationError } from '../http/errors/errors.ts';
 
 /** `POST /extractions/{id}/review`. Corrections are checked against the schema by the lifecycle. */
 export const reviewBody = z.strictObject({

@@ -2,7 +2,7 @@ import { eq, isNotNull } from 'drizzle-orm';
 import { extractions, type Db, type ExtractionRow } from '@xt/db';
 import { findExtractionFile, reviewExtraction } from '@xt/extractions';
 import type { Principal } from '@xt/accounts';
-import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
+import { listConditions, listPage, type ListColumns } from '../http/listing/list-page.ts';
 import type { ReviewBody, ReviewListQuery } from './body.ts';
 
 const COLUMNS: ListColumns = {

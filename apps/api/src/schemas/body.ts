@@ -7,8 +7,8 @@ import {
   type ReviewPolicy,
   type Structure,
 } from '@xt/contract';
-import { validationError } from '../http/errors.ts';
-import { checkFields } from '../http/validate.ts';
+import { validationError } from '../http/errors/errors.ts';
+import { checkFields } from '../http/input/validate.ts';
 
 const name = z
   .string({ error: (i) => (i.input === undefined ? 'name is required' : 'name must be a string') })

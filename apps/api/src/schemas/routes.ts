@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { principalOf } from '../auth/principal.ts';
-import { parseBodyObject, jsonBody } from '../http/body.ts';
-import { sendOk } from '../http/envelope.ts';
-import { listQueryOr422 } from '../http/list.ts';
-import { idParam } from '../http/validate.ts';
+import { parseBodyObject, jsonBody } from '../http/input/body.ts';
+import { sendOk } from '../http/envelope/envelope.ts';
+import { listQueryOr422 } from '../http/listing/list.ts';
+import { idParam } from '../http/input/validate.ts';
 import {
   idempotencyRequest,
   readIdempotencyKey,
@@ -13,7 +13,7 @@ import {
 import { parseSchemaBody, type SchemaInput } from './body.ts';
 import type { SchemaService } from './service.ts';
 import { serializeSchema } from './serialize.ts';
-import { sendPage } from '../http/page-links.ts';
+import { sendPage } from '../http/listing/page-links.ts';
 
 // Structure is capped at 64 KiB; leave room for name, description and JSON escaping.
 export const SCHEMA_BODY_LIMIT = '256kb';

@@ -1,11 +1,11 @@
-import { checkSchemas } from '../http/account-bounds.ts';
+import { checkSchemas } from '../http/limits/account-bounds.ts';
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { validateReviewPolicy } from '@xt/contract';
-import { HttpError, notFound, validationError } from '../http/errors.ts';
-import type { ListQuery } from '../http/list-query.ts';
+import { HttpError, notFound, validationError } from '../http/errors/errors.ts';
+import type { ListQuery } from '../http/listing/list-query.ts';
 import { schemas, type Db, type SchemaRow } from '@xt/db';
-import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
+import { listConditions, listPage, type ListColumns } from '../http/listing/list-page.ts';
 import type { SchemaInput } from './body.ts';
 import type { IdempotencyKeys, IdempotencyRequest } from '../idempotency/store.ts';
 

@@ -1,14 +1,14 @@
-import { checkKeys } from '../http/account-bounds.ts';
+import { checkKeys } from '../http/limits/account-bounds.ts';
 import { Router } from 'express';
 import { z } from 'zod';
 import { createAccountKey, listAccountKeys, revokeAccountKey } from '@xt/accounts';
 import { formatTimestamp } from '@xt/contract';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../http/errors/errors.ts';
 import type { Db } from '@xt/db';
 import { principalOf } from '../auth/principal.ts';
-import { jsonBody, parseBodyObject } from '../http/body.ts';
-import { sendOk } from '../http/envelope.ts';
-import { fieldsOf, idParam } from '../http/validate.ts';
+import { jsonBody, parseBodyObject } from '../http/input/body.ts';
+import { sendOk } from '../http/envelope/envelope.ts';
+import { fieldsOf, idParam } from '../http/input/validate.ts';
 
 const createBody = z.object({
   label: z

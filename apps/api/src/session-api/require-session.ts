@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { csrfTokenFor, findSession, type SessionLifetime } from '@xt/accounts';
 import type { Db } from '@xt/db';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../http/errors/errors.ts';
 import { readSessionToken } from './session-cookie.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -10,9 +10,9 @@ import {
 import type { Db } from '@xt/db';
 import { findExtractionPreviews } from '@xt/extractions';
 import { principalOf } from '../auth/principal.ts';
-import { sendOk } from '../http/envelope.ts';
-import { notFound } from '../http/errors.ts';
-import { idParam } from '../http/validate.ts';
+import { sendOk } from '../http/envelope/envelope.ts';
+import { notFound } from '../http/errors/errors.ts';
+import { idParam } from '../http/input/validate.ts';
 
 /**
  * Dashboard-only reads of an extraction: what the public records do not carry (the schema's

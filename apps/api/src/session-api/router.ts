@@ -6,7 +6,7 @@ import { dashboardAssetsDir } from '@xt/dashboard';
 import type { BlobStore } from '@xt/blob-store';
 import type { Db } from '@xt/db';
 import type { ApiConfig } from '../config.ts';
-import { notFoundHandler } from '../http/error-handler.ts';
+import { notFoundHandler } from '../http/errors/error-handler.ts';
 import { keyRoutes } from './key-routes.ts';
 import { dashboardHeaders, dashboardPages } from './pages.ts';
 import { requireSession } from './require-session.ts';

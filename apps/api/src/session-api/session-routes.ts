@@ -12,11 +12,11 @@ import {
   type DashboardUser,
   type SessionLifetime,
 } from '@xt/accounts';
-import { HttpError, validationError } from '../http/errors.ts';
+import { HttpError, validationError } from '../http/errors/errors.ts';
 import type { Db } from '@xt/db';
-import { jsonBody, parseBodyObject } from '../http/body.ts';
-import { sendOk } from '../http/envelope.ts';
-import { fieldsOf } from '../http/validate.ts';
+import { jsonBody, parseBodyObject } from '../http/input/body.ts';
+import { sendOk } from '../http/envelope/envelope.ts';
+import { fieldsOf } from '../http/input/validate.ts';
 import { clearSessionCookie, readSessionToken, setSessionCookie } from './session-cookie.ts';
 import type { SignInThrottle } from './signin-throttle.ts';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RedisConnection } from '@xt/queue';
 import type { Logger } from 'pino';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../http/errors/errors.ts';
 
 export interface SignInThrottleOptions {
   redis: RedisConnection;

@@ -1,11 +1,11 @@
 import { Router } from 'express';
-import { addUtcDays } from '../http/calendar-date.ts';
-import { validationError } from '../http/errors.ts';
+import { addUtcDays } from '../http/listing/calendar-date.ts';
+import { validationError } from '../http/errors/errors.ts';
 import type { Db } from '@xt/db';
 import { usageBySchema, usagePerDay, usageTotals } from '@xt/extractions';
 import { principalOf } from '../auth/principal.ts';
-import { sendOk } from '../http/envelope.ts';
-import { listQueryOr422 } from '../http/list.ts';
+import { sendOk } from '../http/envelope/envelope.ts';
+import { listQueryOr422 } from '../http/listing/list.ts';
 
 const DEFAULT_DAYS = 30;
 const MAX_DAYS = 366;

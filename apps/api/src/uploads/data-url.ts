@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../http/errors/errors.ts';
 
 export function isDataUrl(source: string): boolean {
   return /^\s*data:/i.test(source.slice(0, 16));

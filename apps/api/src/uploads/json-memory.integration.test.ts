@@ -4,9 +4,9 @@
  * all accepted, its peak resident memory (the kernel's VmHWM) stays under 1 GiB, and a body one
  * byte past the cap is refused with 413.
  */
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiReplica, startTestApi, type TestApi } from '../../test/start-api.ts';
+import { peakRssMiB } from '../../test/memory.ts';
 
 const MiB = 1024 * 1024;
 const CREATES = 20;
@@ -14,13 +14,6 @@ const PEAK_BOUND_MIB = 1024;
 
 let api: TestApi;
 let replica: Awaited<ReturnType<typeof startApiReplica>>;
-
-async function peakRssMiB(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
-  if (!kb) throw new Error(`no VmHWM for ${pid}`);
-  return Number(kb) / 1024;
-}
 
 beforeAll(async () => {
   api = await startTestApi();

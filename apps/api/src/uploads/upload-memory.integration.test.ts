@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, openAsBlob } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
@@ -14,6 +14,7 @@ import type pg from 'pg';
 import { openTestPool } from '@xt/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiReplica, startTestApi, type TestApi } from '../../test/start-api.ts';
+import { peakRssMiB } from '../../test/memory.ts';
 
 const MiB = 1024 * 1024;
 const FILE_BYTES = 50 * MiB;
@@ -55,14 +56,6 @@ async function writeBigPdf(file: string): Promise<string> {
   out.end();
   await finished(out);
   return hash.digest('hex');
-}
-
-/** The kernel's high-water mark of the process's resident memory, in MiB. */
-async function peakRssMiB(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
-  if (!kb) throw new Error(`no VmHWM for ${pid}`);
-  return Number(kb) / 1024;
 }
 
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ExtractionFailure, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@xt/contract';
-import { HttpError, validationError } from '../http/errors.ts';
+import { HttpError, validationError } from '../http/errors/errors.ts';
 import { MAX_URL_LENGTH, type Allowlist } from '@xt/fetcher';
 import { checkEndpointUrl } from '@xt/webhooks';
-import { checkFields } from '../http/validate.ts';
+import { checkFields } from '../http/input/validate.ts';
 
 export const MAX_DESCRIPTION_CHARS = 1000;
 

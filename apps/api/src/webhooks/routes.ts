@@ -1,14 +1,14 @@
 import { Router } from 'express';
 import { parseAllowlist } from '@xt/fetcher';
 import { principalOf } from '../auth/principal.ts';
-import { parseBodyObject, jsonBody } from '../http/body.ts';
-import { sendOk } from '../http/envelope.ts';
-import { listQueryOr422 } from '../http/list.ts';
-import { idParam } from '../http/validate.ts';
+import { parseBodyObject, jsonBody } from '../http/input/body.ts';
+import { sendOk } from '../http/envelope/envelope.ts';
+import { listQueryOr422 } from '../http/listing/list.ts';
+import { idParam } from '../http/input/validate.ts';
 import { parseEndpointBody, type EndpointInput } from './body.ts';
 import { serializeAttempt, serializeEndpoint, serializeEndpointWithSecret } from './serialize.ts';
 import type { WebhookService } from './service.ts';
-import { sendPage } from '../http/page-links.ts';
+import { sendPage } from '../http/listing/page-links.ts';
 
 const WHAT = 'Webhook endpoint';
 

@@ -1,7 +1,7 @@
-import { checkWebhooks } from '../http/account-bounds.ts';
+import { checkWebhooks } from '../http/limits/account-bounds.ts';
 import { eq } from 'drizzle-orm';
-import { notFound } from '../http/errors.ts';
-import type { ListQuery } from '../http/list-query.ts';
+import { notFound } from '../http/errors/errors.ts';
+import type { ListQuery } from '../http/listing/list-query.ts';
 import { webhookAttempts, webhookEndpoints, type Db, type WebhookEndpointRow } from '@xt/db';
 import {
   createEndpoint,
@@ -10,7 +10,7 @@ import {
   newWebhookSecret,
   updateEndpoint,
 } from '@xt/webhooks';
-import { listConditions, listPage, type ListColumns } from '../http/list-page.ts';
+import { listConditions, listPage, type ListColumns } from '../http/listing/list-page.ts';
 import type { EndpointInput } from './body.ts';
 
 const COLUMNS: ListColumns = {

@@ -7,7 +7,7 @@ from typing import Any, Iterator, Mapping, Optional, Sequence, Union, cast
 from urllib.parse import quote
 
 from ._multipart import FileInput, FilePart, encode_multipart, read_file
-from ._pages import iterate_pages
+from ._pages import Listing
 from ._transport import Transport
 from .errors import ApiError, XtError
 from .types import (
@@ -43,19 +43,23 @@ def _list_query(
     search: Optional[str],
     start_date: Optional[str],
     end_date: Optional[str],
+    **filters: Optional[str],
 ) -> dict[str, Any]:
+    """The query every list route takes, then the route's own filters (None: not sent)."""
     return {
         "page": page,
         "limit": limit,
         "search": search,
         "startDate": start_date,
         "endDate": end_date,
+        **filters,
     }
 
 
 class Schemas:
     def __init__(self, http: Transport) -> None:
         self._http = http
+        self._listing = Listing(http, "/schemas")
 
     def create(
         self,
@@ -87,8 +91,7 @@ class Schemas:
         start_date: Optional[str] = None,
         end_date: Optional[str] = None,
     ) -> Page:
-        query = _list_query(page, limit, search, start_date, end_date)
-        return cast(Page, self._http.request("GET", "/schemas", query=query).data)
+        return self._listing.page(_list_query(page, limit, search, start_date, end_date))
 
     def all(
         self,
@@ -99,8 +102,7 @@ class Schemas:
         page_size: int = 100,
     ) -> Iterator[Schema]:
         """Every schema matching, fetched page by page (``page_size`` a request) as the loop asks."""
-        query = _list_query(None, page_size, search, start_date, end_date)
-        return iterate_pages(lambda q: self.list(**_kwargs(q)), query)
+        return self._listing.every(_list_query(None, page_size, search, start_date, end_date))
 
     def get(self, schema_id: str) -> Schema:
         return cast(Schema, self._http.request("GET", f"/schemas/{_id(schema_id)}").data)
@@ -161,17 +163,20 @@ class Schemas:
 
     def dataset(self, schema_id: str, *, page: Optional[int] = None, limit: Optional[int] = None) -> Page:
         """The schema's approved extractions as evaluation cases (docs/review.md)."""
-        query = {"page": page, "limit": limit}
-        return cast(Page, self._http.request("GET", f"/schemas/{_id(schema_id)}/dataset", query=query).data)
+        return self._dataset(schema_id).page({"page": page, "limit": limit})
 
     def all_dataset(self, schema_id: str, *, page_size: int = 100) -> Iterator[DatasetCase]:
         """Every case of ``dataset``, fetched page by page as the loop asks."""
-        return iterate_pages(lambda q: self.dataset(schema_id, **_kwargs(q)), {"limit": page_size})
+        return self._dataset(schema_id).every({"page": None, "limit": page_size})
+
+    def _dataset(self, schema_id: str) -> Listing:
+        return Listing(self._http, f"/schemas/{_id(schema_id)}/dataset")
 
 
 class Extractions:
     def __init__(self, http: Transport) -> None:
         self._http = http
+        self._listing = Listing(http, "/extractions")
 
     def get(self, extraction_id: str) -> Extraction:
         res = self._http.request("GET", f"/extractions/{_id(extraction_id)}")
@@ -190,9 +195,11 @@ class Extractions:
         parent_id: Optional[str] = None,
     ) -> Page:
         """``parent_id``: only the extractions of a bundle's documents (docs/split.md)."""
-        query = _list_query(page, limit, search, start_date, end_date)
-        query.update(status=status, schema_id=schema_id, parent_id=parent_id)
-        return cast(Page, self._http.request("GET", "/extractions", query=query).data)
+        query = _list_query(
+            page, limit, search, start_date, end_date,
+            status=status, schema_id=schema_id, parent_id=parent_id,
+        )
+        return self._listing.page(query)
 
     def all(
         self,
@@ -206,9 +213,11 @@ class Extractions:
         page_size: int = 100,
     ) -> Iterator[ExtractionListItem]:
         """Every extraction matching, fetched page by page (``page_size`` a request)."""
-        query = _list_query(None, page_size, search, start_date, end_date)
-        query.update(status=status, schema_id=schema_id, parent_id=parent_id)
-        return iterate_pages(lambda q: self.list(**_kwargs(q)), query)
+        query = _list_query(
+            None, page_size, search, start_date, end_date,
+            status=status, schema_id=schema_id, parent_id=parent_id,
+        )
+        return self._listing.every(query)
 
     def delete(self, extraction_id: str) -> None:
         self._http.request("DELETE", f"/extractions/{_id(extraction_id)}")
@@ -266,7 +275,7 @@ class Extractions:
 
 class Reviews:
     def __init__(self, http: Transport) -> None:
-        self._http = http
+        self._listing = Listing(http, "/reviews")
 
     def list(
         self,
@@ -280,9 +289,8 @@ class Reviews:
         schema_id: Optional[str] = None,
     ) -> Page:
         """Extractions queued for review, newest first; ``status`` is the review's."""
-        query = _list_query(page, limit, search, start_date, end_date)
-        query.update(status=status, schema_id=schema_id)
-        return cast(Page, self._http.request("GET", "/reviews", query=query).data)
+        query = _list_query(page, limit, search, start_date, end_date, status=status, schema_id=schema_id)
+        return self._listing.page(query)
 
     def all(
         self,
@@ -292,14 +300,14 @@ class Reviews:
         page_size: int = 100,
     ) -> Iterator[Extraction]:
         """Every queued extraction matching, fetched page by page (``page_size`` a request)."""
-        query = _list_query(None, page_size, None, None, None)
-        query.update(status=status, schema_id=schema_id)
-        return iterate_pages(lambda q: self.list(**_kwargs(q)), query)
+        query = _list_query(None, page_size, None, None, None, status=status, schema_id=schema_id)
+        return self._listing.every(query)
 
 
 class Webhooks:
     def __init__(self, http: Transport) -> None:
         self._http = http
+        self._listing = Listing(http, "/webhooks")
 
     def create(
         self,
@@ -325,14 +333,12 @@ class Webhooks:
         start_date: Optional[str] = None,
         end_date: Optional[str] = None,
     ) -> Page:
-        query = _list_query(page, limit, search, start_date, end_date)
-        return cast(Page, self._http.request("GET", "/webhooks", query=query).data)
+        return self._listing.page(_list_query(page, limit, search, start_date, end_date))
 
     def all(
         self, *, search: Optional[str] = None, page_size: int = 100
     ) -> Iterator[WebhookEndpoint]:
-        query = _list_query(None, page_size, search, None, None)
-        return iterate_pages(lambda q: self.list(**_kwargs(q)), query)
+        return self._listing.every(_list_query(None, page_size, search, None, None))
 
     def get(self, endpoint_id: str) -> WebhookEndpoint:
         res = self._http.request("GET", f"/webhooks/{_id(endpoint_id)}")
@@ -356,26 +362,13 @@ class Webhooks:
     def deliveries(
         self, endpoint_id: str, *, page: Optional[int] = None, limit: Optional[int] = None
     ) -> Page:
-        res = self._http.request(
-            "GET",
-            f"/webhooks/{_id(endpoint_id)}/deliveries",
-            query={"page": page, "limit": limit},
-        )
-        return cast(Page, res.data)
+        return self._deliveries(endpoint_id).page({"page": page, "limit": limit})
 
     def all_deliveries(self, endpoint_id: str, *, page_size: int = 100) -> Iterator[WebhookDelivery]:
-        return iterate_pages(
-            lambda q: self.deliveries(endpoint_id, page=q["page"], limit=q["limit"]),
-            {"limit": page_size},
-        )
+        return self._deliveries(endpoint_id).every({"page": None, "limit": page_size})
 
-
-_RENAMED = {"startDate": "start_date", "endDate": "end_date"}
-
-
-def _kwargs(query: dict[str, Any]) -> dict[str, Any]:
-    """A wire query back into keyword arguments, for the page walkers."""
-    return {_RENAMED.get(k, k): v for k, v in query.items() if v is not None}
+    def _deliveries(self, endpoint_id: str) -> Listing:
+        return Listing(self._http, f"/webhooks/{_id(endpoint_id)}/deliveries")
 
 
 class Models:

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FieldError, PublicModel } from '@xt/contract';
-import { validationError } from '../../http/errors.ts';
-import { checkFields } from '../../http/validate.ts';
+import { validationError } from '../../http/errors/errors.ts';
+import { checkFields } from '../../http/input/validate.ts';
 import type { ReceivedFile } from '../../uploads/receive.ts';
 import { uploadFromPart, type UploadInput } from '../../uploads/upload-input.ts';
 

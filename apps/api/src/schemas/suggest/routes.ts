@@ -8,9 +8,9 @@ import {
   jsonBody,
   multipartBoundary,
   parseBodyObject,
-} from '../../http/body.ts';
-import { sendOk } from '../../http/envelope.ts';
-import { validationError } from '../../http/errors.ts';
+} from '../../http/input/body.ts';
+import { sendOk } from '../../http/envelope/envelope.ts';
+import { validationError } from '../../http/errors/errors.ts';
 import { multipartParser, receivedFiles, receivedPaths } from '../../uploads/receive.ts';
 import type { UploadTempDir } from '../../uploads/temp-files.ts';
 import { convertJsonSchema } from '../convert/json-schema.ts';

@@ -8,8 +8,8 @@ import {
   type Structure,
 } from '@xt/contract';
 import type { ExtractionRow } from '@xt/db';
-import { HttpError, validationError } from '../../http/errors.ts';
-import { SOURCE_FAILURES } from '../../http/failure-status.ts';
+import { HttpError, validationError } from '../../http/errors/errors.ts';
+import { SOURCE_FAILURES } from '../../http/errors/failure-status.ts';
 import type { ExtractionService } from '../../extractions/service.ts';
 import type { UploadInput } from '../../uploads/upload-input.ts';
 import { SAMPLES_FIELD, type SuggestInput } from './body.ts';

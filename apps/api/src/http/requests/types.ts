@@ -4,7 +4,7 @@ import type { KnownRoute } from './known-routes.ts';
 
 declare module 'express-serve-static-core' {
   interface Locals {
-    /** PUBLIC_URL's origin, when set: list links are built on it (page-links.ts). */
+    /** PUBLIC_URL's origin, when set: list links are built on it (../listing/page-links.ts). */
     publicOrigin?: string | undefined;
   }
   interface Request {

@@ -8,9 +8,9 @@ import express from 'express';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRedis, type RedisConnection } from '@xt/queue';
 import { createLogger } from '@xt/runtime';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors/errors.ts';
 import { rateLimiter } from './rate-limit.ts';
-import './types.ts';
+import '../requests/types.ts';
 
 const lines: { level: number; msg: string }[] = [];
 let redis: RedisConnection;

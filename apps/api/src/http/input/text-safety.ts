@@ -5,7 +5,7 @@
  * in every field of every body and in `search`, rather than changed behind the client's back.
  */
 import type { FieldError } from '@xt/contract';
-import { formatIssuePath } from './zod-errors.ts';
+import { formatIssuePath } from '../errors/zod-errors.ts';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

@@ -10,7 +10,7 @@ import {
   startTestApi,
   type TestApi,
   type TestResponse,
-} from '../../test/start-api.ts';
+} from '../../../test/start-api.ts';
 
 checkResponsesAgainstOpenApi();
 

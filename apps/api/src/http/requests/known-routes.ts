@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors/errors.ts';
 
 /** A route the API serves, as its metrics label it, and the methods it answers. */
 export interface KnownRoute {

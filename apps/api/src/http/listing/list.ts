@@ -1,5 +1,5 @@
 import { parseListQuery, type ListQuery, type ListQueryOptions } from './list-query.ts';
-import { validationError } from './errors.ts';
+import { validationError } from '../errors/errors.ts';
 
 /** Query validation for every list route: a 422 naming `page`, `limit`, `startDate`, … */
 export function listQueryOr422(query: unknown, options: ListQueryOptions = {}): ListQuery {

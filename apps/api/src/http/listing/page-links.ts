@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { sendOk } from './envelope.ts';
+import { sendOk } from '../envelope/envelope.ts';
 import type { PaginationMeta } from '@xt/contract';
 
 /**

@@ -1,6 +1,6 @@
 import express, { type RequestHandler } from 'express';
 import type { FieldError } from '@xt/contract';
-import { HttpError, validationError } from './errors.ts';
+import { HttpError, validationError } from '../errors/errors.ts';
 import { unstorableText } from './text-safety.ts';
 
 function hasBody(req: Parameters<RequestHandler>[0]): boolean {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'node:querystring';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors/errors.ts';
 import {
   assertListQuery,
   containsPattern,

@@ -2,7 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import { countActiveKeys } from '@xt/accounts';
 import { schemas, type Db } from '@xt/db';
 import { countEndpoints } from '@xt/webhooks';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors/errors.ts';
 
 /**
  * What one account may hold at once (docs/security.md#fair-use), each an operator setting

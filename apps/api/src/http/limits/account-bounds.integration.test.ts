@@ -7,7 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '@xt/accounts';
 import { createDb } from '@xt/db';
-import { checkResponsesAgainstOpenApi, startTestApi, type TestApi } from '../../test/start-api.ts';
+import {
+  checkResponsesAgainstOpenApi,
+  startTestApi,
+  type TestApi,
+} from '../../../test/start-api.ts';
 
 checkResponsesAgainstOpenApi();
 

@@ -14,10 +14,10 @@ import {
   type ExtractionStatus,
   type FieldError,
 } from '@xt/contract';
-import { validationError } from './errors.ts';
+import { validationError } from '../errors/errors.ts';
 import { addUtcDays, parseCalendarDate } from './calendar-date.ts';
-import { zodIssuesToFieldErrors } from './zod-errors.ts';
-import { textProblem } from './text-safety.ts';
+import { zodIssuesToFieldErrors } from '../errors/zod-errors.ts';
+import { textProblem } from '../input/text-safety.ts';
 
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_LIMIT = 10;

@@ -4,7 +4,11 @@
  * 422 for a query parameter a list does not take, and RFC 8288 `Link` headers on list pages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkResponsesAgainstOpenApi, startTestApi, type TestApi } from '../../test/start-api.ts';
+import {
+  checkResponsesAgainstOpenApi,
+  startTestApi,
+  type TestApi,
+} from '../../../test/start-api.ts';
 
 checkResponsesAgainstOpenApi();
 

@@ -4,7 +4,11 @@
  * `?page=2147483648` overflowing the query's offset).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkResponsesAgainstOpenApi, startTestApi, type TestApi } from '../../test/start-api.ts';
+import {
+  checkResponsesAgainstOpenApi,
+  startTestApi,
+  type TestApi,
+} from '../../../test/start-api.ts';
 import { MAX_LIMIT, MAX_PAGE } from './list-query.ts';
 
 checkResponsesAgainstOpenApi();

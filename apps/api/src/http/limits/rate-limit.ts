@@ -2,7 +2,7 @@ import { ipKeyGenerator } from 'express-rate-limit';
 import type { RequestHandler, Response } from 'express';
 import type { RedisConnection } from '@xt/queue';
 import type { Logger } from 'pino';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors/errors.ts';
 import { createOutageReporter } from '@xt/runtime';
 import { ProcessRateCounter } from './rate-limit-memory.ts';
 import { RedisRateCounter, type WindowHits } from './rate-limit-store.ts';

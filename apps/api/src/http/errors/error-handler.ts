@@ -11,9 +11,9 @@ import {
   UnknownSchema,
   UnknownSplitSchema,
 } from '@xt/extractions';
-import { tooManyActive } from './account-bounds.ts';
+import { tooManyActive } from '../limits/account-bounds.ts';
 import { errorSummary } from '@xt/runtime';
-import { sendError } from './envelope.ts';
+import { sendError } from '../envelope/envelope.ts';
 
 /** Seconds a client is asked to wait when a dependency is down (within the 3 s of docs/api.md#when-postgresql-or-redis-is-down). */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;

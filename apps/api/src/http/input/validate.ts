@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { isUuid, type FieldError } from '@xt/contract';
-import { HttpError, validationError } from './errors.ts';
-import { readableErrorMap, zodIssuesToFieldErrors } from './zod-errors.ts';
+import { HttpError, validationError } from '../errors/errors.ts';
+import { readableErrorMap, zodIssuesToFieldErrors } from '../errors/zod-errors.ts';
 
 /**
  * Checks `value` with a zod schema and hands back either the data or one entry per invalid

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { HttpMetrics } from '../ops/metrics.ts';
+import type { HttpMetrics } from '../../ops/metrics.ts';
 import { routeLabel } from './route-label.ts';
 
 /** One log line and one metric sample per request, written when the response is finished. */
