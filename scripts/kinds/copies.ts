@@ -65,7 +65,14 @@ ${byExtension()
 }
 
 export function renderPythonCopy(): string {
-  const literal = (values: readonly string[]) => `Literal[${quoted(values, '"').join(', ')}]`;
+  // One line where the assignment fits in 100 characters, else one value a line, as black does.
+  const assign = (name: string, values: readonly string[]) => {
+    const line = `${name} = Literal[${quoted(values, '"').join(', ')}]`;
+    if (line.length <= 100) return line;
+    return `${name} = Literal[\n${quoted(values, '"')
+      .map((v) => `    ${v},\n`)
+      .join('')}]`;
+  };
   return `"""The registry of source kinds (${FROM}), as the wire types name it.
 
 Written by \`npm run kinds:copies\`: edit the registry, not this file (scripts/kinds/copies.test.ts).
@@ -75,9 +82,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-SourceType = ${literal(SOURCE_TYPES)}
+${assign('SourceType', SOURCE_TYPES)}
 #: what a single record shows as \`\`source.type\`\` (webpages are \`\`url\`\` there)
-RecordSourceType = ${literal(RECORD_SOURCE_TYPES)}
+${assign('RecordSourceType', RECORD_SOURCE_TYPES)}
 `;
 }
 

@@ -212,6 +212,15 @@ export const SOURCE_KINDS = {
     recordType: 'email',
     formats: ['eml', 'msg'],
   },
+  /** Its YAML front matter read as metadata, its body as text (docs/sources.md#markdown). */
+  markdown: {
+    label: 'Markdown',
+    noun: 'a Markdown file',
+    inputs: { inline: false, url: false, upload: true, dataUrl: false },
+    layout: 'flow',
+    recordType: 'markdown',
+    formats: ['md'],
+  },
   /**
    * Any file the other kinds read, its kind decided by its content (autoKindFor). An upload is
    * recognised at once and stored as the kind found; a URL is stored as `auto` until the worker

@@ -10,13 +10,14 @@ export const SOURCE_TYPES = [
   'document',
   'spreadsheet',
   'email',
+  'markdown',
   'auto',
 ] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
 /** What a single record shows as `source.type` (webpages are `url` there). */
 export type RecordSourceType =
-  'text' | 'image' | 'pdf' | 'url' | 'document' | 'spreadsheet' | 'email' | 'auto';
+  'text' | 'image' | 'pdf' | 'url' | 'document' | 'spreadsheet' | 'email' | 'markdown' | 'auto';
 
 /** The types whose `source` may be a URL; a URL of any other file is fetched as a webpage. */
 export const URL_TYPES = [
@@ -78,8 +79,8 @@ export const BY_EXTENSION: Readonly<Record<string, SourceType>> = {
   '.heic': 'image',
   '.heif': 'image',
   '.txt': 'text',
-  '.md': 'text',
-  '.markdown': 'text',
+  '.md': 'markdown',
+  '.markdown': 'markdown',
   '.csv': 'spreadsheet',
   '.tsv': 'spreadsheet',
   '.tab': 'spreadsheet',

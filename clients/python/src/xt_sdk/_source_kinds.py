@@ -7,6 +7,26 @@ from __future__ import annotations
 
 from typing import Literal
 
-SourceType = Literal["text", "image", "pdf", "webpage", "document", "spreadsheet", "email", "auto"]
+SourceType = Literal[
+    "text",
+    "image",
+    "pdf",
+    "webpage",
+    "document",
+    "spreadsheet",
+    "email",
+    "markdown",
+    "auto",
+]
 #: what a single record shows as ``source.type`` (webpages are ``url`` there)
-RecordSourceType = Literal["text", "image", "pdf", "url", "document", "spreadsheet", "email", "auto"]
+RecordSourceType = Literal[
+    "text",
+    "image",
+    "pdf",
+    "url",
+    "document",
+    "spreadsheet",
+    "email",
+    "markdown",
+    "auto",
+]
