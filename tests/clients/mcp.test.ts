@@ -101,7 +101,17 @@ describe('xt-mcp over stdio', () => {
         citations: { type: 'boolean' },
         // The service's kinds, in its registry's order (docs/sources.md).
         type: {
-          enum: ['text', 'image', 'pdf', 'webpage', 'document', 'spreadsheet', 'email', 'auto'],
+          enum: [
+            'text',
+            'image',
+            'pdf',
+            'webpage',
+            'document',
+            'spreadsheet',
+            'email',
+            'markdown',
+            'auto',
+          ],
         },
       },
     });

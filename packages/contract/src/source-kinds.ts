@@ -2,7 +2,8 @@
  * The one registry of source kinds (docs/sources.md): what a client may send as `type`, how each
  * kind is handed over, which file formats it reads and how its content is laid out. The API's
  * validation, the database's check, the OpenAPI enums and the dashboard's run form are built
- * from it; the SDK, the MCP server and the Python client keep copies that tests hold to it.
+ * from it; the SDK (and through it the MCP server) and the Python client carry copies written
+ * from it by `npm run kinds:copies` (scripts/kinds/copies.ts), which a test fails on when stale.
  *
  * Pure data and small functions, no zod: the dashboard bundles this file.
  */
@@ -44,6 +45,11 @@ export interface SourceKind {
    * that is never a file (a webpage is rendered from its URL, whatever it serves).
    */
   formats: readonly FormatName[];
+  /**
+   * Reads formats other kinds read more closely (text reads CSV, Markdown, HTML): `auto` and an
+   * email's attachments choose it only when no other kind reads the format.
+   */
+  fallback?: true;
 }
 
 /**
@@ -143,6 +149,9 @@ const IMAGE_FORMATS = [
 
 const file = { inline: false, url: true, upload: true, dataUrl: true } as const;
 
+/** Every format, in FORMATS' order: what `auto` reads (each is some kind's). */
+const ALL_FORMATS = Object.keys(FORMATS) as FormatName[];
+
 /** The kinds, in the order forms and documents list them. */
 export const SOURCE_KINDS = {
   text: {
@@ -153,6 +162,7 @@ export const SOURCE_KINDS = {
     layout: 'flow',
     recordType: 'text',
     formats: ['txt', 'md', 'csv', 'tsv', 'json', 'html'],
+    fallback: true,
   },
   image: {
     label: 'Image',
@@ -202,6 +212,15 @@ export const SOURCE_KINDS = {
     recordType: 'email',
     formats: ['eml', 'msg'],
   },
+  /** Its YAML front matter read as metadata, its body as text (docs/sources.md#markdown). */
+  markdown: {
+    label: 'Markdown',
+    noun: 'a Markdown file',
+    inputs: { inline: false, url: false, upload: true, dataUrl: false },
+    layout: 'flow',
+    recordType: 'markdown',
+    formats: ['md'],
+  },
   /**
    * Any file the other kinds read, its kind decided by its content (autoKindFor). An upload is
    * recognised at once and stored as the kind found; a URL is stored as `auto` until the worker
@@ -213,29 +232,7 @@ export const SOURCE_KINDS = {
     inputs: file,
     layout: 'detected',
     recordType: 'auto',
-    formats: [
-      'pdf',
-      ...IMAGE_FORMATS,
-      'docx',
-      'doc',
-      'odt',
-      'rtf',
-      'pptx',
-      'ppt',
-      'odp',
-      'xlsx',
-      'xls',
-      'ods',
-      'csv',
-      'tsv',
-      'eml',
-      'msg',
-      'office-encrypted',
-      'txt',
-      'md',
-      'json',
-      'html',
-    ],
+    formats: ALL_FORMATS,
   },
 } as const satisfies Record<string, SourceKind>;
 
@@ -288,16 +285,15 @@ export function uploadKindFor(format: FormatName): SourceType | undefined {
 }
 
 /**
- * The kinds `auto` tries, in order: files with a layout of their own before text, so that a
- * CSV or TSV file is read as a spreadsheet (cells cited) and a message as an email.
+ * The kinds `auto` tries, in registry order with the fallbacks last: files with a layout of
+ * their own before text, so that a CSV or TSV file is read as a spreadsheet (cells cited) and a
+ * message as an email.
  */
+const readers = SOURCE_TYPES.filter((t) => SOURCE_KINDS[t].layout !== 'detected');
+const isFallback = (t: SourceType) => 'fallback' in SOURCE_KINDS[t];
 const AUTO_ORDER: readonly SourceType[] = [
-  'pdf',
-  'image',
-  'document',
-  'spreadsheet',
-  'email',
-  'text',
+  ...readers.filter((t) => !isFallback(t)),
+  ...readers.filter(isFallback),
 ];
 
 /**

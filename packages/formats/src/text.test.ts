@@ -58,6 +58,18 @@ describe('textFormatOf', () => {
     expect(textFormatOf('# Invoice\n\nTotal', whole)).toBe('txt');
   });
 
+  it('tells Markdown by a YAML front matter, not by a thematic break', () => {
+    const page = '---\ntitle: Invoice 42\ntags: a, b, c\n---\n# Invoice\n\nTotal: 12.50\n';
+    expect(textFormatOf(page, whole)).toBe('md');
+    expect(textFormatOf(page.replace(/\n/g, '\r\n'), whole)).toBe('md');
+    expect(textFormatOf('---\n# comment\nkey: 1\n...\nbody', whole)).toBe('md');
+    // Between two rules, prose with no `key:` opening it is not front matter; `words: words`
+    // is (YAML reads it as a key too).
+    expect(textFormatOf('---\nJust a rule and prose.\n---\nMore.', whole)).toBe('txt');
+    expect(textFormatOf('---\nNote that: this is prose\n---\n', whole)).toBe('md');
+    expect(textFormatOf('---\ntitle: never closed\n', whole)).toBe('txt');
+  });
+
   it('reads a text called .html as HTML when its opening tag is not one sniffing knows', () => {
     const pre = `<pre>${' '.repeat(50)}</pre>`;
     expect(textFormatOf(pre, { complete: true, name: 'spaces.html' })).toBe('html');

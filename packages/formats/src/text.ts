@@ -142,6 +142,17 @@ export function csvDelimiter(sample: string, complete: boolean): ',' | ';' {
   return vote > 0 ? ';' : ',';
 }
 
+/**
+ * Markdown's YAML front matter: a `---` line first, a closing `---` or `...` line further on, and
+ * a `key:` line opening what is between (a thematic break followed by prose is not one).
+ */
+function hasFrontMatter(lines: string[]): boolean {
+  if (lines[0]?.trimEnd() !== '---') return false;
+  const close = lines.findIndex((l, i) => i > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
+  const first = lines.slice(1, close).find((l) => l.trim() !== '' && !l.startsWith('#'));
+  return close > 0 && first !== undefined && /^[\w"'][^:]*:(?:\s|$)/.test(first);
+}
+
 function looksLikeJson(text: string): boolean {
   const trimmed = text.trim();
   if (!/^[[{]/.test(trimmed)) return false;
@@ -154,8 +165,8 @@ function looksLikeJson(text: string): boolean {
 }
 
 /**
- * The format of a UTF-8 text by its shape: HTML, a message, JSON, tab- or comma-separated
- * rows; else Markdown, HTML, CSV or TSV when the name says so, plain text otherwise. `complete`
+ * The format of a UTF-8 text by its shape: HTML, a message, JSON, Markdown with a front matter,
+ * tab- or comma-separated rows; else Markdown, HTML, CSV or TSV when the name says so, plain text otherwise. `complete`
  * says whether the sample is the whole file (else its last line is not judged, and JSON is not
  * parsed).
  */
@@ -168,6 +179,7 @@ export function textFormatOf(
   const lines = text.split(/\r?\n/, 200);
   if (looksLikeMessage(lines)) return 'eml';
   if (opts.complete ? looksLikeJson(text) : /^\s*[[{]\s*["[{]/.test(text)) return 'json';
+  if (hasFrontMatter(lines)) return 'md';
   if (delimitedBy(text, '\t', opts.complete)) return 'tsv';
   if (delimitedBy(text, ',', opts.complete) || delimitedBy(text, ';', opts.complete)) return 'csv';
   // Among text formats the name may choose how text that has no other shape is read: nothing is

@@ -63,9 +63,12 @@ function sourceContent(input: BuildMessagesInput): ChatCompletionContentPart[] {
   }
   header.push('<source>');
   // Inside the delimiters: a webpage's title (and the URL it ended at) are chosen by the page,
-  // so they are material like the rest of it, never text the model could take as instructions.
+  // and a Markdown file's front matter keys and values by its author, so they are material like
+  // the rest of it, never text the model could take as instructions.
   for (const [key, value] of Object.entries(input.meta ?? {})) {
-    header.push(`${key}: ${neutralise(value.replace(/\s+/g, ' '))}`);
+    header.push(
+      `${neutralise(key.replace(/\s+/g, ' '))}: ${neutralise(value.replace(/\s+/g, ' '))}`,
+    );
   }
 
   const content: ChatCompletionContentPart[] = [];

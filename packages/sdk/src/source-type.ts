@@ -1,84 +1,21 @@
 import path from 'node:path';
-import type { SourceType } from './types.ts';
+import {
+  BY_EXTENSION,
+  SOURCE_TYPES,
+  URL_TYPES,
+  type SourceType,
+} from './source-kinds.generated.ts';
 
 /*
- * The SDK's copy of the service's registry of source kinds (docs/sources.md): the published SDK
- * carries no dependency on the service's own packages, so it restates what it needs, and a test
- * of the service (apps/api/src/sdk/contract-types.test.ts) holds this copy to the registry.
+ * What the SDK knows of the service's registry of source kinds (docs/sources.md): the published
+ * SDK carries no dependency on the service's own packages, so the lists are a file written from
+ * the registry (source-kinds.generated.ts, `npm run kinds:copies`), and the service's tests hold
+ * what is guessed from them to it (apps/api/src/sdk/contract-types.test.ts).
  */
 
-/** Every `type` the service takes, in the service's order. */
-export const SOURCE_TYPES = [
-  'text',
-  'image',
-  'pdf',
-  'webpage',
-  'document',
-  'spreadsheet',
-  'email',
-  'auto',
-] as const satisfies readonly SourceType[];
+export { SOURCE_TYPES, URL_TYPES };
 
-/** The types whose `source` may be a URL; a URL of any other file is fetched as a webpage. */
-export const URL_TYPES = [
-  'image',
-  'pdf',
-  'webpage',
-  'document',
-  'spreadsheet',
-  'email',
-  'auto',
-] as const satisfies readonly SourceType[];
-
-/**
- * The type to send a file of each usual extension as: the kind the service's `auto` would read
- * it as (a CSV file as a spreadsheet, its cells cited). The service still decides by the file's
- * content; this only chooses what to send for a file the caller did not label.
- */
-const BY_EXTENSION: Record<string, SourceType> = {
-  '.txt': 'text',
-  '.md': 'text',
-  '.markdown': 'text',
-  '.csv': 'spreadsheet',
-  '.json': 'text',
-  '.html': 'text',
-  '.htm': 'text',
-  '.pdf': 'pdf',
-  '.png': 'image',
-  '.jpg': 'image',
-  '.jpeg': 'image',
-  '.gif': 'image',
-  '.webp': 'image',
-  '.tif': 'image',
-  '.tiff': 'image',
-  '.bmp': 'image',
-  '.avif': 'image',
-  '.heic': 'image',
-  '.heif': 'image',
-  '.docx': 'document',
-  '.docm': 'document',
-  '.dotx': 'document',
-  '.doc': 'document',
-  '.dot': 'document',
-  '.odt': 'document',
-  '.rtf': 'document',
-  '.pptx': 'document',
-  '.pptm': 'document',
-  '.ppsx': 'document',
-  '.ppt': 'document',
-  '.pps': 'document',
-  '.odp': 'document',
-  '.xlsx': 'spreadsheet',
-  '.xlsm': 'spreadsheet',
-  '.xls': 'spreadsheet',
-  '.ods': 'spreadsheet',
-  '.tsv': 'spreadsheet',
-  '.tab': 'spreadsheet',
-  '.eml': 'email',
-  '.msg': 'email',
-};
-
-/** The file extensions a type is guessed from, in the registry's order. */
+/** The file extensions a type is guessed from, in the registry's order (the formats'). */
 export const FILE_EXTENSIONS: readonly string[] = Object.keys(BY_EXTENSION);
 
 /**

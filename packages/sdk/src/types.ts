@@ -7,41 +7,10 @@
 
 import type { SplitPages, SplitRequest } from './bundle-types.ts';
 import type { WebhookEventType } from './webhook-types.ts';
+import type { RecordSourceType, SourceFormat, SourceType } from './source-kinds.generated.ts';
 
 export type ExtractionStatus = 'pending' | 'processing' | 'completed' | 'failed';
-export type SourceType =
-  'text' | 'image' | 'pdf' | 'webpage' | 'document' | 'spreadsheet' | 'email' | 'auto';
-
-/** A file source's format, recognised by the service from its content (docs/sources.md). */
-export type SourceFormat =
-  | 'pdf'
-  | 'png'
-  | 'jpeg'
-  | 'gif'
-  | 'webp'
-  | 'tiff'
-  | 'bmp'
-  | 'avif'
-  | 'heic'
-  | 'txt'
-  | 'md'
-  | 'csv'
-  | 'tsv'
-  | 'json'
-  | 'html'
-  | 'docx'
-  | 'doc'
-  | 'odt'
-  | 'rtf'
-  | 'pptx'
-  | 'ppt'
-  | 'odp'
-  | 'xlsx'
-  | 'xls'
-  | 'ods'
-  | 'eml'
-  | 'msg'
-  | 'office-encrypted';
+export type { SourceFormat, SourceType } from './source-kinds.generated.ts';
 /**
  * A model name the service serves: `gpt-4.1` and `gpt-4.1-mini` by default, or any name its
  * operator configured (`client.models.list()` lists them).
@@ -253,7 +222,7 @@ export interface Extraction {
   /** null on a bundle (created with `split`) */
   schemaId: string | null;
   source: {
-    type: 'text' | 'image' | 'pdf' | 'url' | 'document' | 'spreadsheet' | 'email' | 'auto';
+    type: RecordSourceType;
     content: string;
     file?: UploadedFile;
     format?: SourceFormat;

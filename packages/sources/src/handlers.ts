@@ -6,6 +6,7 @@ import {
   formatOfMime,
   type FormatName,
   type PreparedSource,
+  SOURCE_KINDS,
   type SourceType,
 } from '@xt/contract';
 import { detectFormat } from '@xt/formats';
@@ -28,19 +29,12 @@ import { withSentText } from './sent-text.ts';
 import { contentReadWith, withPreparations } from './preparations.ts';
 import { createSpreadsheetReader } from './spreadsheet/reader.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
-import { prepareTextBytes } from './text.ts';
+import { createTextReader } from './text-reader.ts';
 import { chromiumExecutable } from './webpage/browser/executable.ts';
 import { createWebpageRenderer, type WebpageRenderer } from './webpage/index.ts';
 import { prepareEmail, type AttachmentReaders } from './email/prepare-email.ts';
 import { emailFormatOf } from './email/format.ts';
 import { fetchCaps, type SourcesConfig } from './sources-config.ts';
-
-/** Plain text up to this size is prepared on the main loop (well under a millisecond). */
-const INLINE_TEXT_BYTES = 64 * 1024;
-
-const noMarkdown = (): string => {
-  throw new Error('plain text has no markup to convert');
-};
 
 /**
  * Turns any submitted source into the parts the model layer takes. The URL source types, wired to the worker's limits (docs/api.md#limits). Fetching and model calls
@@ -178,17 +172,7 @@ export function createSourcePreparer(
   const formatOf = async (bytes: Buffer, contentType: string | null) =>
     (contentType ? formatOfMime(contentType) : undefined) ?? (await detectFormat({ bytes })).format;
 
-  // Text is read on a prep thread too: an uploaded HTML file is parsed there (statically,
-  // nothing in it runs), and a source that defeats a parser costs a thread, not the loop.
-  // Short plain text, the commonest source, is not parsed (one linear scan for blank lines):
-  // it is prepared here, since handing it to a thread and back cost more than the scan.
-  const readText = async (bytes: Buffer, contentType: string | null, citations?: boolean) =>
-    contentType !== 'text/html' && bytes.length <= INLINE_TEXT_BYTES
-      ? prepareTextBytes(bytes, contentType, noMarkdown, citations)
-      : pool.runPrep(
-          { kind: 'text', bytes, contentType, citations },
-          { timeoutMs: config.PREP_TEXT_TIMEOUT_MS },
-        );
+  const readText = createTextReader(pool, config.PREP_TEXT_TIMEOUT_MS);
 
   async function renderWebpage(url: string, { model, signal, citations, images }: PrepareOptions) {
     if (chromium && !(await chromium).ok)
@@ -238,6 +222,7 @@ export function createSourcePreparer(
   /** What each kind reads (docs/sources.md); the registry says how its source arrives. */
   const handlers: SourceHandlers = {
     text: { bytes: (bytes, contentType, { citations }) => readText(bytes, contentType, citations) },
+    markdown: { bytes: (bytes, type, { citations }) => readText(bytes, type, citations, true) },
     pdf: {
       bytes: (bytes, _type, opts) => time('rasterise', 'pdf', () => preparePdfBytes(bytes, opts)),
       // A range that ends before it starts reads the count and no page.
@@ -303,7 +288,8 @@ export function createSourcePreparer(
     },
     // Text is never fetched; inside a message it is held to the cap of a fetched page's HTML.
     maxBytes: (kind) =>
-      maxFetchBytes[kind] ?? (kind === 'text' ? config.MAX_HTML_BYTES : undefined),
+      maxFetchBytes[kind] ??
+      (SOURCE_KINDS[kind].layout === 'flow' ? config.MAX_HTML_BYTES : undefined),
   };
 
   const maxFetchBytes = fetchCaps(config);

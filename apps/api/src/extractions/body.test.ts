@@ -7,13 +7,13 @@ const typeError = (type: unknown) =>
 describe('type', () => {
   it('says what to send for a type as records show it', () => {
     expect(typeError('url')).toBe(
-      'type must be one of: text, image, pdf, webpage, document, spreadsheet, email, auto; records show type webpage as "url", send webpage',
+      'type must be one of: text, image, pdf, webpage, document, spreadsheet, email, markdown, auto; records show type webpage as "url", send webpage',
     );
   });
 
   it('lists the types for any other unknown one', () => {
     expect(typeError('video')).toBe(
-      'type must be one of: text, image, pdf, webpage, document, spreadsheet, email, auto',
+      'type must be one of: text, image, pdf, webpage, document, spreadsheet, email, markdown, auto',
     );
     expect(typeError('webpage')).toBeUndefined();
   });

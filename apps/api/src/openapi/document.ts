@@ -33,7 +33,10 @@ const signatureHeaders = z.object({
 const SOURCES = `typed text, or by URL or upload ${SOURCE_TYPES.filter(
   (t) => t !== 'text' && t !== 'auto',
 )
-  .map((t) => `${SOURCE_KINDS[t].noun}${SOURCE_KINDS[t].inputs.upload ? '' : ' (by URL)'}`)
+  .map((t) => {
+    const { noun, inputs } = SOURCE_KINDS[t];
+    return `${noun}${!inputs.upload ? ' (by URL)' : !inputs.url ? ' (by upload)' : ''}`;
+  })
   .join(', ')}, or any of these recognised by content with type auto`;
 
 const WEBHOOK_EVENT_REF = { $ref: '#/components/schemas/WebhookEvent' };

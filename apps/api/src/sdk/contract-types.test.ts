@@ -160,13 +160,17 @@ describe('copies of the source-kind registry', () => {
       new URL('../../../../clients/python/src/xt_sdk/types.py', import.meta.url),
       'utf8',
     );
-    const literal = (pattern: RegExp) =>
-      [...(pattern.exec(types)?.[1] ?? '').matchAll(/"([^"]+)"/g)].map((m) => m[1]);
-    expect(literal(/^SourceType = Literal\[([^\]]*)\]/m)).toEqual(SOURCE_TYPES);
-    expect(literal(/^Priority = Literal\[([^\]]*)\]/m)).toEqual(EXTRACTION_PRIORITIES);
-    expect(literal(/class ExtractionSource\(.*\):\n\s+type: Literal\[([^\]]*)\]/)).toEqual(
-      RECORD_SOURCE_TYPES,
+    // The kinds are a file written from the registry (scripts/kinds/copies.ts), which types.py uses.
+    const kinds = readFileSync(
+      new URL('../../../../clients/python/src/xt_sdk/_source_kinds.py', import.meta.url),
+      'utf8',
     );
+    const literal = (pattern: RegExp, text = types) =>
+      [...(pattern.exec(text)?.[1] ?? '').matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+    expect(literal(/^SourceType = Literal\[([^\]]*)\]/m, kinds)).toEqual(SOURCE_TYPES);
+    expect(literal(/^RecordSourceType = Literal\[([^\]]*)\]/m, kinds)).toEqual(RECORD_SOURCE_TYPES);
+    expect(literal(/^Priority = Literal\[([^\]]*)\]/m)).toEqual(EXTRACTION_PRIORITIES);
+    expect(types).toMatch(/class ExtractionSource\(.*\):\n\s+type: RecordSourceType\n/);
   });
 });
 

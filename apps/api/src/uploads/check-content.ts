@@ -77,7 +77,8 @@ export async function checkUploadContent(
     // The detector judged a sample; the whole file must be UTF-8 and within the text cap.
     if (!content.utf8Text)
       return fail('source is not UTF-8 text (it has invalid bytes past its beginning)');
-    if (resolved === 'text' && content.textLength > opts.maxTextChars)
+    // Read as running text (a CSV read as a spreadsheet has a cap on its cells instead).
+    if (SOURCE_KINDS[resolved].layout === 'flow' && content.textLength > opts.maxTextChars)
       return fail(`source must be at most ${opts.maxTextChars} characters`);
   }
   return { ok: true, type: resolved, format, contentType: FORMATS[format].mime };

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional, TypedDict
 
+from ._source_kinds import RecordSourceType as RecordSourceType
+from ._source_kinds import SourceType as SourceType
+
 ExtractionStatus = Literal["pending", "processing", "completed", "failed"]
-SourceType = Literal["text", "image", "pdf", "webpage", "document", "spreadsheet", "email", "auto"]
 # A model name the service serves: `gpt-4.1` and `gpt-4.1-mini` by default, or any name its
 # operator configured (`client.models.list()` lists them).
 PublicModel = str
@@ -160,7 +162,7 @@ class _SourceOptional(TypedDict, total=False):
 
 
 class ExtractionSource(_SourceOptional):
-    type: Literal["text", "image", "pdf", "url", "document", "spreadsheet", "email", "auto"]
+    type: RecordSourceType
     content: str
 
 

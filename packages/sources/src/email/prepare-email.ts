@@ -1,6 +1,7 @@
 import {
   ExtractionFailure,
   kindsReading,
+  SOURCE_KINDS,
   type ContentPart,
   type FormatName,
   type GroundingPart,
@@ -56,13 +57,8 @@ interface Walk {
   asText: ImagesAsText;
 }
 
-const KIND_NOUNS: Partial<Record<SourceType, string>> = {
-  document: 'documents',
-  spreadsheet: 'spreadsheets',
-  pdf: 'PDFs',
-  image: 'images',
-  text: 'text files',
-};
+/** What messages call a kind's files: the registry's noun, plural ("a PDF": "PDFs"). */
+const kindNoun = (kind: SourceType) => `${SOURCE_KINDS[kind].noun.replace(/^an? /, '')}s`;
 
 /** Why an attachment could not be read, from its kind's own failure. */
 function whyUnread(err: ExtractionFailure, format: FormatName): string {
@@ -101,12 +97,12 @@ async function readAttachment(walk: Walk, a: ReadAttachment, name: string): Prom
   const kinds = kindsReading(a.format).filter((k) => k !== 'email' && k !== 'auto');
   const kind = kinds.find((k) => deps.reads(k));
   if (!kind) {
-    const noun = kinds.map((k) => KIND_NOUNS[k] ?? k).join(' or ');
+    const noun = kinds.map((k) => kindNoun(k)).join(' or ');
     return unread(`${noun} are not read on this worker`, true);
   }
   const cap = deps.maxBytes(kind);
   if (cap !== undefined && a.size > cap)
-    return unread(`larger than the ${cap}-byte limit for ${KIND_NOUNS[kind] ?? kind}`, true);
+    return unread(`larger than the ${cap}-byte limit for ${kindNoun(kind)}`, true);
   if (kind === 'image' && walk.images >= deps.maxImages)
     return unread(
       `more than ${deps.maxImages} image${deps.maxImages === 1 ? '' : 's'} in the message (MAX_EMAIL_IMAGES)`,

@@ -5,6 +5,7 @@ import { preparePdf } from '../pdf/prepare-pdf.ts';
 import { cutPdf } from '../pdf/cut-pdf.ts';
 import { prepareSpreadsheet } from '../spreadsheet/prepare-spreadsheet.ts';
 import { prepareTextBytes } from '../text.ts';
+import { prepareMarkdownBytes } from '../markdown/read-markdown.ts';
 import { acceptTrackedChanges } from '../document/accept-changes.ts';
 import { readMessage } from '../email/read-message.ts';
 import { HtmlTooDeepError, htmlToMarkdown } from '../webpage/markdown/html.ts';
@@ -30,7 +31,9 @@ export async function runTask(task: PrepTask): Promise<TaskResult> {
     case 'pdf-cut':
       return cutPdf(bytes, task.opts);
     case 'text':
-      return prepareTextBytes(bytes, task.contentType, staticMarkdown, task.citations);
+      return task.frontMatter
+        ? prepareMarkdownBytes(bytes, task.citations)
+        : prepareTextBytes(bytes, task.contentType, staticMarkdown, task.citations);
     case 'email':
       return readMessage(bytes, task.format, { maxParts: task.maxParts, html: staticMarkdown });
     case 'spreadsheet':

@@ -26,6 +26,8 @@ export type TextTask = {
   contentType: string | null;
   /** keep the text to locate values in (docs/citations.md) */
   citations?: boolean | undefined;
+  /** Markdown whose YAML front matter is its metadata (the `markdown` kind, read-markdown.ts) */
+  frontMatter?: boolean | undefined;
 };
 /**
  * A message file (`.eml` or `.msg`): its headers, body (HTML read as Markdown) and attachments,
