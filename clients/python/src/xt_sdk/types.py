@@ -332,95 +332,6 @@ class ExtractionOutcome(_GroundedOptional):
     totalTokens: int
 
 
-class WebhookEndpoint(TypedDict):
-    id: str
-    url: str
-    events: list[WebhookEventType]
-    description: Optional[str]
-    enabled: bool
-    createdAt: str
-
-
-class WebhookEndpointWithSecret(WebhookEndpoint):
-    """Only ``webhooks.create`` and ``rotate_secret`` show the secret; store it then."""
-
-    secret: str
-
-
-class WebhookDelivery(TypedDict):
-    id: str
-    eventId: str
-    type: WebhookEventType
-    attempt: int
-    status: Literal["pending", "delivered", "failed"]
-    responseStatus: Optional[int]
-    error: Optional[str]
-    createdAt: str
-
-
-class WebhookEvent(TypedDict):
-    """The body of a webhook request (docs/webhooks.md)."""
-
-    id: str
-    type: WebhookEventType
-    createdAt: str
-    data: Extraction
-    metadata: dict[str, str]
-
-
-class FieldsFound(TypedDict):
-    """Which of a draft's fields one sample gave a value for (docs/api.md#suggest-a-schema)."""
-
-    found: list[str]
-    missing: list[str]
-    #: found / all of the draft's fields, 0 to 1
-    share: float
-
-
-class _SuggestedSampleOptional(TypedDict, total=False):
-    citations: dict[str, Citation]
-    warnings: list[ExtractionWarning]
-
-
-class SuggestedSample(_SuggestedSampleOptional):
-    file: UploadedFile
-    #: the draft run on this sample
-    extractionId: str
-    output: Any
-    fields: FieldsFound
-
-
-class SuggestionUsage(TypedDict):
-    #: every extraction the suggestion made, drafting and draft runs: what it is charged as
-    extractions: list[str]
-    totalTokens: int
-    costUsd: float
-
-
-class SchemaSuggestion(TypedDict):
-    """``POST /schemas/suggest``: a draft structure and its run on each sample."""
-
-    #: the suggestion; its extractions name it as ``schema_id``
-    id: str
-    #: ``schemas.create()`` takes it as it is
-    structure: Structure
-    samples: list[SuggestedSample]
-    usage: SuggestionUsage
-
-
-class DroppedPart(TypedDict):
-    #: JSON Pointer into the JSON Schema sent
-    path: str
-    reason: str
-
-
-class SchemaConversion(TypedDict):
-    """``POST /schemas/convert``: the structure and what could not be kept."""
-
-    structure: Structure
-    dropped: list[DroppedPart]
-
-
 class SplitDocumentRecord(SplitDocument):
     """A document of a bundle with its extraction's record."""
 
@@ -434,3 +345,16 @@ class SplitOutcome(TypedDict):
 
     parent: Extraction
     documents: list[SplitDocumentRecord]
+
+
+# Kept in files of their own (this one stays readable); importable from here as before.
+from ._suggest_types import DroppedPart as DroppedPart  # noqa: E402
+from ._suggest_types import FieldsFound as FieldsFound  # noqa: E402
+from ._suggest_types import SchemaConversion as SchemaConversion  # noqa: E402
+from ._suggest_types import SchemaSuggestion as SchemaSuggestion  # noqa: E402
+from ._suggest_types import SuggestedSample as SuggestedSample  # noqa: E402
+from ._suggest_types import SuggestionUsage as SuggestionUsage  # noqa: E402
+from ._webhook_types import WebhookDelivery as WebhookDelivery  # noqa: E402
+from ._webhook_types import WebhookEndpoint as WebhookEndpoint  # noqa: E402
+from ._webhook_types import WebhookEndpointWithSecret as WebhookEndpointWithSecret  # noqa: E402
+from ._webhook_types import WebhookEvent as WebhookEvent  # noqa: E402
