@@ -53,7 +53,20 @@ function isStackOverflow(err: unknown): boolean {
   return err instanceof RangeError && /call stack/i.test(err.message);
 }
 
-/** Runs one request and answers it; never throws, so the thread survives a bad source. */
+/**
+ * An allocation the process's memory bound refused where the code asking could be told (a Buffer
+ * or typed array: V8's RangeError; libvips: its own message): the source needs more memory to
+ * prepare than allowed. Allocations that cannot be refused that way end the process instead
+ * (pool.ts reads that as the same).
+ */
+function isOutOfMemory(err: unknown): boolean {
+  return (
+    err instanceof Error &&
+    /array buffer allocation failed|failed to allocate memory|out of memory/i.test(err.message)
+  );
+}
+
+/** Runs one request and answers it; never throws, so the process survives a bad source. */
 export async function answer(id: number, task: PrepTask): Promise<PrepResponse> {
   try {
     return { id, ok: true, result: await runTask(task) };
@@ -72,6 +85,17 @@ export async function answer(id: number, task: PrepTask): Promise<PrepResponse> 
         error: {
           code: 'SOURCE_UNREADABLE',
           message: 'The source nests too deeply to be read.',
+          retryable: false,
+        },
+      };
+    }
+    if (isOutOfMemory(err)) {
+      return {
+        id,
+        ok: false,
+        error: {
+          code: 'SOURCE_TOO_LARGE',
+          message: 'The source needs more memory to prepare than allowed.',
           retryable: false,
         },
       };
