@@ -136,7 +136,7 @@ const exitOf = (ended: { code: number | null; signal: NodeJS.Signals | null }) =
  * Running out of memory is the source's doing, not the process's: a process is only given a
  * task once it has loaded its modules.
  */
-function endedFailure(ended: Ended, kind: PrepTask['kind'] | 'warm'): ExtractionFailure {
+export function endedFailure(ended: Ended, kind: PrepTask['kind'] | 'warm'): ExtractionFailure {
   switch (ended.how) {
     case 'closed':
       return closedFailure();
