@@ -1,6 +1,6 @@
 // Bundles one app into dist/: our workspace packages are compiled in, npm packages stay
 // external (installed beside it), so production runs plain `node dist/main.js`.
-//   node ../../scripts/build-app.mjs main=src/main.ts [thread=src/prep-pool/thread.ts ...]
+//   node ../../scripts/build-app.mjs main=src/main.ts [child=src/prep-pool/child.ts ...]
 import { build } from 'esbuild';
 
 const entryPoints = Object.fromEntries(process.argv.slice(2).map((arg) => arg.split('=')));

@@ -68,6 +68,18 @@ describe('OCR_LANGUAGES', () => {
   });
 });
 
+describe('PREP_MEMORY_MB', () => {
+  it('bounds a prep process at 3 GiB, takes 0 for none, and refuses what Node cannot start in', () => {
+    expect(parseEnv(configSchema, base).PREP_MEMORY_MB).toBe(3072);
+    expect(parseEnv(configSchema, { ...base, PREP_MEMORY_MB: '0' }).PREP_MEMORY_MB).toBe(0);
+    expect(parseEnv(configSchema, { ...base, PREP_MEMORY_MB: '1024' }).PREP_MEMORY_MB).toBe(1024);
+    // Node counts about 600 MiB against the bound before it loads anything.
+    expect(() => parseEnv(configSchema, { ...base, PREP_MEMORY_MB: '512' })).toThrow(
+      /PREP_MEMORY_MB/,
+    );
+  });
+});
+
 describe('MODEL_LEARNED_SLOTS_*', () => {
   it('starts a learned limit at one, within 1 to 16, and refuses a start outside its bounds', () => {
     const config = loadConfig(base);

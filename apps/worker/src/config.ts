@@ -104,11 +104,19 @@ export const configSchema = z.object({
 
   // Jobs in flight per process: model calls are I/O-bound, so many at once is the point.
   WORKER_CONCURRENCY: int(100, 1),
-  // CPU-bound preparation (PDF rasterising, images) runs in this many threads.
+  // CPU-bound preparation (PDF rasterising, images) runs in this many processes.
   PREP_THREADS: int(Math.max(1, os.availableParallelism()), 1),
-  // A preparation task (one PDF or image) running longer is abandoned and its thread replaced.
+  // A preparation task (one PDF or image) running longer is abandoned and its process replaced.
   PREP_TIMEOUT_MS: int(120_000, 1000),
   PREP_THREAD_HEAP_MB: int(1024, 64),
+  // All the memory one preparation process may have, heap and native (prlimit's data bound): a
+  // task past it fails SOURCE_TOO_LARGE and its process is replaced. Node counts about 600 MiB
+  // against it before loading anything; 0 runs the processes unbounded (no prlimit: macOS).
+  PREP_MEMORY_MB: z.coerce
+    .number()
+    .int()
+    .refine((mb) => mb === 0 || mb >= 1024, 'is 0 (no bound) or at least 1024')
+    .default(3072),
   // Tesseract's deadline per scanned page or image, read only when citations are asked for
   // (docs/citations.md); past it the page's values are reported as not found.
   OCR_TIMEOUT_MS: int(30_000, 1000),

@@ -66,9 +66,10 @@ export function createSourcePreparer(
     size: config.PREP_THREADS,
     taskTimeoutMs: config.PREP_TIMEOUT_MS,
     maxHeapMb: config.PREP_THREAD_HEAP_MB,
+    maxMemoryMb: config.PREP_MEMORY_MB,
   });
-  // Loading pdf.js and sharp in a thread takes about a second: do it before the first job needs it.
-  pool.warm().catch((err: unknown) => logger.warn({ err }, 'prep threads did not warm up'));
+  // Loading pdf.js and sharp in a process takes about a second: do it before the first job needs it.
+  pool.warm().catch((err: unknown) => logger.warn({ err }, 'prep processes did not warm up'));
   const renderSlot = pLimit(config.RENDER_CONCURRENCY);
   let renderer: WebpageRenderer | undefined;
   const fetchOptions = (maxBytes: number, signal: AbortSignal) => ({

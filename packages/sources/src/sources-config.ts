@@ -16,6 +16,8 @@ export interface SourcesConfig {
   PREP_TIMEOUT_MS: number;
   PREP_TEXT_TIMEOUT_MS: number;
   PREP_THREAD_HEAP_MB: number;
+  /** All the memory of one preparation process, in MiB (pool.ts); 0 or absent: unbounded. */
+  PREP_MEMORY_MB?: number | undefined;
   OCR_TIMEOUT_MS: number;
   /** Tesseract's languages; English when absent. */
   OCR_LANGUAGES?: string | undefined;

@@ -125,9 +125,17 @@ export function createWorkerMetrics(): WorkerMetrics {
         this.set(prep ? pick(prep) : 0);
       },
     });
-  prepGauge('worker_prep_threads', 'Preparation threads running now', (s) => s.threads);
-  prepGauge('worker_prep_threads_busy', 'Preparation threads working on a task now', (s) => s.busy);
-  prepGauge('worker_prep_threads_max', 'Preparation threads allowed (PREP_THREADS)', (s) => s.max);
+  prepGauge('worker_prep_threads', 'Preparation processes running now', (s) => s.threads);
+  prepGauge(
+    'worker_prep_threads_busy',
+    'Preparation processes working on a task now',
+    (s) => s.busy,
+  );
+  prepGauge(
+    'worker_prep_threads_max',
+    'Preparation processes allowed (PREP_THREADS)',
+    (s) => s.max,
+  );
   prepGauge('worker_prep_queue_length', 'Preparation tasks waiting for a thread', (s) => s.queued);
 
   return {

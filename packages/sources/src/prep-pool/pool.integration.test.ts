@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 describe('prep pool', () => {
-  it('prepares images and PDFs on worker threads', async () => {
+  it('prepares images and PDFs in its processes', async () => {
     pool = createPrepPool({ size: 2, taskTimeoutMs: 60_000 });
     const [image, pdf] = await Promise.all([
       pool.runPrep({
@@ -44,7 +44,7 @@ describe('prep pool', () => {
     expect(pdf.parts.map((p) => p.kind)).toEqual(['text', 'text', 'image']);
   });
 
-  it('accepts a document’s tracked changes on a thread, sending back only what changed', async () => {
+  it('accepts a document’s tracked changes in a process, sending back only what changed', async () => {
     pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
     const redlined = await pool.runPrep({
       kind: 'accept-changes',
@@ -77,7 +77,7 @@ describe('prep pool', () => {
       pool.runPrep({ kind: 'pdf', bytes: fx.hugePdf(5000), opts: pdfOpts }),
     );
     expect(huge.code).toBe('SOURCE_TOO_LARGE');
-    expect(pool.stats.threads).toBe(1); // the same thread survived all three
+    expect(pool.stats.threads).toBe(1); // the same process survived all three
   });
 
   it('keeps the event loop free while pages are rasterised', async () => {
@@ -99,7 +99,7 @@ describe('prep pool', () => {
     expect(ticks).toBeGreaterThan(50);
   });
 
-  it('runs no more threads than its size and queues the rest', async () => {
+  it('runs no more processes than its size and queues the rest', async () => {
     pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
     const bytes = await fx.pngImage({ width: 200, height: 100 });
     const runs = [1, 2, 3].map(() =>
@@ -111,7 +111,7 @@ describe('prep pool', () => {
     expect(pool.stats).toEqual({ threads: 1, busy: 0, queued: 0 });
   });
 
-  it('terminates a thread that overruns its deadline and carries on with a fresh one', async () => {
+  it('kills a process that overruns its deadline and carries on with a fresh one', async () => {
     pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
     const pdf = await fx.scannedPdf(['slow page']);
     const late = await failureOf(
@@ -124,20 +124,21 @@ describe('prep pool', () => {
     expect(pool.stats.threads).toBe(1);
   });
 
-  it('transfers whole buffers and copies views into shared ones', async () => {
+  it('copies the bytes to its process, leaving the caller’s as they were', async () => {
     pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000 });
     const png = await fx.pngImage({ width: 50, height: 50 });
     const owned = new Uint8Array(png);
     await pool.runPrep({ kind: 'image', bytes: owned, opts: imageOpts });
-    expect(owned.byteLength).toBe(0); // moved, not copied
+    expect(Buffer.from(owned).equals(png)).toBe(true);
     const backing = new Uint8Array(png.length + 16);
     backing.set(png, 8);
     const view = backing.subarray(8, 8 + png.length);
-    await pool.runPrep({ kind: 'image', bytes: view, opts: imageOpts });
-    expect(backing.byteLength).toBe(png.length + 16); // the larger buffer was left alone
+    const result = await pool.runPrep({ kind: 'image', bytes: view, opts: imageOpts });
+    expect(result.parts).toHaveLength(1);
+    expect(backing.byteLength).toBe(png.length + 16);
   });
 
-  it('warms every thread up front', async () => {
+  it('warms every process up front', async () => {
     pool = createPrepPool({ size: 2, taskTimeoutMs: 60_000 });
     await pool.warm();
     expect(pool.stats).toEqual({ threads: 2, busy: 0, queued: 0 });
@@ -150,7 +151,7 @@ describe('prep pool', () => {
     expect(pool.stats.threads).toBe(2);
   });
 
-  it('blames a thread that cannot even load on itself, not on the source', async () => {
+  it('blames a process that cannot even load on itself, not on the source', async () => {
     pool = createPrepPool({ size: 1, taskTimeoutMs: 60_000, maxHeapMb: 8 });
     const err = await failureOf(
       pool.runPrep({
@@ -189,7 +190,36 @@ describe('prep pool', () => {
   });
 });
 
-describe('text on the prep threads', () => {
+describe('the memory bound of a prep process', () => {
+  it('fails a PDF that inflates past it as too large, and carries on', async () => {
+    // Under a thread's heap cap pdf.js inflated all of it (a GiB outside the heap, 30 s) and
+    // answered that the page had no text; a 4 MiB file would have asked for 4 GiB.
+    pool = createPrepPool({ size: 1, taskTimeoutMs: 120_000, maxMemoryMb: 1024 });
+    const err = await failureOf(
+      pool.runPrep({ kind: 'pdf', bytes: fx.inflatingPdf(1024), opts: pdfOpts }),
+    );
+    expect(err.code).toBe('SOURCE_TOO_LARGE');
+    expect(err.retryable).toBe(false);
+    const next = await pool.runPrep({
+      kind: 'pdf',
+      bytes: await fx.textPdf(['Still here']),
+      opts: pdfOpts,
+    });
+    expect(next.textPages).toBe(1);
+    expect(pool.stats).toEqual({ threads: 1, busy: 0, queued: 0 });
+  });
+
+  it('leaves a PDF that inflates within it alone', async () => {
+    pool = createPrepPool({ size: 1, taskTimeoutMs: 120_000, maxMemoryMb: 1024 });
+    const err = await failureOf(
+      pool.runPrep({ kind: 'pdf', bytes: fx.inflatingPdf(16), opts: pdfOpts }),
+    );
+    // Spaces only: read to the end, nothing on the page.
+    expect(err.code).toBe('SOURCE_UNREADABLE');
+  });
+});
+
+describe('text in the prep processes', () => {
   const text = (source: string, contentType: string | null = null) => ({
     kind: 'text' as const,
     bytes: Buffer.from(source, 'utf8'),
@@ -210,7 +240,7 @@ describe('text on the prep threads', () => {
     const err = await failureOf(pool.runPrep(text(deep, 'text/html')));
     expect(err.code).toBe('SOURCE_UNREADABLE');
     expect(err.retryable).toBe(false);
-    // The thread survived it.
+    // The process survived it.
     expect((await pool.runPrep(text('still here'))).parts).toHaveLength(1);
   });
 

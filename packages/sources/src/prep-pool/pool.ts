@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { Piscina } from 'piscina';
 import { ExtractionFailure, isFailureCode, type PreparedSource } from '@xt/contract';
+import { requireSystemTool } from '../isolation/system-tool.ts';
 import type { PagePreview } from '../previews/render.ts';
 import type { PreparedPdf } from '../pdf/prepare-pdf.ts';
 import type { ReadMessage } from '../email/message.ts';
@@ -12,7 +11,6 @@ import type {
   ImageTask,
   PdfTask,
   CutPdfTask,
-  PrepRequest,
   PrepResponse,
   PrepTask,
   PreviewTask,
@@ -21,38 +19,47 @@ import type {
   TextTask,
 } from './tasks.ts';
 import type { SpreadsheetResult } from '../spreadsheet/prepare-spreadsheet.ts';
+import { PrepProcesses, TaskEnded, type Ended } from './processes.ts';
 
 /*
- * Why worker threads: rasterising a page or resampling a photo is tens to hundreds of
- * milliseconds of synchronous CPU (pdf.js parsing and canvas drawing run on the calling thread).
- * On the worker's main loop that would stall BullMQ lock renewals and the model calls in flight.
- * A thread pool keeps that loop free with no extra queue or process to operate: bytes move by
- * transfer (no copy), results are plain data, and a thread stuck on a hostile file is
- * terminated on a deadline and replaced. A BullMQ sandboxed processor would isolate the whole
- * job (fetch and model call too) in a child process, costing a process per concurrent job and
- * serialising every byte; a separate queue would add a hop and a second failure path for work
- * that never outlives its job.
+ * Why a pool beside the event loop: rasterising a page or resampling a photo is tens to hundreds
+ * of milliseconds of synchronous CPU (pdf.js parsing and canvas drawing run on the calling
+ * thread). On the worker's main loop that would stall BullMQ lock renewals and the model calls
+ * in flight. A BullMQ sandboxed processor would isolate the whole job (fetch and model call too),
+ * costing a process per concurrent job; a separate queue would add a hop and a second failure
+ * path for work that never outlives its job.
  *
- * The threads are piscina's (queueing, spawning up to `size`, replacing a thread that died,
- * terminating one whose task is aborted); this file adds the service's rules on top: the
- * deadline per task, failures as contract codes, and moving the bytes instead of copying them.
+ * Why processes, not threads (as until #38): a worker thread's bound (`resourceLimits`) caps its
+ * V8 heap only. Buffers, libvips' pixels, canvas and pdf.js' typed arrays live outside it, so a
+ * file that makes a parser allocate natively could take the whole worker process, and every
+ * account's jobs in it. Each task now runs alone in a child process started under
+ * `prlimit --data=PREP_MEMORY_MB` (RLIMIT_DATA: every private writable mapping, the heap and
+ * native memory alike, but not the address space V8 only reserves, which `--as` would count):
+ * an allocation past it fails in that process only, which fails its task `SOURCE_TOO_LARGE` and
+ * is replaced. The cost is a copy: bytes travel over the IPC channel instead of being moved
+ * (docs/performance.md gives the figure), and each process loads its own sharp and pdf.js.
+ * Threads are not kept as an option: prlimit is util-linux, on every Linux this runs on (the
+ * image's too), and `PREP_MEMORY_MB=0` runs the processes without the bound where it is missing.
  *
- * The thread entry is TypeScript. Node 24 strips types natively, and a Worker inherits the
- * parent's execArgv (Node's type transform under `npm start` and the test harness), so the same
- * file loads there and under vitest; built apps run its compiled copy.
+ * This file adds the service's rules on top of processes.ts: the deadline per task, failures as
+ * contract codes. The child entry is TypeScript; a forked process inherits the parent's execArgv
+ * (Node's type transform under `npm start` and the test harness; Node 24 strips types by
+ * itself), so the same file loads there and under vitest; built apps run its compiled copy.
  */
 
 export interface PrepPoolOptions {
-  /** Threads at most; default: the machine's available parallelism. */
+  /** Processes at most; default: the machine's available parallelism. */
   size?: number;
-  /** A task running longer is abandoned and its thread terminated. */
+  /** A task running longer is abandoned and its process killed. */
   taskTimeoutMs: number;
-  /**
-   * V8 heap cap per thread, so a hostile file cannot take the process's memory. At least 8:
-   * below a few megabytes V8 aborts the whole process instead of stopping the thread. The
-   * modules alone need about 16; 256 or more is sensible.
-   */
+  /** V8 heap cap per process (`--max-old-space-size`), within `maxMemoryMb`. */
   maxHeapMb?: number;
+  /**
+   * All the memory a process may have (prlimit's data bound), heap and native alike; 0 or absent:
+   * none. Node itself counts about 600 MiB against it before loading anything (V8's code range is
+   * mapped writable), so below about 1024 a process cannot load its modules.
+   */
+  maxMemoryMb?: number;
 }
 
 export interface RunOptions {
@@ -61,8 +68,8 @@ export interface RunOptions {
 
 export interface PrepPool {
   /**
-   * Runs the task on a pool thread. Takes ownership of `task.bytes`: its memory is transferred
-   * to the thread, so the caller's view is empty afterwards.
+   * Runs the task in a pool process. `task.bytes` is copied to it; the caller's are left as
+   * they were.
    */
   runPrep(task: ImageTask, opts?: RunOptions): Promise<PreparedSource>;
   runPrep(task: PdfTask, opts?: RunOptions): Promise<PreparedPdf>;
@@ -72,42 +79,26 @@ export interface PrepPool {
   runPrep(task: SpreadsheetTask, opts?: RunOptions): Promise<SpreadsheetResult>;
   runPrep(task: PreviewTask, opts?: RunOptions): Promise<PagePreview[]>;
   runPrep(task: AcceptChangesTask, opts?: RunOptions): Promise<AcceptedChanges>;
+  /** `threads` counts the pool's processes (the name the metrics and health answers use). */
   readonly stats: { threads: number; busy: number; queued: number };
   /**
-   * Starts every thread (each loads its modules, about a second from sources, so the first jobs
-   * after start-up do not pay for it) and resolves once a thread has taken work; rejects when
-   * the threads cannot load. Optional.
+   * Starts every process (each loads its modules, about a second from sources, so the first jobs
+   * after start-up do not pay for it) and resolves once they have; rejects when they cannot
+   * load. Optional.
    */
   warm(): Promise<void>;
-  /** Rejects queued work and terminates every thread. */
+  /** Rejects queued and running work and kills every process. */
   close(): Promise<void>;
 }
 
-type Result = TaskResult;
-
-// From sources the thread is thread.ts beside this file; in a bundle (`dist/main.js`) the build
-// emits it as dist/thread.js beside the bundle.
-const THREAD_URL = import.meta.url.endsWith('.ts')
-  ? new URL('./thread.ts', import.meta.url)
-  : new URL('./thread.js', import.meta.url);
+// From sources the entry is child.ts beside this file; in a bundle (`dist/main.js`) the build
+// emits it as dist/child.js beside the bundle.
+const CHILD_URL = import.meta.url.endsWith('.ts')
+  ? new URL('./child.ts', import.meta.url)
+  : new URL('./child.js', import.meta.url);
 
 const closedFailure = () =>
   new ExtractionFailure('INTERNAL', 'The preparation pool closed.', { retryable: true });
-
-/**
- * The bytes to move to the thread without copying, when they own their whole buffer. A view into
- * a larger buffer (Node's Buffer pool, a slice) must not give that buffer away: it is copied.
- */
-function movable(task: PrepTask): { task: PrepTask; buffer: ArrayBuffer } {
-  const bytes = task.bytes;
-  const whole =
-    bytes.buffer instanceof ArrayBuffer &&
-    bytes.byteOffset === 0 &&
-    bytes.byteLength === bytes.buffer.byteLength;
-  if (whole) return { task, buffer: bytes.buffer };
-  const copy = new Uint8Array(bytes);
-  return { task: { ...task, bytes: copy }, buffer: copy.buffer };
-}
 
 function failureFrom(error: {
   code: string;
@@ -123,142 +114,76 @@ function failureFrom(error: {
 const linear = (kind: PrepTask['kind'] | 'warm') => kind === 'text' || kind === 'email';
 
 /**
- * What a rejection from piscina means for the extraction. Text and messages are read in time
- * linear in their length, so such a task that overruns its deadline or the heap holds something
- * a parser cannot cope with (nesting, say): trying again would only end the same way.
+ * A process that died of its memory: V8 and libvips say so on stderr and abort (SIGABRT, or
+ * SIGTRAP/SIGILL from V8's own crash), a C++ allocation fails with bad_alloc.
  */
-function threadFailure(
-  err: unknown,
-  timedOut: number | undefined,
-  kind: PrepTask['kind'] | 'warm',
-): ExtractionFailure {
-  if (err instanceof ExtractionFailure) return err;
-  if (timedOut !== undefined) {
-    return new ExtractionFailure(
-      'TIMEOUT',
-      `Preparing the source took longer than ${timedOut} ms.`,
-      { retryable: !linear(kind) },
-    );
-  }
-  const error = err as Error & { code?: string };
-  // piscina only hands a task to a thread that has loaded its modules, so running out of
-  // memory here is the source's doing, not the thread's.
-  if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return linear(kind)
-      ? new ExtractionFailure(
-          'SOURCE_UNREADABLE',
-          'The source needs more memory to read than allowed (it nests too deeply?).',
-          { cause: err },
-        )
-      : new ExtractionFailure(
-          'SOURCE_TOO_LARGE',
-          'The source needs more memory to prepare than allowed.',
-          { cause: err },
-        );
-  }
-  return new ExtractionFailure('INTERNAL', `Preparation thread failed: ${error.message}`, {
-    retryable: true,
-    cause: err,
-  });
+function outOfMemory(ended: Extract<Ended, { how: 'died' }>): boolean {
+  return (
+    /out of memory|allocation failed|bad_alloc|failed to allocate/i.test(ended.stderr) ||
+    ended.signal === 'SIGABRT' ||
+    ended.signal === 'SIGTRAP' ||
+    ended.signal === 'SIGILL'
+  );
 }
 
-/** One submitted task: its abort switch, and whether it is known to be running. */
-interface Pending {
-  abort: AbortController;
-  running: boolean;
-}
-
-type ThreadAnswer = PrepResponse | { warm: true };
+const exitOf = (ended: { code: number | null; signal: NodeJS.Signals | null }) =>
+  ended.signal ?? `exit code ${ended.code}`;
 
 /**
- * piscina's threads plus what the service adds per task: the deadline (counted from when a
- * thread picks the task up), moving the bytes, and failures as contract codes.
+ * What a task that got no answer means for the extraction. Text and messages are read in time
+ * linear in their length, so such a task that overruns its deadline or its memory holds
+ * something a parser cannot cope with (nesting, say): trying again would only end the same way.
+ * Running out of memory is the source's doing, not the process's: a process is only given a
+ * task once it has loaded its modules.
  */
-class PrepThreads {
-  private readonly piscina: Piscina<PrepRequest & { started: MessagePort }, ThreadAnswer>;
-  private readonly pending = new Set<Pending>();
-  private nextId = 1;
-  closed = false;
-
-  constructor(size: number, maxHeapMb: number | undefined) {
-    this.piscina = new Piscina({
-      filename: THREAD_URL.href,
-      minThreads: 0,
-      maxThreads: size,
-      // Threads stay once started: loading pdf.js and sharp again costs about a second.
-      idleTimeout: Number.POSITIVE_INFINITY,
-      concurrentTasksPerWorker: 1,
-      ...(maxHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } } : {}),
-    });
-    this.piscina.on('error', (err: unknown) => this.failWaiting(err));
-  }
-
-  get stats(): PrepPool['stats'] {
-    const threads = this.piscina.threads.length;
-    const busy = Math.min(this.pending.size, threads);
-    return { threads, busy, queued: this.pending.size - busy };
-  }
-
-  /**
-   * A thread that dies before it is ready (it could not load its modules) fails no task of
-   * piscina's, which stops spawning threads that die that way: fail what waits instead.
-   */
-  private failWaiting(err: unknown): void {
-    const failure = new ExtractionFailure(
-      'INTERNAL',
-      `Preparation thread failed: ${(err as Error).message}`,
-      { retryable: true, cause: err },
-    );
-    for (const entry of this.pending) if (!entry.running) entry.abort.abort(failure);
-  }
-
-  async submit(task: PrepTask | 'warm', timeoutMs: number): Promise<ThreadAnswer> {
-    if (this.closed) throw closedFailure();
-    const entry: Pending = { abort: new AbortController(), running: false };
-    const { port1, port2 } = new MessageChannel();
-    let timer: NodeJS.Timeout | undefined;
-    let timedOut: number | undefined;
-    // The deadline runs from the moment a thread starts the task, not while it waits its turn.
-    port1.once('message', () => {
-      entry.running = true;
-      timer = setTimeout(() => {
-        timedOut = timeoutMs;
-        entry.abort.abort();
-      }, timeoutMs);
-    });
-    port1.unref();
-    const moved = task === 'warm' ? undefined : movable(task);
-    this.pending.add(entry);
-    try {
-      return await this.piscina.run(
-        { id: this.nextId++, task: moved?.task ?? 'warm', started: port2 },
-        {
-          signal: entry.abort.signal,
-          transferList: moved ? [port2, moved.buffer] : [port2],
-        },
+export function endedFailure(ended: Ended, kind: PrepTask['kind'] | 'warm'): ExtractionFailure {
+  switch (ended.how) {
+    case 'closed':
+      return closedFailure();
+    case 'timeout':
+      return new ExtractionFailure(
+        'TIMEOUT',
+        `Preparing the source took longer than ${ended.ms} ms.`,
+        { retryable: !linear(kind) },
       );
-    } catch (err) {
-      // Memory owned by native code (sharp's output, for one) cannot be moved: runPrep copies it.
-      if (err instanceof Error && err.name === 'DataCloneError') throw err;
-      const reason: unknown = entry.abort.signal.reason;
-      throw threadFailure(
-        reason instanceof ExtractionFailure ? reason : err,
-        timedOut,
-        task === 'warm' ? 'warm' : task.kind,
+    case 'load-failed':
+      return new ExtractionFailure(
+        'INTERNAL',
+        `Preparation process failed to start (${exitOf(ended)}): ${ended.stderr.slice(-500)}`,
+        { retryable: true },
       );
-    } finally {
-      clearTimeout(timer);
-      port1.close();
-      this.pending.delete(entry);
-    }
+    case 'died':
+      if (!outOfMemory(ended)) {
+        return new ExtractionFailure('INTERNAL', `Preparation process died (${exitOf(ended)}).`, {
+          retryable: true,
+        });
+      }
+      return linear(kind)
+        ? new ExtractionFailure(
+            'SOURCE_UNREADABLE',
+            'The source needs more memory to read than allowed (it nests too deeply?).',
+          )
+        : new ExtractionFailure(
+            'SOURCE_TOO_LARGE',
+            'The source needs more memory to prepare than allowed.',
+          );
   }
+}
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    for (const entry of this.pending) entry.abort.abort(closedFailure());
-    await this.piscina.destroy();
-  }
+/** `prlimit` and its bound, or nothing when the pool runs unbounded. */
+function memoryPrefix(maxMemoryMb: number | undefined): string[] {
+  if (!maxMemoryMb) return [];
+  const prlimit = requireSystemTool(
+    'prlimit',
+    '(util-linux) to bound the preparation processes’ memory (PREP_MEMORY_MB=0 runs them unbounded)',
+  );
+  return [prlimit, `--data=${maxMemoryMb * 1024 * 1024}`, '--'];
+}
+
+/** The parent's flags (its TypeScript transform), less a heap cap of its own, plus the pool's. */
+function childExecArgv(maxHeapMb: number | undefined): string[] {
+  const inherited = process.execArgv.filter((arg) => !arg.startsWith('--max-old-space-size'));
+  return maxHeapMb ? [...inherited, `--max-old-space-size=${maxHeapMb}`] : inherited;
 }
 
 export function createPrepPool(options: PrepPoolOptions): PrepPool {
@@ -266,14 +191,26 @@ export function createPrepPool(options: PrepPoolOptions): PrepPool {
   if (options.maxHeapMb !== undefined && options.maxHeapMb < 8) {
     throw new RangeError('maxHeapMb must be at least 8: V8 aborts the process below that.');
   }
-  const threads = new PrepThreads(size, options.maxHeapMb);
+  const processes = new PrepProcesses({
+    size,
+    entry: CHILD_URL,
+    prefix: memoryPrefix(options.maxMemoryMb),
+    execArgv: childExecArgv(options.maxHeapMb),
+  });
 
-  async function runPrep(task: PrepTask, opts: RunOptions = {}): Promise<Result> {
-    const timeoutMs = opts.timeoutMs ?? options.taskTimeoutMs;
-    const response = (await threads.submit(task, timeoutMs).catch((err: unknown) => {
-      if (!(err instanceof Error && err.name === 'DataCloneError')) throw err;
-      return threads.submit({ ...task, bytes: new Uint8Array(task.bytes) }, timeoutMs);
-    })) as PrepResponse;
+  async function submit(task: PrepTask | 'warm', timeoutMs: number) {
+    try {
+      return await processes.submit(task, timeoutMs);
+    } catch (err) {
+      if (err instanceof TaskEnded) {
+        throw endedFailure(err.ended, task === 'warm' ? 'warm' : task.kind);
+      }
+      throw err;
+    }
+  }
+
+  async function runPrep(task: PrepTask, opts: RunOptions = {}): Promise<TaskResult> {
+    const response = (await submit(task, opts.timeoutMs ?? options.taskTimeoutMs)) as PrepResponse;
     if (!response.ok) throw failureFrom(response.error);
     return response.result;
   }
@@ -281,20 +218,22 @@ export function createPrepPool(options: PrepPoolOptions): PrepPool {
   return {
     runPrep: runPrep as PrepPool['runPrep'],
     get stats() {
-      return threads.stats;
+      const { processes: threads, pending } = processes.stats;
+      const busy = Math.min(pending, threads);
+      return { threads, busy, queued: pending - busy };
     },
     async warm() {
       try {
         await Promise.all(
-          Array.from({ length: size }, () => threads.submit('warm', options.taskTimeoutMs)),
+          Array.from({ length: size }, () => submit('warm', options.taskTimeoutMs)),
         );
       } catch (err) {
         // A worker stopped right after it started closes the pool while it warms: nothing
         // failed, so there is nothing to report.
-        if (threads.closed) return;
+        if (processes.closed) return;
         throw err;
       }
     },
-    close: () => threads.close(),
+    close: () => processes.close(),
   };
 }

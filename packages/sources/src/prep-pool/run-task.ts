@@ -56,34 +56,46 @@ function isStackOverflow(err: unknown): boolean {
   return err instanceof RangeError && /call stack/i.test(err.message);
 }
 
-/** Runs one request and answers it; never throws, so the thread survives a bad source. */
+/**
+ * An allocation the process's memory bound refused where the code asking could be told (a Buffer
+ * or typed array: V8's RangeError; libvips: its own message): the source needs more memory to
+ * prepare than allowed. Allocations that cannot be refused that way end the process instead
+ * (pool.ts reads that as the same).
+ */
+function isOutOfMemory(err: unknown): boolean {
+  return (
+    err instanceof Error &&
+    /array buffer allocation failed|failed to allocate memory|out of memory/i.test(err.message)
+  );
+}
+
+/** What a preparation that threw answers: its contract code, or INTERNAL (retried). */
+export function failedResponse(id: number, err: unknown): PrepResponse {
+  const failure = (code: string, message: string, retryable: boolean): PrepResponse => ({
+    id,
+    ok: false,
+    error: { code, message, retryable },
+  });
+  if (err instanceof ExtractionFailure) return failure(err.code, err.message, err.retryable);
+  if (isStackOverflow(err)) {
+    return failure('SOURCE_UNREADABLE', 'The source nests too deeply to be read.', false);
+  }
+  if (isOutOfMemory(err)) {
+    return failure(
+      'SOURCE_TOO_LARGE',
+      'The source needs more memory to prepare than allowed.',
+      false,
+    );
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return failure('INTERNAL', `Preparation failed: ${message}`, true);
+}
+
+/** Runs one request and answers it; never throws, so the process survives a bad source. */
 export async function answer(id: number, task: PrepTask): Promise<PrepResponse> {
   try {
     return { id, ok: true, result: await runTask(task) };
   } catch (err) {
-    if (err instanceof ExtractionFailure) {
-      return {
-        id,
-        ok: false,
-        error: { code: err.code, message: err.message, retryable: err.retryable },
-      };
-    }
-    if (isStackOverflow(err)) {
-      return {
-        id,
-        ok: false,
-        error: {
-          code: 'SOURCE_UNREADABLE',
-          message: 'The source nests too deeply to be read.',
-          retryable: false,
-        },
-      };
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    return {
-      id,
-      ok: false,
-      error: { code: 'INTERNAL', message: `Preparation failed: ${message}`, retryable: true },
-    };
+    return failedResponse(id, err);
   }
 }

@@ -74,7 +74,7 @@ export type PrepResult<T extends PrepTask> = T extends PdfTask
             ? AcceptedChanges
             : PreparedSource;
 
-/** What a task answers, whichever it is: the pool and the thread name it alike. */
+/** What a task answers, whichever it is: the pool and its processes name it alike. */
 export type TaskResult =
   | PreparedSource
   | PreparedPdf
@@ -84,13 +84,13 @@ export type TaskResult =
   | SpreadsheetResult
   | AcceptedChanges;
 
-/** main → thread; 'warm' only loads the thread's modules. */
+/** pool → process; `warm` only waits for the process to have loaded its modules. */
 export interface PrepRequest {
   id: number;
   task: PrepTask | 'warm';
 }
 
-/** thread → main: failures travel as plain data so their contract code survives the hop. */
+/** process → pool: failures travel as plain data so their contract code survives the hop. */
 export type PrepResponse =
   | { id: number; ok: true; result: TaskResult }
   | { id: number; ok: false; error: { code: string; message: string; retryable: boolean } };
