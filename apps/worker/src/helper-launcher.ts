@@ -1,0 +1,57 @@
+/**
+ * The worker container's first process (docs/security.md#the-helper-launcher): root, it starts
+ * the worker as `--worker` (the image's `node`) with no capabilities and no way to gain any,
+ * and then does only the switch the worker cannot: Chromium as `--browser`, LibreOffice as one
+ * of `--converters`, on the worker's request over a socket only the worker may reach. The
+ * worker, which parses every hostile file in-process, is never root.
+ *
+ *   node dist/helper-launcher.js --worker=node --browser=xt-browser \
+ *     --converters=xt-converter-0,xt-converter-1 -- node dist/main.js
+ */
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { lookupUser, startHelperLauncher, workerCommand } from '@xt/sources';
+import { processEnvironment } from './config.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    worker: { type: 'string', default: 'node' },
+    browser: { type: 'string', default: 'xt-browser' },
+    converters: { type: 'string', default: 'xt-converter' },
+    chromium: { type: 'string', default: '/usr/bin/chromium' },
+    soffice: { type: 'string', default: '/usr/bin/soffice' },
+  },
+});
+if (process.getuid?.() !== 0 || positionals.length === 0) {
+  console.error('helper-launcher: run as root, with the worker command after --');
+  process.exit(2);
+}
+const converters = values.converters.split(',').map((name) => name.trim());
+const launcher = await startHelperLauncher({
+  dir: path.join(os.tmpdir(), `xt-launcher-${process.pid}`),
+  worker: values.worker,
+  programs: {
+    chromium: { path: values.chromium, users: [values.browser], profile: true },
+    soffice: { path: values.soffice, users: converters },
+    // The converter's probe for namespaces, and its clean-up as the user that filled a folder.
+    true: { path: '/usr/bin/true', users: converters },
+    rm: { path: '/usr/bin/rm', users: converters },
+  },
+});
+const [command = '', ...args] = workerCommand(
+  await lookupUser(values.worker, '--worker'),
+  positionals,
+);
+const worker = spawn(command, args, {
+  stdio: 'inherit',
+  env: { ...processEnvironment(), HELPER_LAUNCHER: launcher.socket },
+});
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.kill(signal));
+worker.once('exit', (code, signal) => {
+  void launcher
+    .close()
+    .then(() => process.exit(code ?? (signal ? 128 + os.constants.signals[signal] : 1)));
+});
