@@ -287,8 +287,9 @@ export function opsPort(config: WorkerConfig): number | undefined {
 }
 
 /**
- * The process's environment as it is, for the one consumer that filters it itself: Chromium's
- * launch, which passes on only harmless variables (sources/webpage/browser/environment.ts).
+ * The process's environment as it is, for the consumers that filter it themselves: Chromium's
+ * launch, which passes on only harmless variables (sources/webpage/browser/environment.ts), and
+ * the helper launcher, which hands it to the worker it starts.
  */
 export function processEnvironment(): Readonly<Record<string, string | undefined>> {
   return { ...process.env };

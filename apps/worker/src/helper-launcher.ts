@@ -1,12 +1,12 @@
 /**
  * The worker container's first process (docs/security.md#the-helper-launcher): root, it starts
  * the worker as `--worker` (the image's `node`) with no capabilities and no way to gain any,
- * and then does only the switch the worker cannot: Chromium as `--browser`, LibreOffice as one
- * of `--converters`, on the worker's request over a socket only the worker may reach. The
- * worker, which parses every hostile file in-process, is never root.
+ * and then does only the switch the worker cannot: Chromium (CHROMIUM_PATH) as BROWSER_USER,
+ * LibreOffice (CONVERTER_PATH) as one of CONVERTER_USER's users, on the worker's request over a
+ * socket only the worker may reach. The worker, which parses every hostile file in-process, is
+ * never root.
  *
- *   node dist/helper-launcher.js --worker=node --browser=xt-browser \
- *     --converters=xt-converter-0,xt-converter-1 -- node dist/main.js
+ *   node dist/helper-launcher.js --worker=node -- node dist/main.js
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
@@ -19,23 +19,22 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     worker: { type: 'string', default: 'node' },
-    browser: { type: 'string', default: 'xt-browser' },
-    converters: { type: 'string', default: 'xt-converter' },
-    chromium: { type: 'string', default: '/usr/bin/chromium' },
-    soffice: { type: 'string', default: '/usr/bin/soffice' },
   },
 });
+// The worker's own settings: the launcher allows exactly what the worker will ask for.
+const env = processEnvironment();
 if (process.getuid?.() !== 0 || positionals.length === 0) {
   console.error('helper-launcher: run as root, with the worker command after --');
   process.exit(2);
 }
-const converters = values.converters.split(',').map((name) => name.trim());
+const converters = (env.CONVERTER_USER ?? 'nobody').split(',').map((name) => name.trim());
+const browser = env.BROWSER_USER ?? 'nobody';
 const launcher = await startHelperLauncher({
   dir: path.join(os.tmpdir(), `xt-launcher-${process.pid}`),
   worker: values.worker,
   programs: {
-    chromium: { path: values.chromium, users: [values.browser], profile: true },
-    soffice: { path: values.soffice, users: converters },
+    chromium: { path: env.CHROMIUM_PATH ?? '/usr/bin/chromium', users: [browser], profile: true },
+    soffice: { path: env.CONVERTER_PATH ?? '/usr/bin/soffice', users: converters },
     // The converter's probe for namespaces, and its clean-up as the user that filled a folder.
     true: { path: '/usr/bin/true', users: converters },
     rm: { path: '/usr/bin/rm', users: converters },
@@ -47,7 +46,7 @@ const [command = '', ...args] = workerCommand(
 );
 const worker = spawn(command, args, {
   stdio: 'inherit',
-  env: { ...processEnvironment(), HELPER_LAUNCHER: launcher.socket },
+  env: { ...env, HELPER_LAUNCHER: launcher.socket },
 });
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.kill(signal));
 worker.once('exit', (code, signal) => {

@@ -5,9 +5,8 @@ import { REPO_ROOT, TS_NODE_ARGS } from './processes.ts';
 const run = promisify(execFile);
 
 /**
- * The capabilities docker-compose.yml leaves a worker container (`cap_drop: [ALL]`, then these
- * in `cap_add`): its worker is root there only to start Chromium and LibreOffice as users of
- * their own. Keep the two lists the same.
+ * The capabilities a worker started as root needs to start Chromium and LibreOffice as users of
+ * their own itself (`npm start` as root, a container run so without the helper launcher).
  */
 export const CONTAINER_WORKER_CAPABILITIES = [
   'chown',
@@ -17,6 +16,14 @@ export const CONTAINER_WORKER_CAPABILITIES = [
   'setgid',
   'setuid',
 ] as const;
+
+/**
+ * The capabilities docker-compose.yml leaves a worker container (`cap_drop: [ALL]`, then these
+ * in `cap_add`): root there is the helper launcher's alone, which switches users, hands
+ * Chromium its profile and the worker its socket's folder, and kills helpers. Keep the two
+ * lists the same.
+ */
+export const CONTAINER_LAUNCHER_CAPABILITIES = ['chown', 'kill', 'setgid', 'setuid'] as const;
 
 /**
  * Root holding only `capabilities` and no way to gain more, as a container's root: setpriv

@@ -10,7 +10,14 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runModuleAs } from '@xt/testkit';
+import {
+  asContainerRoot,
+  asUnprivileged,
+  CONTAINER_LAUNCHER_CAPABILITIES,
+  REPO_ROOT,
+  runModuleAs,
+  TS_NODE_ARGS,
+} from '@xt/testkit';
 import { flatTextDocument, officeFile } from '@xt/testkit/fixtures';
 import { lookupUser, type SystemUser } from '../system-user.ts';
 import { launcherCommand } from './command.ts';
@@ -125,6 +132,18 @@ describe.runIf(asRoot)('the helper launcher', () => {
         stderr: `helper launcher refused: ${why}\n`,
       });
     }
+  });
+
+  it('lets no one but the worker connect: a helper user may not have helpers started', async () => {
+    const browser = await lookupUser(BROWSER, 'test');
+    const answer = await runModuleAs(
+      asUnprivileged(browser.uid, browser.gid),
+      `import net from 'node:net';
+       net.connect(${JSON.stringify(launcher.socket)})
+         .on('connect', () => { console.log('connected'); process.exit(0); })
+         .on('error', (err) => console.log(err.code));`,
+    );
+    expect(answer).toBe('EACCES');
   });
 
   it('kills the helper’s process group when its client goes', async () => {
@@ -257,5 +276,62 @@ printf '%%PDF- uid=%s other=%s' "$me" "$seen" > "$out/source.pdf"
     } finally {
       await second.close();
     }
+  });
+
+  it('starts the worker unprivileged from the container’s root, with only compose’s capabilities, and serves it', async () => {
+    const docx = path.join(dir, 'e2e.docx');
+    await writeFile(
+      docx,
+      await officeFile(flatTextDocument({ paragraphs: ['Through the launcher'] }), 'docx'),
+      { mode: 0o644 },
+    );
+    const code = `import { readFile } from 'node:fs/promises';
+      const { createDocumentConverter } = await import(${JSON.stringify(here('../../document/converter/converter.ts'))});
+      const { ChromiumLauncher } = await import(${JSON.stringify(here('../../webpage/browser/launcher.ts'))});
+      const launcher = process.env.HELPER_LAUNCHER;
+      const c = createDocumentConverter({ launcher, user: process.env.CONVERTER_USER,
+        memoryMb: 3072, timeoutMs: 120000, concurrency: 1, environment: {} });
+      const pdf = await c.convertToPdf(await readFile(${JSON.stringify(docx)}), 'docx');
+      const l = await ChromiumLauncher.create({ launcher, user: process.env.BROWSER_USER, environment: {} });
+      const browser = await l.launch({ headless: true, args: ['--disable-gpu'] });
+      const page = await browser.newPage();
+      await page.setContent('<p>served</p>');
+      const text = await page.textContent('p');
+      await browser.close();
+      await l.dispose();
+      const caps = (await readFile('/proc/self/status', 'utf8')).match(/^CapEff:\\s+(\\w+)/m)[1];
+      console.log(JSON.stringify({ uid: process.getuid(), caps, pdf: pdf.subarray(0, 5).toString(), text, sandbox: l.isolation.sandbox }));`;
+    const [command = '', ...args] = [
+      ...asContainerRoot(CONTAINER_LAUNCHER_CAPABILITIES),
+      process.execPath,
+      ...TS_NODE_ARGS,
+      path.join(REPO_ROOT, 'apps/worker/src/helper-launcher.ts'),
+      `--worker=${WORKER}`,
+      '--',
+      process.execPath,
+      ...TS_NODE_ARGS,
+      '--input-type=module',
+      '--eval',
+      code,
+    ];
+    const stdout = execFileSync(command, args, {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 240_000,
+      env: {
+        ...process.env,
+        HOME: '/tmp',
+        BROWSER_USER: BROWSER,
+        CONVERTER_USER: CONVERTERS.join(','),
+        CHROMIUM_PATH: CHROMIUM,
+      },
+    });
+    expect(JSON.parse(stdout.trim().split('\n').pop() ?? '')).toEqual({
+      uid: worker.uid,
+      caps: '0000000000000000',
+      pdf: '%PDF-',
+      text: 'served',
+      sandbox: 'on',
+    });
   });
 });

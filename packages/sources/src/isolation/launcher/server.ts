@@ -33,9 +33,9 @@ export interface AllowedProgram {
 }
 
 export interface LauncherOptions {
-  /** The directory the socket is made in: made here, the worker's alone (0700). */
+  /** The directory the socket is made in (root's, 0711); the socket is the worker's alone. */
   dir: string;
-  /** The worker (a user name): the socket's directory is handed to it, and to no one else. */
+  /** The worker (a user name): the socket is handed to it, and to no one else. */
   worker: string;
   programs: Readonly<Record<string, AllowedProgram>>;
   /** Tests watch helpers start and end; the launcher itself needs neither. */
@@ -80,9 +80,9 @@ export async function startHelperLauncher(opts: LauncherOptions): Promise<Helper
   const prlimit = requireSystemTool('prlimit', '(util-linux) to bound helpers');
   const unshare = requireSystemTool('unshare', '(util-linux) to isolate helpers');
   const rmTool = requireSystemTool('rm', 'to remove browser profiles');
-  await mkdir(opts.dir, { recursive: true, mode: 0o700 });
-  await chown(opts.dir, worker.uid, worker.gid);
-  await chmod(opts.dir, 0o700);
+  // Root's, that only root may change: root without DAC_OVERRIDE may not enter the worker's.
+  await mkdir(opts.dir, { recursive: true, mode: 0o711 });
+  await chmod(opts.dir, 0o711);
   const socket = path.join(opts.dir, 'launcher.sock');
   await rm(socket, { force: true });
   // Root's, passable by all (0711): each profile inside is its user's alone.
@@ -222,8 +222,11 @@ export async function startHelperLauncher(opts: LauncherOptions): Promise<Helper
     server.once('error', reject);
     server.listen(socket, resolve);
   });
-  // The directory (0700, the worker's) is what keeps others out; the socket itself is open.
-  await chmod(socket, 0o777);
+  // Only the worker may connect (connecting takes write permission), not a helper user: a
+  // compromised renderer must not have converters started. Mode first: root without FOWNER
+  // may not change a file that is no longer its own.
+  await chmod(socket, 0o600);
+  await chown(socket, worker.uid, worker.gid);
   return {
     socket,
     async close() {
