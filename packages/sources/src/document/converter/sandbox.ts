@@ -81,7 +81,7 @@ export const firstLine = (err: unknown) =>
 type Namespaces =
   { args: string[]; asTheUser: boolean; sharedProc?: string | undefined } | { reason: string };
 
-export const SPACES = ['--net', '--pid', '--fork', '--kill-child'];
+const SPACES = ['--net', '--pid', '--fork', '--kill-child'];
 /**
  * A mount namespace with a /proc of the PID namespace's own: the converter sees only its own
  * processes. Tried first; a seccomp profile that refuses `mount` (Docker's, without
