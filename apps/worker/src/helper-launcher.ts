@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { lookupUser, startHelperLauncher, workerCommand } from '@xt/sources';
+import { lookupUser, startHelperLauncher, workerCommand } from '@xt/sources/launcher';
 import { processEnvironment } from './config.ts';
 
 const { values, positionals } = parseArgs({

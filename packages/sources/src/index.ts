@@ -38,5 +38,3 @@ export {
   type ContentId,
   type PreparationStore,
 } from './preparations.ts';
-export { startHelperLauncher, workerCommand } from './isolation/launcher/server.ts';
-export { lookupUser } from './isolation/system-user.ts';

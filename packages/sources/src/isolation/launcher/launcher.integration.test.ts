@@ -36,7 +36,7 @@ function ensureUsers(): void {
   for (const name of [WORKER, BROWSER, ...CONVERTERS])
     if (!existsSync('/usr/sbin/useradd') || spawnOk('id', [name])) continue;
     else
-      execFileSync('useradd', [
+      execFileSync('/usr/sbin/useradd', [
         '--system',
         '--user-group',
         '--no-create-home',
@@ -44,7 +44,7 @@ function ensureUsers(): void {
         '/usr/sbin/nologin',
         name,
       ]);
-  execFileSync('usermod', ['-a', '-G', CONVERTERS.join(','), WORKER]);
+  execFileSync('/usr/sbin/usermod', ['-a', '-G', CONVERTERS.join(','), WORKER]);
 }
 function spawnOk(command: string, args: string[]): boolean {
   try {
@@ -229,7 +229,7 @@ describe.runIf(asRoot)('the helper launcher', () => {
     // A converter that waits for the other, then tries to read the other's document: what it
     // finds, and who it ran as, is its "PDF".
     const barrier = path.join(dir, 'barrier');
-    execFileSync('install', ['-d', '-m', '1777', barrier]);
+    execFileSync('/usr/bin/install', ['-d', '-m', '1777', barrier]);
     const fake = path.join(dir, 'fake-soffice');
     await writeFile(
       fake,
