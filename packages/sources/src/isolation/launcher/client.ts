@@ -15,9 +15,12 @@ const base = JSON.parse(json) as Pick<HelperRequest, 'program' | 'user'> & Parti
 const request: HelperRequest = {
   ...base,
   args: [...(base.args ?? []), ...extra],
-  env: Object.fromEntries(
-    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
-  ),
+  env: {
+    ...Object.fromEntries(
+      Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+    ),
+    ...base.env,
+  },
 };
 
 const conn = net.connect(socket);

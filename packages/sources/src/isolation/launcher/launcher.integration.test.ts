@@ -82,6 +82,7 @@ describe.runIf(asRoot)('the helper launcher', () => {
         rm: { path: '/usr/bin/rm', users: CONVERTERS },
         id: { path: '/usr/bin/id', users: [CONVERTERS[0]!] },
         sleep: { path: '/usr/bin/sleep', users: [CONVERTERS[0]!] },
+        env: { path: '/usr/bin/env', users: [CONVERTERS[0]!] },
       },
       onSpawn: (pid, request) => {
         spawned.set(pid, request);
@@ -112,6 +113,17 @@ describe.runIf(asRoot)('the helper launcher', () => {
     expect(answer).toEqual({ status: 0, stdout: `${converter.uid}\n`, stderr: '' });
   });
 
+  it('gives the helper the environment asked for and nothing of its own', async () => {
+    const answer = JSON.parse(
+      await asWorker(
+        `import { execFile } from 'node:child_process';
+         const [command, ...args] = ${JSON.stringify(launcherCommand(launcher.socket, { program: 'env', user: CONVERTERS[0]! }))};
+         execFile(command, args, { env: { ONLY: 'this' } }, (err, stdout) => console.log(JSON.stringify(stdout)));`,
+      ),
+    ) as string;
+    expect(answer).toBe('ONLY=this\n');
+  });
+
   it('refuses a program not on its list, a user not allowed for it, and root', async () => {
     for (const [request, why] of [
       [
@@ -123,6 +135,10 @@ describe.runIf(asRoot)('the helper launcher', () => {
       [
         { program: 'id', user: CONVERTERS[0]!, unshare: ['--user', '--wd=/'] },
         'unshare --wd=/ is not allowed',
+      ],
+      [
+        { program: 'id', user: CONVERTERS[0]!, env: { 'LD_PRELOAD=x BASH_ENV': 'y' } },
+        '"LD_PRELOAD=x BASH_ENV" is not a variable\'s name',
       ],
     ] satisfies [Parameters<typeof launcherCommand>[1], string][]) {
       const answer = await ask(request);

@@ -80,6 +80,7 @@ export async function startHelperLauncher(opts: LauncherOptions): Promise<Helper
   const prlimit = requireSystemTool('prlimit', '(util-linux) to bound helpers');
   const unshare = requireSystemTool('unshare', '(util-linux) to isolate helpers');
   const rmTool = requireSystemTool('rm', 'to remove browser profiles');
+  const envTool = requireSystemTool('env', 'to give helpers their environment');
   // Root's, that only root may change: root without DAC_OVERRIDE may not enter the worker's.
   await mkdir(opts.dir, { recursive: true, mode: 0o711 });
   await chmod(opts.dir, 0o711);
@@ -96,6 +97,8 @@ export async function startHelperLauncher(opts: LauncherOptions): Promise<Helper
     if (!program.users.includes(r.user)) return `${r.program} is not started as ${r.user}`;
     const flag = r.unshare?.find((f) => !UNSHARE_FLAGS.has(f));
     if (flag !== undefined) return `unshare ${flag} is not allowed`;
+    const name = Object.keys(r.env).find((key) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(key));
+    if (name !== undefined) return `${JSON.stringify(name)} is not a variable's name`;
     return undefined;
   };
 
@@ -112,8 +115,13 @@ export async function startHelperLauncher(opts: LauncherOptions): Promise<Helper
       args = args.map((a) => (a.startsWith('--user-data-dir=') ? `--user-data-dir=${profile}` : a));
       env.HOME = profile;
     }
+    // The environment is set by `env -i` after the switch, never given to setpriv: root's
+    // setpriv would honour LD_PRELOAD and the like from it, a compromised worker's way to root.
     const argv = [
       ...asUserCommand(user),
+      envTool,
+      '-i',
+      ...Object.entries(env).map(([key, value]) => `${key}=${value}`),
       ...(r.limits
         ? [prlimit, `--as=${r.limits.addressSpace}`, `--fsize=${r.limits.fileSize}`, '--']
         : []),
@@ -123,7 +131,7 @@ export async function startHelperLauncher(opts: LauncherOptions): Promise<Helper
     ];
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: '/',
-      env,
+      env: {},
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe', ...(r.pipes ? (['pipe', 'pipe'] as const) : [])],
     });
@@ -156,14 +164,15 @@ export async function startHelperLauncher(opts: LauncherOptions): Promise<Helper
       if (child.pid !== undefined) opts.onExit?.(child.pid, exit);
       // The profile was the user's to fill: emptied as the user, so no link it planted is
       // followed by root; its directory, in root's, is then removed without recursion.
+      // Nothing of the launcher's environment (the worker's secrets) goes with it.
       if (profile)
-        void run(asUserCommand(user)[0]!, [
-          ...asUserCommand(user).slice(1),
-          rmTool,
-          '-rf',
-          '--',
-          profile,
-        ])
+        void run(
+          asUserCommand(user)[0]!,
+          [...asUserCommand(user).slice(1), rmTool, '-rf', '--', profile],
+          {
+            env: {},
+          },
+        )
           .catch(() => undefined)
           .then(() => rmdir(profile).catch(() => undefined));
     });
