@@ -350,4 +350,39 @@ printf '%%PDF- uid=%s other=%s' "$me" "$seen" > "$out/source.pdf"
       sandbox: 'on',
     });
   });
+
+  it('hands SIGTERM to the worker it started and exits as the worker did', async () => {
+    const launcherProcess = spawn(
+      process.execPath,
+      [
+        ...TS_NODE_ARGS,
+        path.join(REPO_ROOT, 'apps/worker/src/helper-launcher.ts'),
+        `--worker=${WORKER}`,
+        '--',
+        process.execPath,
+        '-e',
+        `process.on('SIGTERM', () => { console.log('drained'); process.exit(3); });
+         console.log('ready'); setInterval(() => undefined, 60_000);`,
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, CONVERTER_USER: CONVERTERS.join(','), BROWSER_USER: BROWSER },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let output = '';
+    const ready = new Promise<void>((resolve) =>
+      launcherProcess.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('ready')) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) =>
+      launcherProcess.once('exit', (code) => resolve(code)),
+    );
+    await ready;
+    launcherProcess.kill('SIGTERM');
+    expect(await exited).toBe(3);
+    expect(output).toBe('ready\ndrained\n');
+  });
 });
