@@ -19,6 +19,7 @@ import {
   TS_NODE_ARGS,
 } from '@xt/testkit';
 import { flatTextDocument, officeFile } from '@xt/testkit/fixtures';
+import { createDocumentConverter } from '../../document/converter/converter.ts';
 import { lookupUser, type SystemUser } from '../system-user.ts';
 import { launcherCommand } from './command.ts';
 import type { HelperExit, HelperRequest } from './protocol.ts';
@@ -65,6 +66,35 @@ let nextSpawn: ((pid: number) => void) | undefined;
 
 /** Runs `code` (an ES module) as the worker, with its groups and no capabilities. */
 const asWorker = (code: string) => runModuleAs(workerCommand(worker, []), code, process.env);
+
+/**
+ * A stand-in for LibreOffice that waits until another conversion has started, then tries to read
+ * that one's document: who it ran as, and whether it could, is its "PDF".
+ */
+async function nosyConverter(name: string): Promise<string> {
+  const barrier = path.join(dir, `barrier-${name}`);
+  execFileSync('/usr/bin/install', ['-d', '-m', '1777', barrier]);
+  const fake = path.join(dir, `nosy-soffice-${name}`);
+  await writeFile(
+    fake,
+    `#!/bin/sh
+for arg do
+  case $prev in --outdir) out=$arg ;; esac
+  prev=$arg
+done
+input=$prev
+me=$(id -u)
+echo "$input" > ${barrier}/$me
+while [ "$(ls ${barrier} | wc -l)" -lt 2 ]; do sleep 0.05; done
+other=$(cat $(ls -d ${barrier}/* | grep -v "/$me$"))
+if cat "$other" > /dev/null 2>&1; then seen=read; else seen=denied; fi
+mkdir -p "$out"
+printf '%%PDF- uid=%s other=%s' "$me" "$seen" > "$out/source.pdf"
+`,
+    { mode: 0o755 },
+  );
+  return fake;
+}
 
 describe.runIf(asRoot)('the helper launcher', () => {
   beforeAll(async () => {
@@ -242,29 +272,7 @@ describe.runIf(asRoot)('the helper launcher', () => {
   });
 
   it('runs conversions at once as different users, neither able to read the other’s files', async () => {
-    // A converter that waits for the other, then tries to read the other's document: what it
-    // finds, and who it ran as, is its "PDF".
-    const barrier = path.join(dir, 'barrier');
-    execFileSync('/usr/bin/install', ['-d', '-m', '1777', barrier]);
-    const fake = path.join(dir, 'fake-soffice');
-    await writeFile(
-      fake,
-      `#!/bin/sh
-for arg do
-  case $prev in --outdir) out=$arg ;; esac
-  prev=$arg
-done
-input=$prev
-me=$(id -u)
-echo "$input" > ${barrier}/$me
-while [ "$(ls ${barrier} | wc -l)" -lt 2 ]; do sleep 0.05; done
-other=$(cat $(ls -d ${barrier}/* | grep -v "/$me$"))
-if cat "$other" > /dev/null 2>&1; then seen=read; else seen=denied; fi
-mkdir -p "$out"
-printf '%%PDF- uid=%s other=%s' "$me" "$seen" > "$out/source.pdf"
-`,
-      { mode: 0o755 },
-    );
+    const fake = await nosyConverter('launched');
     const second = await startHelperLauncher({
       dir: path.join(dir, 'socket-2'),
       worker: WORKER,
@@ -292,6 +300,24 @@ printf '%%PDF- uid=%s other=%s' "$me" "$seen" > "$out/source.pdf"
     } finally {
       await second.close();
     }
+  });
+
+  it('runs conversions at once as different users from a root worker without it too', async () => {
+    const converter = createDocumentConverter({
+      executable: await nosyConverter('root'),
+      user: CONVERTERS.join(','),
+      memoryMb: 512,
+      timeoutMs: 60_000,
+      concurrency: 2,
+      environment: {},
+    });
+    const pdfs = await Promise.all(
+      [1, 2].map(() => converter.convertToPdf(Buffer.from('PK'), 'docx')),
+    );
+    const uids = await Promise.all(CONVERTERS.map(async (n) => (await lookupUser(n, 'test')).uid));
+    expect(pdfs.map((pdf) => pdf.toString()).sort()).toEqual(
+      uids.map((uid) => `%PDF- uid=${uid} other=denied`).sort(),
+    );
   });
 
   it('starts the worker unprivileged from the container’s root, with only compose’s capabilities, and serves it', async () => {
