@@ -10,7 +10,6 @@
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { lookupUser, startHelperLauncher, workerCommand } from '@xt/sources/launcher';
 import { processEnvironment } from './config.ts';
@@ -30,7 +29,6 @@ if (process.getuid?.() !== 0 || positionals.length === 0) {
 const converters = (env.CONVERTER_USER ?? 'nobody').split(',').map((name) => name.trim());
 const browser = env.BROWSER_USER ?? 'nobody';
 const launcher = await startHelperLauncher({
-  dir: path.join(os.tmpdir(), `xt-launcher-${process.pid}`),
   worker: values.worker,
   programs: {
     chromium: { path: env.CHROMIUM_PATH ?? '/usr/bin/chromium', users: [browser], profile: true },

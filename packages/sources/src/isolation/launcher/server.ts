@@ -33,8 +33,11 @@ export interface AllowedProgram {
 }
 
 export interface LauncherOptions {
-  /** The directory the socket is made in (root's, 0711); the socket is the worker's alone. */
-  dir: string;
+  /**
+   * The directory the socket is made in (root's, 0711; the socket is the worker's alone); a
+   * fresh one in the temporary folder when absent, so no one can have made it first.
+   */
+  dir?: string;
   /** The worker (a user name): the socket is handed to it, and to no one else. */
   worker: string;
   programs: Readonly<Record<string, AllowedProgram>>;
@@ -82,9 +85,10 @@ export async function startHelperLauncher(opts: LauncherOptions): Promise<Helper
   const rmTool = requireSystemTool('rm', 'to remove browser profiles');
   const envTool = requireSystemTool('env', 'to give helpers their environment');
   // Root's, that only root may change: root without DAC_OVERRIDE may not enter the worker's.
-  await mkdir(opts.dir, { recursive: true, mode: 0o711 });
-  await chmod(opts.dir, 0o711);
-  const socket = path.join(opts.dir, 'launcher.sock');
+  const dir = opts.dir ?? (await mkdtemp(path.join(os.tmpdir(), 'xt-launcher-')));
+  await mkdir(dir, { recursive: true, mode: 0o711 });
+  await chmod(dir, 0o711);
+  const socket = path.join(dir, 'launcher.sock');
   await rm(socket, { force: true });
   // Root's, passable by all (0711): each profile inside is its user's alone.
   const profiles = await mkdtemp(path.join(os.tmpdir(), 'xt-profiles-'));
@@ -239,8 +243,9 @@ export async function startHelperLauncher(opts: LauncherOptions): Promise<Helper
   return {
     socket,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Helpers first: the server closes only once their connections have.
       for (const child of running) killGroup(child.pid);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await rmdir(profiles).catch(() => undefined);
     },
   };
