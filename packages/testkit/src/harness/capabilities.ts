@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { REPO_ROOT, TS_NODE_ARGS } from './processes.ts';
 
@@ -65,4 +65,34 @@ export async function runModuleAs(
     { cwd: REPO_ROOT, env: { ...env, HOME: '/tmp' }, timeout: 240_000, maxBuffer: 16 << 20 },
   );
   return stdout.trim().split('\n').pop() ?? '';
+}
+
+/**
+ * Users of this machine the helper launcher's tests run as: a worker (a member of each
+ * converter's group, as the image's `node` is), a browser user and two converter users.
+ */
+export const LAUNCHER_TEST_USERS = {
+  worker: 'xt-lt-worker',
+  browser: 'xt-lt-browser',
+  converters: ['xt-lt-conv-0', 'xt-lt-conv-1'],
+} as const;
+
+/** Makes LAUNCHER_TEST_USERS where missing (system users, no home); needs root. */
+export function ensureLauncherTestUsers(): void {
+  const { worker, browser, converters } = LAUNCHER_TEST_USERS;
+  for (const name of [worker, browser, ...converters]) {
+    try {
+      execFileSync('/usr/bin/id', [name], { stdio: 'ignore' });
+    } catch {
+      execFileSync('/usr/sbin/useradd', [
+        '--system',
+        '--user-group',
+        '--no-create-home',
+        '--shell',
+        '/usr/sbin/nologin',
+        name,
+      ]);
+    }
+  }
+  execFileSync('/usr/sbin/usermod', ['--append', '--groups', converters.join(','), worker]);
 }

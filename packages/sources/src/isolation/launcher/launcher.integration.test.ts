@@ -11,12 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  asContainerRoot,
   asUnprivileged,
-  CONTAINER_LAUNCHER_CAPABILITIES,
-  REPO_ROOT,
+  ensureLauncherTestUsers,
+  LAUNCHER_TEST_USERS,
   runModuleAs,
-  TS_NODE_ARGS,
 } from '@xt/testkit';
 import { flatTextDocument, officeFile } from '@xt/testkit/fixtures';
 import { createDocumentConverter } from '../../document/converter/converter.ts';
@@ -27,34 +25,8 @@ import { startHelperLauncher, workerCommand, type HelperLauncher } from './serve
 
 const asRoot = process.getuid?.() === 0;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const WORKER = 'xt-lt-worker';
-const BROWSER = 'xt-lt-browser';
-const CONVERTERS = ['xt-lt-conv-0', 'xt-lt-conv-1'];
+const { worker: WORKER, browser: BROWSER, converters: CONVERTERS } = LAUNCHER_TEST_USERS;
 const here = (file: string) => new URL(file, import.meta.url).pathname;
-
-/** Made once per machine: system users with no home, the worker in each converter's group. */
-function ensureUsers(): void {
-  for (const name of [WORKER, BROWSER, ...CONVERTERS])
-    if (!existsSync('/usr/sbin/useradd') || spawnOk('id', [name])) continue;
-    else
-      execFileSync('/usr/sbin/useradd', [
-        '--system',
-        '--user-group',
-        '--no-create-home',
-        '--shell',
-        '/usr/sbin/nologin',
-        name,
-      ]);
-  execFileSync('/usr/sbin/usermod', ['-a', '-G', CONVERTERS.join(','), WORKER]);
-}
-function spawnOk(command: string, args: string[]): boolean {
-  try {
-    execFileSync(command, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let dir: string;
 let worker: SystemUser;
@@ -98,7 +70,7 @@ printf '%%PDF- uid=%s other=%s' "$me" "$seen" > "$out/source.pdf"
 
 describe.runIf(asRoot)('the helper launcher', () => {
   beforeAll(async () => {
-    ensureUsers();
+    ensureLauncherTestUsers();
     worker = await lookupUser(WORKER, 'test');
     dir = await mkdtemp(path.join(os.tmpdir(), 'xt-launcher-it-'));
     await chmod(dir, 0o755);
@@ -110,9 +82,9 @@ describe.runIf(asRoot)('the helper launcher', () => {
         soffice: { path: '/usr/bin/soffice', users: CONVERTERS },
         true: { path: '/usr/bin/true', users: CONVERTERS },
         rm: { path: '/usr/bin/rm', users: CONVERTERS },
-        id: { path: '/usr/bin/id', users: [CONVERTERS[0]!] },
-        sleep: { path: '/usr/bin/sleep', users: [CONVERTERS[0]!] },
-        env: { path: '/usr/bin/env', users: [CONVERTERS[0]!] },
+        id: { path: '/usr/bin/id', users: [CONVERTERS[0]] },
+        sleep: { path: '/usr/bin/sleep', users: [CONVERTERS[0]] },
+        env: { path: '/usr/bin/env', users: [CONVERTERS[0]] },
       },
       onSpawn: (pid, request) => {
         spawned.set(pid, request);
@@ -138,7 +110,7 @@ describe.runIf(asRoot)('the helper launcher', () => {
 
   it('runs an allow-listed program as the user asked for, from a worker that is not root', async () => {
     expect(await asWorker(`console.log(process.getuid())`)).toBe(String(worker.uid));
-    const converter = await lookupUser(CONVERTERS[0]!, 'test');
+    const converter = await lookupUser(CONVERTERS[0], 'test');
     const answer = await ask({ program: 'id', user: converter.name, args: ['-u'] });
     expect(answer).toEqual({ status: 0, stdout: `${converter.uid}\n`, stderr: '' });
   });
@@ -147,7 +119,7 @@ describe.runIf(asRoot)('the helper launcher', () => {
     const answer = JSON.parse(
       await asWorker(
         `import { execFile } from 'node:child_process';
-         const [command, ...args] = ${JSON.stringify(launcherCommand(launcher.socket, { program: 'env', user: CONVERTERS[0]! }))};
+         const [command, ...args] = ${JSON.stringify(launcherCommand(launcher.socket, { program: 'env', user: CONVERTERS[0] }))};
          execFile(command, args, { env: { ONLY: 'this' } }, (err, stdout) => console.log(JSON.stringify(stdout)));`,
       ),
     ) as string;
@@ -157,17 +129,17 @@ describe.runIf(asRoot)('the helper launcher', () => {
   it('refuses a program not on its list, a user not allowed for it, and root', async () => {
     for (const [request, why] of [
       [
-        { program: 'sh', user: CONVERTERS[0]!, args: ['-c', 'id'] },
+        { program: 'sh', user: CONVERTERS[0], args: ['-c', 'id'] },
         'sh is not a program this launcher starts',
       ],
-      [{ program: 'id', user: CONVERTERS[1]! }, `id is not started as ${CONVERTERS[1]}`],
+      [{ program: 'id', user: CONVERTERS[1] }, `id is not started as ${CONVERTERS[1]}`],
       [{ program: 'id', user: 'root' }, 'id is not started as root'],
       [
-        { program: 'id', user: CONVERTERS[0]!, unshare: ['--user', '--wd=/'] },
+        { program: 'id', user: CONVERTERS[0], unshare: ['--user', '--wd=/'] },
         'unshare --wd=/ is not allowed',
       ],
       [
-        { program: 'id', user: CONVERTERS[0]!, env: { 'LD_PRELOAD=x BASH_ENV': 'y' } },
+        { program: 'id', user: CONVERTERS[0], env: { 'LD_PRELOAD=x BASH_ENV': 'y' } },
         '"LD_PRELOAD=x BASH_ENV" is not a variable\'s name',
       ],
     ] satisfies [Parameters<typeof launcherCommand>[1], string][]) {
@@ -196,7 +168,7 @@ describe.runIf(asRoot)('the helper launcher', () => {
     const started = new Promise<number>((resolve) => (nextSpawn = resolve));
     const [command = '', ...args] = workerCommand(
       worker,
-      launcherCommand(launcher.socket, { program: 'sleep', user: CONVERTERS[0]!, args: ['600'] }),
+      launcherCommand(launcher.socket, { program: 'sleep', user: CONVERTERS[0], args: ['600'] }),
     );
     const client = spawn(command, args, { stdio: 'ignore' });
     const pid = await started;
@@ -318,97 +290,5 @@ describe.runIf(asRoot)('the helper launcher', () => {
     expect(pdfs.map((pdf) => pdf.toString()).sort()).toEqual(
       uids.map((uid) => `%PDF- uid=${uid} other=denied`).sort(),
     );
-  });
-
-  it('starts the worker unprivileged from the container’s root, with only compose’s capabilities, and serves it', async () => {
-    const docx = path.join(dir, 'e2e.docx');
-    await writeFile(
-      docx,
-      await officeFile(flatTextDocument({ paragraphs: ['Through the launcher'] }), 'docx'),
-      { mode: 0o644 },
-    );
-    const code = `import { readFile } from 'node:fs/promises';
-      const { createDocumentConverter } = await import(${JSON.stringify(here('../../document/converter/converter.ts'))});
-      const { ChromiumLauncher } = await import(${JSON.stringify(here('../../webpage/browser/launcher.ts'))});
-      const launcher = process.env.HELPER_LAUNCHER;
-      const c = createDocumentConverter({ launcher, user: process.env.CONVERTER_USER,
-        memoryMb: 3072, timeoutMs: 120000, concurrency: 1, environment: {} });
-      const pdf = await c.convertToPdf(await readFile(${JSON.stringify(docx)}), 'docx');
-      const l = await ChromiumLauncher.create({ launcher, user: process.env.BROWSER_USER, environment: {} });
-      const browser = await l.launch({ headless: true, args: ['--disable-gpu'] });
-      const page = await browser.newPage();
-      await page.setContent('<p>served</p>');
-      const text = await page.textContent('p');
-      await browser.close();
-      await l.dispose();
-      const caps = (await readFile('/proc/self/status', 'utf8')).match(/^CapEff:\\s+(\\w+)/m)[1];
-      console.log(JSON.stringify({ uid: process.getuid(), caps, pdf: pdf.subarray(0, 5).toString(), text, sandbox: l.isolation.sandbox }));`;
-    const [command = '', ...args] = [
-      ...asContainerRoot(CONTAINER_LAUNCHER_CAPABILITIES),
-      process.execPath,
-      ...TS_NODE_ARGS,
-      path.join(REPO_ROOT, 'apps/worker/src/helper-launcher.ts'),
-      `--worker=${WORKER}`,
-      '--',
-      process.execPath,
-      ...TS_NODE_ARGS,
-      '--input-type=module',
-      '--eval',
-      code,
-    ];
-    const stdout = execFileSync(command, args, {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-      timeout: 240_000,
-      env: {
-        ...process.env,
-        HOME: '/tmp',
-        BROWSER_USER: BROWSER,
-        CONVERTER_USER: CONVERTERS.join(','),
-        CHROMIUM_PATH: CHROMIUM,
-      },
-    });
-    expect(JSON.parse(stdout.trim().split('\n').pop() ?? '')).toEqual({
-      uid: worker.uid,
-      caps: '0000000000000000',
-      pdf: '%PDF-',
-      text: 'served',
-      sandbox: 'on',
-    });
-  });
-
-  it('hands SIGTERM to the worker it started and exits as the worker did', async () => {
-    const launcherProcess = spawn(
-      process.execPath,
-      [
-        ...TS_NODE_ARGS,
-        path.join(REPO_ROOT, 'apps/worker/src/helper-launcher.ts'),
-        `--worker=${WORKER}`,
-        '--',
-        process.execPath,
-        '-e',
-        `process.on('SIGTERM', () => { console.log('drained'); process.exit(3); });
-         console.log('ready'); setInterval(() => undefined, 60_000);`,
-      ],
-      {
-        cwd: REPO_ROOT,
-        env: { ...process.env, CONVERTER_USER: CONVERTERS.join(','), BROWSER_USER: BROWSER },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let output = '';
-    const ready = new Promise<void>((resolve) =>
-      launcherProcess.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('ready')) resolve();
-      }),
-    );
-    const exited = new Promise<number | null>((resolve) =>
-      launcherProcess.once('exit', (code) => resolve(code)),
-    );
-    await ready;
-    launcherProcess.kill('SIGTERM');
-    expect(await exited).toBe(3);
-    expect(output).toBe('ready\ndrained\n');
   });
 });
