@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONTAINER_WORKER_CAPABILITIES } from '@xt/testkit';
+import { CONTAINER_LAUNCHER_CAPABILITIES } from '@xt/testkit';
 import { checkCompose, checkDockerfile, checkDockerfileCmd } from './check.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -106,6 +106,7 @@ describe('this repository', () => {
 });
 
 interface WorkerService {
+  command?: string[];
   user?: string;
   cap_drop?: string[];
   cap_add?: string[];
@@ -126,28 +127,36 @@ describe('compose exposure', () => {
       expect(service.environment?.METRICS_TOKEN).toMatch(/^\$\{METRICS_TOKEN:\?/);
   });
 
-  it('starts Chromium and LibreOffice as users the image has, from a root worker with few capabilities', () => {
+  it('starts Chromium and LibreOffice as users the image has, from a root launcher with few capabilities', () => {
     const worker = (compose.services as Record<string, WorkerService>).worker;
     expect(worker).toMatchObject({
       user: 'root',
+      command: expect.arrayContaining(['apps/worker/dist/helper-launcher.js', '--worker=node']),
       cap_drop: ['ALL'],
       security_opt: expect.arrayContaining([
         'no-new-privileges:true',
         'seccomp=./ops/seccomp/chromium-sandbox.json',
       ]),
     });
-    // The capabilities the isolation tests give the launcher and the converter.
+    // The capabilities the helper launcher's test gives it.
     expect(worker?.cap_add?.map((c) => c.toLowerCase()).sort()).toEqual(
-      [...CONTAINER_WORKER_CAPABILITIES].sort(),
+      [...CONTAINER_LAUNCHER_CAPABILITIES].sort(),
     );
     const dockerfile = readFileSync(path.join(repo, 'Dockerfile'), 'utf8');
     for (const [setting, user] of [
       ['BROWSER_USER', 'xt-browser'],
-      ['CONVERTER_USER', 'xt-converter'],
+      [
+        'CONVERTER_USER',
+        'xt-converter-0,xt-converter-1,xt-converter-2,xt-converter-3,xt-converter-4,xt-converter-5,xt-converter-6,xt-converter-7',
+      ],
     ] as const) {
-      expect(dockerfile).toMatch(new RegExp(`\\b${setting}=${user}\\b`));
-      expect(dockerfile).toMatch(new RegExp(`useradd [^\\n]*\\b${user}\\b`));
+      expect(dockerfile).toMatch(new RegExp(`\\b${setting}=${user}(\\s|$)`, 'm'));
     }
+    expect(dockerfile).toMatch(/useradd [^\n]*\bxt-browser\b/);
+    expect(dockerfile).toMatch(
+      /for i in 0 1 2 3 4 5 6 7; do[^\n]*\n[^\n]*useradd [^\n]*xt-converter-\$i/,
+    );
+    expect(dockerfile).toMatch(/usermod --append --groups xt-converter-\$i node/);
   });
 
   it('lets the worker make the namespaces of Chromium’s sandbox, on top of Docker’s default profile', () => {

@@ -12,6 +12,8 @@ export interface ParsedDockerfile {
   copies: CopyInstruction[];
   /** Exec-form CMD arguments of the last stage, if any. */
   cmd: string[] | undefined;
+  /** The last stage's USER (the image's default user), if it sets one. */
+  user: string | undefined;
 }
 
 /** Joins continuation lines (trailing backslash) and drops comments, keeping line numbers. */
@@ -48,12 +50,17 @@ function execForm(rest: string): string[] | undefined {
 export function parseDockerfile(text: string): ParsedDockerfile {
   const copies: CopyInstruction[] = [];
   let cmd: string[] | undefined;
+  let user: string | undefined;
   for (const { line, text: instructionText } of logicalLines(text)) {
     const match = /^(\w+)(\s[\s\S]*)$/.exec(instructionText);
     if (!match) continue;
     const keyword = (match[1] ?? '').toUpperCase();
     const rest = (match[2] ?? '').trim();
-    if (keyword === 'FROM') cmd = undefined;
+    if (keyword === 'FROM') {
+      cmd = undefined;
+      user = undefined;
+    }
+    if (keyword === 'USER') user = rest;
     if (keyword === 'CMD') cmd = execForm(rest);
     if (keyword !== 'COPY' && keyword !== 'ADD') continue;
     const words = rest.split(/\s+/);
@@ -68,5 +75,5 @@ export function parseDockerfile(text: string): ParsedDockerfile {
       fromStage: flags.some((f) => f.startsWith('--from=')),
     });
   }
-  return { copies, cmd };
+  return { copies, cmd, user };
 }

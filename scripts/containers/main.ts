@@ -1,7 +1,7 @@
 /**
  * `npm run lint:containers` (after dclint has checked docker-compose.yml against the compose
  * schema): the files Dockerfile and compose refer to, the secrets .dockerignore must keep out of
- * the image, compose's own reading of the file (every profile) when docker-compose is installed,
+ * the image, that the worker never runs as root, compose's own reading of the file (every profile) when docker-compose is installed,
  * and HAProxy's config when haproxy is installed. No Docker engine needed.
  */
 import { spawnSync } from 'node:child_process';
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { checkCompose, checkDockerfile, checkDockerfileCmd } from './check.ts';
 import { checkComposeConfig } from './compose-config.ts';
 import { checkBuildContext } from './context.ts';
+import { checkUsers } from './users.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const problems = [
@@ -16,6 +17,7 @@ const problems = [
   ...checkDockerfileCmd(root),
   ...checkCompose(root),
   ...checkBuildContext(root),
+  ...checkUsers(root),
 ];
 
 const composeProblems = checkComposeConfig(root);

@@ -235,6 +235,10 @@ export const configSchema = z.object({
   CONVERTER_PATH: z.string().optional(),
   // Unset: `nobody`; like BROWSER_USER, applied only by a worker running as root.
   CONVERTER_USER: z.string().min(1).optional(),
+  // Set by the helper launcher (docs/security.md#the-helper-launcher) for the worker it starts:
+  // its socket. The worker then runs as `node` and has Chromium and LibreOffice started by it,
+  // as BROWSER_USER and CONVERTER_USER (a list: a user per conversion at once).
+  HELPER_LAUNCHER: z.string().min(1).optional(),
   CONVERT_TIMEOUT_MS: int(60_000, 1000),
   CONVERT_MAX_MEMORY_MB: int(3072, 256),
   // Each conversion is a LibreOffice process of a few hundred MiB and a core while it runs.
@@ -291,8 +295,9 @@ export function opsPort(config: WorkerConfig): number | undefined {
 }
 
 /**
- * The process's environment as it is, for the one consumer that filters it itself: Chromium's
- * launch, which passes on only harmless variables (sources/webpage/browser/environment.ts).
+ * The process's environment as it is, for the consumers that filter it themselves: Chromium's
+ * launch, which passes on only harmless variables (sources/webpage/browser/environment.ts), and
+ * the helper launcher, which hands it to the worker it starts.
  */
 export function processEnvironment(): Readonly<Record<string, string | undefined>> {
   return { ...process.env };

@@ -31,6 +31,8 @@ export async function checkChromium(
     environment: Readonly<Record<string, string | undefined>>;
     /** BROWSER_USER. */
     user: string | undefined;
+    /** HELPER_LAUNCHER. */
+    launcher?: string | undefined;
   },
   timeoutMs = 30_000,
 ): Promise<ChromiumCheck> {
@@ -85,6 +87,7 @@ export interface ConverterCheck extends StartupCheck {
 export async function checkConverter(settings: {
   executable: string | undefined;
   user: string | undefined;
+  launcher?: string | undefined;
   memoryMb: number;
   environment: Readonly<Record<string, string | undefined>>;
   requireIsolation?: boolean | undefined;

@@ -60,6 +60,7 @@ export async function startWorker(
   const chromiumCheck = checkChromium(chromiumExecutable(config.CHROMIUM_PATH), {
     environment: processEnvironment(),
     user: config.BROWSER_USER,
+    launcher: config.HELPER_LAUNCHER,
   });
   await runMigrations(config.DATABASE_DIRECT_URL ?? config.DATABASE_URL);
   // Connection trouble is logged once per outage, not once per reconnect attempt or job.
@@ -100,6 +101,7 @@ export async function startWorker(
   void checkConverter({
     executable: config.CONVERTER_PATH,
     user: config.CONVERTER_USER,
+    launcher: config.HELPER_LAUNCHER,
     memoryMb: config.CONVERT_MAX_MEMORY_MB,
     environment: processEnvironment(),
     requireIsolation: config.CONVERT_REQUIRE_ISOLATION,

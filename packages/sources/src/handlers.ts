@@ -150,6 +150,7 @@ export function createSourcePreparer(
   const converter = createDocumentConverter({
     executable: config.CONVERTER_PATH,
     user: config.CONVERTER_USER,
+    launcher: config.HELPER_LAUNCHER,
     memoryMb: config.CONVERT_MAX_MEMORY_MB,
     timeoutMs: config.CONVERT_TIMEOUT_MS,
     concurrency: config.CONVERT_CONCURRENCY,
@@ -192,6 +193,7 @@ export function createSourcePreparer(
       maxRedirects: config.MAX_REDIRECTS,
       environment: options.environment,
       ...(config.BROWSER_USER === undefined ? {} : { browserUser: config.BROWSER_USER }),
+      ...(config.HELPER_LAUNCHER === undefined ? {} : { launcher: config.HELPER_LAUNCHER }),
       logger,
     });
     const r = renderer;

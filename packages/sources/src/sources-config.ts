@@ -50,6 +50,8 @@ export interface SourcesConfig {
   CONVERTER_PATH?: string | undefined;
   /** Who LibreOffice runs as when the process is root; `nobody` when absent. */
   CONVERTER_USER?: string | undefined;
+  /** The helper launcher's socket: Chromium and LibreOffice are started by it. */
+  HELPER_LAUNCHER?: string | undefined;
   /** LibreOffice conversions at once in this process. */
   CONVERT_CONCURRENCY: number;
   /** Refuse to convert where LibreOffice could not have a network namespace of its own. */

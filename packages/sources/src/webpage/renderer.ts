@@ -20,6 +20,8 @@ export interface WebpageRendererOptions {
   environment?: Readonly<Record<string, string | undefined>>;
   /** Who Chromium runs as when the worker is root (BROWSER_USER); default `nobody`. */
   browserUser?: string;
+  /** The helper launcher's socket (HELPER_LAUNCHER): Chromium is started by it. */
+  launcher?: string;
   /** Places exempt from the public-address rule (`SOURCE_ALLOWLIST`). */
   allowlist: Allowlist;
   /** Whole budget of one render: navigation, settling and reading the page. */
@@ -94,6 +96,7 @@ export function createWebpageRenderer(opts: WebpageRendererOptions): WebpageRend
         proxyServer: proxy.server,
         environment: opts.environment ?? {},
         ...(opts.browserUser === undefined ? {} : { user: opts.browserUser }),
+        ...(opts.launcher === undefined ? {} : { launcher: opts.launcher }),
         maxPagesPerBrowser: opts.maxPagesPerBrowser,
         maxBrowserRssBytes: opts.maxBrowserRssBytes ?? 1.5 * 2 ** 30,
         logger,

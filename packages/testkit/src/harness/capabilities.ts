@@ -1,13 +1,12 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { REPO_ROOT, TS_NODE_ARGS } from './processes.ts';
 
 const run = promisify(execFile);
 
 /**
- * The capabilities docker-compose.yml leaves a worker container (`cap_drop: [ALL]`, then these
- * in `cap_add`): its worker is root there only to start Chromium and LibreOffice as users of
- * their own. Keep the two lists the same.
+ * The capabilities a worker started as root needs to start Chromium and LibreOffice as users of
+ * their own itself (`npm start` as root, a container run so without the helper launcher).
  */
 export const CONTAINER_WORKER_CAPABILITIES = [
   'chown',
@@ -17,6 +16,14 @@ export const CONTAINER_WORKER_CAPABILITIES = [
   'setgid',
   'setuid',
 ] as const;
+
+/**
+ * The capabilities docker-compose.yml leaves a worker container (`cap_drop: [ALL]`, then these
+ * in `cap_add`): root there is the helper launcher's alone, which switches users, hands
+ * Chromium its profile and the worker its socket's folder, and kills helpers. Keep the two
+ * lists the same.
+ */
+export const CONTAINER_LAUNCHER_CAPABILITIES = ['chown', 'kill', 'setgid', 'setuid'] as const;
 
 /**
  * Root holding only `capabilities` and no way to gain more, as a container's root: setpriv
@@ -58,4 +65,34 @@ export async function runModuleAs(
     { cwd: REPO_ROOT, env: { ...env, HOME: '/tmp' }, timeout: 240_000, maxBuffer: 16 << 20 },
   );
   return stdout.trim().split('\n').pop() ?? '';
+}
+
+/**
+ * Users of this machine the helper launcher's tests run as: a worker (a member of each
+ * converter's group, as the image's `node` is), a browser user and two converter users.
+ */
+export const LAUNCHER_TEST_USERS = {
+  worker: 'xt-lt-worker',
+  browser: 'xt-lt-browser',
+  converters: ['xt-lt-conv-0', 'xt-lt-conv-1'],
+} as const;
+
+/** Makes LAUNCHER_TEST_USERS where missing (system users, no home); needs root. */
+export function ensureLauncherTestUsers(): void {
+  const { worker, browser, converters } = LAUNCHER_TEST_USERS;
+  for (const name of [worker, browser, ...converters]) {
+    try {
+      execFileSync('/usr/bin/id', [name], { stdio: 'ignore' });
+    } catch {
+      execFileSync('/usr/sbin/useradd', [
+        '--system',
+        '--user-group',
+        '--no-create-home',
+        '--shell',
+        '/usr/sbin/nologin',
+        name,
+      ]);
+    }
+  }
+  execFileSync('/usr/sbin/usermod', ['--append', '--groups', converters.join(','), worker]);
 }

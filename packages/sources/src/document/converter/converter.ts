@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { access, chmod, chown, mkdir, mkdtemp, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, mkdtemp, rmdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -12,7 +12,9 @@ import { converterEnvironment } from './environment.ts';
 import { readOutput } from './output.ts';
 import { writeProfile } from './profile.ts';
 import { runGroup, type GroupResult } from './run-group.ts';
+import { createLauncherSandbox } from './launcher-sandbox.ts';
 import { createSandbox, type ConverterIsolation, type Sandbox } from './sandbox.ts';
+import type { SystemUser } from '../../isolation/system-user.ts';
 
 /** Debian's LibreOffice (libreoffice-*-nogui). */
 export const DEFAULT_SOFFICE = '/usr/bin/soffice';
@@ -20,8 +22,13 @@ export const DEFAULT_SOFFICE = '/usr/bin/soffice';
 export interface DocumentConverterOptions {
   /** LibreOffice's `soffice` (CONVERTER_PATH); default Debian's. */
   executable?: string | undefined;
-  /** Who the converter runs as when the worker is root (CONVERTER_USER); default `nobody`. */
+  /**
+   * Who the converter runs as when the worker is root or has a launcher (CONVERTER_USER, a
+   * comma-separated list for a user per conversion at once); default `nobody`.
+   */
   user?: string | undefined;
+  /** The helper launcher's socket (HELPER_LAUNCHER): conversions are started by it. */
+  launcher?: string | undefined;
   /** Address space the converter may map, in MiB (CONVERT_MAX_MEMORY_MB). */
   memoryMb: number;
   /** A conversion still running after this is killed, with every process it started. */
@@ -108,6 +115,19 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
     conversions = undefined;
     await rmdir(await root).catch(() => undefined);
   }
+  /**
+   * A user of its own for each conversion at once while the sandbox has enough; past that they
+   * are shared in turn (CONVERT_CONCURRENCY above the users CONVERTER_USER lists).
+   */
+  let free: SystemUser[] | undefined;
+  let turn = 0;
+  const takeUser = (box: Sandbox): SystemUser => {
+    free ??= [...box.users];
+    return free.shift() ?? box.users[turn++ % box.users.length]!;
+  };
+  const giveBack = (user: SystemUser) => {
+    if (free && !free.includes(user)) free.push(user);
+  };
   const ready = (): Promise<Sandbox> =>
     (sandbox ??= (async () => {
       await access(executable, constants.X_OK).catch(() => {
@@ -115,13 +135,16 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
           `LibreOffice is not installed at ${executable} (Debian: apt-get install libreoffice-writer-nogui libreoffice-impress-nogui, or set CONVERTER_PATH)`,
         );
       });
-      return createSandbox({
+      const settings = {
         user: opts.user,
         memoryMb: opts.memoryMb,
         maxFileBytes: MAX_FILE_BYTES,
         ...(opts.network ? { network: opts.network } : {}),
         requireIsolation: opts.requireIsolation === true,
-      });
+      };
+      return opts.launcher === undefined
+        ? createSandbox(settings)
+        : createLauncherSandbox({ ...settings, launcher: opts.launcher });
     })());
 
   /** `format` in, `target` (`--convert-to`'s argument) out, the output's extension `ext`. */
@@ -140,6 +163,7 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
     });
     signal?.throwIfAborted();
     const dir = await conversionDir();
+    const user = takeUser(box);
     try {
       const input = path.join(dir, `source${FORMATS[format].extensions[0]}`);
       const out = path.join(dir, 'out');
@@ -147,23 +171,26 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
       await writeFile(input, bytes, { mode: 0o600 });
       await mkdir(home);
       const profile = await writeProfile(dir);
-      await handOver(dir, box.user);
+      await box.handOver(dir, user);
       const result = await runGroup(
-        box.wrap([
-          executable,
-          `-env:UserInstallation=${profile}`,
-          '--headless',
-          '--invisible',
-          '--nologo',
-          '--nodefault',
-          '--norestore',
-          '--nolockcheck',
-          '--convert-to',
-          target.spec,
-          '--outdir',
-          out,
-          input,
-        ]),
+        box.wrap(
+          [
+            executable,
+            `-env:UserInstallation=${profile}`,
+            '--headless',
+            '--invisible',
+            '--nologo',
+            '--nodefault',
+            '--norestore',
+            '--nolockcheck',
+            '--convert-to',
+            target.spec,
+            '--outdir',
+            out,
+            input,
+          ],
+          user,
+        ),
         {
           env: converterEnvironment(opts.environment, home),
           cwd: dir,
@@ -179,7 +206,7 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
         );
       const converted = await readOutput(
         path.join(out, `source.${target.ext}`),
-        box.user.uid,
+        user.uid,
         MAX_FILE_BYTES,
       );
       const magic = Buffer.from(target.magic, 'latin1');
@@ -193,8 +220,9 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
       }
       return converted;
     } finally {
-      await box.remove(dir);
+      await box.remove(dir, user);
       await conversionDone();
+      giveBack(user);
     }
   }
 
@@ -215,20 +243,6 @@ export function createDocumentConverter(opts: DocumentConverterOptions): Documen
       return { running: limit.activeCount, queued: limit.pendingCount };
     },
   };
-}
-
-/** The conversion's directory and what is in it, made the converter's (it runs as another user). */
-async function handOver(dir: string, user: { uid: number; gid: number }): Promise<void> {
-  if (user.uid === process.getuid?.()) return;
-  const walk = async (at: string): Promise<void> => {
-    await chown(at, user.uid, user.gid);
-    for (const entry of await readdir(at, { withFileTypes: true }).catch(() => [])) {
-      const child = path.join(at, entry.name);
-      if (entry.isDirectory()) await walk(child);
-      else await chown(child, user.uid, user.gid);
-    }
-  };
-  await walk(dir);
 }
 
 /**

@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process';
-import { rm, rmdir } from 'node:fs/promises';
+import { chown, readdir, rm, rmdir } from 'node:fs/promises';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { requireSystemTool, systemTool } from '../../isolation/system-tool.ts';
 import {
   asUserCommand,
   currentUser,
   helperUser,
+  lookupUser,
   type SystemUser,
 } from '../../isolation/system-user.ts';
 
@@ -33,16 +35,25 @@ export interface ConverterIsolation {
 
 /** Runs a command isolated: the wrapper's argv around the command's own. */
 export interface Sandbox {
-  /** The user the command runs as; the files it reads and writes must be theirs. */
-  user: SystemUser;
+  /**
+   * Who conversions run as, one user per conversion at once where there are enough (a list in
+   * CONVERTER_USER): one conversion cannot then read another's files. The files a conversion
+   * reads and writes must be its user's.
+   */
+  users: readonly [SystemUser, ...SystemUser[]];
   isolation: ConverterIsolation;
-  wrap(command: readonly string[]): string[];
+  wrap(command: readonly string[], user: SystemUser): string[];
+  /** Makes a conversion's directory, and what is in it, `user`'s to read and fill. */
+  handOver(dir: string, user: SystemUser): Promise<void>;
   /** Removes a conversion's directory, handed to `user`, without root following its links. */
-  remove(dir: string): Promise<void>;
+  remove(dir: string, user: SystemUser): Promise<void>;
 }
 
 export interface SandboxOptions {
-  /** Who the converter runs as when the worker is root (CONVERTER_USER); default `nobody`. */
+  /**
+   * Who the converter runs as when the worker is root (CONVERTER_USER, a comma-separated list
+   * for a user per conversion); default `nobody`.
+   */
   user?: string | undefined;
   /** Address space the converter may map (CONVERT_MAX_MEMORY_MB). */
   memoryMb: number;
@@ -58,7 +69,7 @@ export interface SandboxOptions {
   requireIsolation?: boolean;
 }
 
-const firstLine = (err: unknown) =>
+export const firstLine = (err: unknown) =>
   String((err as { stderr?: string }).stderr || (err as Error).message)
     .trim()
     .split('\n')[0] ?? 'unknown error';
@@ -76,9 +87,9 @@ const SPACES = ['--net', '--pid', '--fork', '--kill-child'];
  * processes. Tried first; a seccomp profile that refuses `mount` (Docker's, without
  * CAP_SYS_ADMIN) leaves the other namespaces still worth having.
  */
-const OWN_PROC = ['--mount', '--mount-proc'];
+export const OWN_PROC = ['--mount', '--mount-proc'];
 /** Without privileges: a user namespace first, mapped to the caller, in which to make the rest. */
-const USER_SPACES = [
+export const USER_SPACES = [
   ['--user', '--map-current-user', ...SPACES],
   ['--user', '--map-root-user', ...SPACES],
 ];
@@ -132,8 +143,19 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const root = self.uid === 0;
   // Tools run as root are found in the system's directories only, never through PATH.
   const prlimit = requireSystemTool('prlimit', '(util-linux) to bound the converter’s memory');
-  const { user, notApplied } = await helperUser(opts.user, 'CONVERTER_USER', 'LibreOffice', self);
-  const asUser = root && user.uid !== 0 ? asUserCommand(user) : [];
+  const names = opts.user?.split(',').map((name) => name.trim()) ?? [];
+  const { user, notApplied } = await helperUser(
+    root ? names[0] : opts.user,
+    'CONVERTER_USER',
+    'LibreOffice',
+    self,
+  );
+  const others = root
+    ? await Promise.all(names.slice(1).map((name) => lookupUser(name, 'CONVERTER_USER')))
+    : [];
+  const users = [user, ...others] as const;
+  const asUserOf = (u: SystemUser) => (root && u.uid !== 0 ? asUserCommand(u) : []);
+  const asUser = asUserOf(user);
   const spaces =
     opts.network === 'shared'
       ? { reason: 'network isolation turned off for this converter' }
@@ -145,20 +167,20 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
   const outside = 'args' in spaces && !spaces.asTheUser ? spaces.args : [];
   const inside = 'args' in spaces && spaces.asTheUser ? spaces.args : [];
   const bytes = opts.memoryMb * 1024 * 1024;
-  const prefix = [
+  const prefix = (u: SystemUser) => [
     ...outside,
     prlimit,
     `--as=${bytes}`,
     `--fsize=${opts.maxFileBytes}`,
     '--',
-    ...asUser,
+    ...asUserOf(u),
     ...inside,
   ];
   return {
-    user,
+    users,
     isolation: {
       environment: 'allow-listed',
-      user: `${user.name} (uid ${user.uid})`,
+      user: users.map((u) => `${u.name} (uid ${u.uid})`).join(', '),
       network: 'args' in spaces ? 'none (own network namespace)' : `shared: ${spaces.reason}`,
       processes:
         'args' in spaces && spaces.sharedProc === undefined
@@ -167,9 +189,12 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
       memory: `${opts.memoryMb} MiB address space`,
       ...(notApplied === undefined ? {} : { userNotApplied: notApplied }),
     },
-    wrap: (command) => [...prefix, ...command],
-    remove:
-      asUser.length > 0 ? removeAs(asUser) : (dir) => rm(dir, { recursive: true, force: true }),
+    wrap: (command, u) => [...prefix(u), ...command],
+    handOver: (dir, u) => handOver(dir, u),
+    remove: (dir, u) =>
+      asUserOf(u).length > 0
+        ? removeAs(asUserOf(u))(dir)
+        : rm(dir, { recursive: true, force: true }),
   };
 }
 
@@ -186,4 +211,18 @@ function removeAs(asUser: readonly string[]): (dir: string) => Promise<void> {
     await run(command, [...args, rmTool, '-rf', '--', dir]).catch(() => undefined);
     await rmdir(dir).catch(() => undefined);
   };
+}
+
+/** The conversion's directory and what is in it, made the converter's (it runs as another user). */
+async function handOver(dir: string, user: SystemUser): Promise<void> {
+  if (user.uid === process.getuid?.()) return;
+  const walk = async (at: string): Promise<void> => {
+    await chown(at, user.uid, user.gid);
+    for (const entry of await readdir(at, { withFileTypes: true }).catch(() => [])) {
+      const child = path.join(at, entry.name);
+      if (entry.isDirectory()) await walk(child);
+      else await chown(child, user.uid, user.gid);
+    }
+  };
+  await walk(dir);
 }

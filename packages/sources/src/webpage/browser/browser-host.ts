@@ -15,6 +15,8 @@ export interface BrowserHostOptions {
   environment: Readonly<Record<string, string | undefined>>;
   /** Who Chromium runs as when the worker is root (BROWSER_USER); default `nobody`. */
   user?: string;
+  /** The helper launcher's socket (HELPER_LAUNCHER): Chromium is started by it. */
+  launcher?: string;
   /** The filtering proxy every context must use. */
   proxyServer: string;
   maxPagesPerBrowser: number;
@@ -148,6 +150,7 @@ export class BrowserHost {
         : { executablePath: this.#opts.executablePath }),
       environment: this.#opts.environment,
       ...(this.#opts.user === undefined ? {} : { user: this.#opts.user }),
+      ...(this.#opts.launcher === undefined ? {} : { launcher: this.#opts.launcher }),
     }));
     // Serves later jobs too: launched outside this job's log context (docs/logging.md).
     const launched = outsideLogContext(async () => {

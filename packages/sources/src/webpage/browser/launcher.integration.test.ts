@@ -131,7 +131,7 @@ describe('chromium launcher', () => {
   }
 
   it.runIf(asRoot)(
-    'as a container’s root, with only the capabilities compose leaves it, runs Chromium sandboxed as BROWSER_USER',
+    'as a container’s root without the helper launcher, with only the capabilities that takes, runs Chromium sandboxed as BROWSER_USER',
     async () => {
       expect(await launchedIn(asContainerRoot(CONTAINER_WORKER_CAPABILITIES), 'nobody')).toEqual({
         environment: 'allow-listed',

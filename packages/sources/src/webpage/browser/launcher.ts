@@ -1,16 +1,23 @@
 import { stripVTControlCharacters } from 'node:util';
 import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
 import { browserEnvironment } from './environment.ts';
-import { currentUser, helperUser, type SystemUser } from '../../isolation/system-user.ts';
-import { writeRunAsLauncher, type RunAsLauncher } from './run-as.ts';
+import {
+  currentUser,
+  helperUser,
+  lookupUser,
+  type SystemUser,
+} from '../../isolation/system-user.ts';
+import { writeLauncherClient, writeRunAsLauncher, type RunAsLauncher } from './run-as.ts';
 
 interface ChromiumLauncherOptions {
   /** Chromium binary; when absent Playwright's own download. */
   executablePath?: string;
   /** The process's environment; Chromium gets only its harmless part (environment.ts). */
   environment: Readonly<Record<string, string | undefined>>;
-  /** Who Chromium runs as when the worker is root (BROWSER_USER); default `nobody`. */
+  /** Who Chromium runs as when the worker is root or has a launcher (BROWSER_USER); default `nobody`. */
   user?: string | undefined;
+  /** The helper launcher's socket (HELPER_LAUNCHER): Chromium is started by it. */
+  launcher?: string | undefined;
 }
 
 /** What separates the pages Chromium renders from the worker (docs/security.md#browser-isolation). */
@@ -85,6 +92,10 @@ export class ChromiumLauncher {
   }
 
   static async create(opts: ChromiumLauncherOptions): Promise<ChromiumLauncher> {
+    if (opts.launcher !== undefined) {
+      const user = await lookupUser(opts.user ?? 'nobody', 'BROWSER_USER');
+      return new ChromiumLauncher(opts, user, await writeLauncherClient(user, opts.launcher));
+    }
     const self = currentUser();
     const { user, notApplied } = await helperUser(opts.user, 'BROWSER_USER', 'Chromium', self);
     // Only root switches users; Chromium as the worker itself, or as root, needs no launcher.

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { requireSystemTool } from '../../isolation/system-tool.ts';
+import { launcherCommand } from '../../isolation/launcher/command.ts';
 import { asUserCommand, type SystemUser } from '../../isolation/system-user.ts';
 
 const run = promisify(execFile);
@@ -113,6 +114,29 @@ export async function writeRunAsLauncher(
       // Nothing recursive: whatever is still there (a browser still running) stays.
       await unlink(file).catch(() => undefined);
       await rmdir(profiles).catch(() => undefined);
+      await rmdir(dir).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * What Playwright starts in place of Chromium when the helper launcher starts it
+ * (docs/security.md#the-helper-launcher): the launcher's client, relaying fds 3 and 4, asking
+ * for `chromium` as `user`. The launcher makes the profile; nothing here is root's to sweep.
+ */
+export async function writeLauncherClient(
+  user: SystemUser,
+  socket: string,
+): Promise<RunAsLauncher> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'xt-chromium-'));
+  const file = path.join(dir, 'chromium-by-launcher');
+  const command = launcherCommand(socket, { program: 'chromium', user: user.name, pipes: true });
+  await writeFile(file, `#!/bin/sh\nexec ${command.map(quote).join(' ')} "$@"\n`, { mode: 0o700 });
+  return {
+    path: file,
+    sweep: () => Promise.resolve(),
+    async dispose() {
+      await unlink(file).catch(() => undefined);
       await rmdir(dir).catch(() => undefined);
     },
   };
