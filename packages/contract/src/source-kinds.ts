@@ -44,7 +44,35 @@ export interface SourceKind {
    * that is never a file (a webpage is rendered from its URL, whatever it serves).
    */
   formats: readonly FormatName[];
+  /*
+   * Traits the worker's steps read instead of naming kinds: a trait a kind lacks is off.
+   */
+  /**
+   * Laid out as a PDF (by LibreOffice) before it is read: that PDF, converted once per job, is
+   * what is read, cut into page windows or a bundle's documents, and drawn for previews.
+   */
+  convertedToPdf?: true;
+  /** What its page previews are drawn from: a PDF (its own, or the one it was converted to) or the image. */
+  drawnAs?: 'pdf' | 'image';
+  /** A long one is worked as page windows (docs/scaling.md#one-large-document). */
+  pageWindows?: true;
+  /**
+   * The worker setting that caps its download (docs/api.md#limits); inside a message, its
+   * attachment's cap. `auto` takes the largest of them.
+   */
+  downloadCap?: DownloadCapSetting;
+  /** Read again rather than stored as a preparation: reading it costs less than the look-up. */
+  readAgainNotStored?: true;
 }
+
+/** The worker settings that cap a file's download, by kind (SourceKind.downloadCap). */
+export type DownloadCapSetting =
+  | 'MAX_PDF_BYTES'
+  | 'MAX_IMAGE_BYTES'
+  | 'MAX_HTML_BYTES'
+  | 'MAX_EMAIL_BYTES'
+  | 'MAX_SPREADSHEET_BYTES'
+  | 'MAX_DOCUMENT_BYTES';
 
 /**
  * How a format is recognised from its bytes, never from its name or a declared type:
@@ -153,6 +181,9 @@ export const SOURCE_KINDS = {
     layout: 'flow',
     recordType: 'text',
     formats: ['txt', 'md', 'csv', 'tsv', 'json', 'html'],
+    // Never fetched as a file; inside a message it is held to the cap of a fetched page's HTML.
+    downloadCap: 'MAX_HTML_BYTES',
+    readAgainNotStored: true,
   },
   image: {
     label: 'Image',
@@ -161,6 +192,8 @@ export const SOURCE_KINDS = {
     layout: 'pages',
     recordType: 'image',
     formats: IMAGE_FORMATS,
+    drawnAs: 'image',
+    downloadCap: 'MAX_IMAGE_BYTES',
   },
   pdf: {
     label: 'PDF',
@@ -169,6 +202,9 @@ export const SOURCE_KINDS = {
     layout: 'pages',
     recordType: 'pdf',
     formats: ['pdf'],
+    drawnAs: 'pdf',
+    pageWindows: true,
+    downloadCap: 'MAX_PDF_BYTES',
   },
   webpage: {
     label: 'Webpage',
@@ -185,6 +221,10 @@ export const SOURCE_KINDS = {
     layout: 'pages',
     recordType: 'document',
     formats: ['docx', 'doc', 'odt', 'rtf', 'pptx', 'ppt', 'odp', 'office-encrypted'],
+    convertedToPdf: true,
+    drawnAs: 'pdf',
+    pageWindows: true,
+    downloadCap: 'MAX_DOCUMENT_BYTES',
   },
   spreadsheet: {
     label: 'Spreadsheet',
@@ -193,6 +233,7 @@ export const SOURCE_KINDS = {
     layout: 'sheets',
     recordType: 'spreadsheet',
     formats: ['xlsx', 'xls', 'ods', 'csv', 'tsv', 'office-encrypted'],
+    downloadCap: 'MAX_SPREADSHEET_BYTES',
   },
   email: {
     label: 'Email',
@@ -201,6 +242,7 @@ export const SOURCE_KINDS = {
     layout: 'parts',
     recordType: 'email',
     formats: ['eml', 'msg'],
+    downloadCap: 'MAX_EMAIL_BYTES',
   },
   /**
    * Any file the other kinds read, its kind decided by its content (autoKindFor). An upload is
@@ -251,6 +293,19 @@ export function isSourceType(value: unknown): value is SourceType {
 /** A source whose citations carry a page and boxes, and which gets page previews. */
 export function hasPages(type: SourceType): boolean {
   return SOURCE_KINDS[type].layout === 'pages';
+}
+
+/** A kind's traits (SourceKind): read through this, since most kinds leave most of them out. */
+export function traitsOf(type: SourceType): SourceKind {
+  return SOURCE_KINDS[type];
+}
+
+/**
+ * Whether a source of `type` may be worked as page windows: a kind that is, or `auto`, whose
+ * URL may turn out to be one once fetched.
+ */
+export function mayWorkInPageWindows(type: SourceType): boolean {
+  return traitsOf(type).pageWindows === true || SOURCE_KINDS[type].layout === 'detected';
 }
 
 /** What the single record shows as `source.type` (webpages are `url` there). */

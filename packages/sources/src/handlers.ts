@@ -7,6 +7,7 @@ import {
   type FormatName,
   type PreparedSource,
   type SourceType,
+  traitsOf,
 } from '@xt/contract';
 import { detectFormat } from '@xt/formats';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
@@ -301,9 +302,8 @@ export function createSourcePreparer(
       if (!read) return Promise.reject(notEnabled(kind));
       return read(bytes, FORMATS[format].mime, opts);
     },
-    // Text is never fetched; inside a message it is held to the cap of a fetched page's HTML.
-    maxBytes: (kind) =>
-      maxFetchBytes[kind] ?? (kind === 'text' ? config.MAX_HTML_BYTES : undefined),
+    // Each kind's download cap, text's being what it is held to inside a message.
+    maxBytes: (kind) => maxFetchBytes[kind],
   };
 
   const maxFetchBytes = fetchCaps(config);
@@ -329,7 +329,7 @@ export function createSourcePreparer(
     async convertUpload(type, file, opts) {
       const { uploads } = options;
       const fetched = 'bytes' in file ? file : undefined;
-      if (type !== 'document' || (!fetched && !uploads)) return undefined;
+      if (!traitsOf(type).convertedToPdf || (!fetched && !uploads)) return undefined;
       const content = contentReadWith(
         { type, sha256: file.sha256, contentType: file.contentType },
         opts,

@@ -246,7 +246,8 @@ export function dispatch(
     if (SOURCE_KINDS[type].inputs.inline || handlers[type]?.url) return undefined;
     const fetched = await time('fetch', type, () => files.fetch(source, type, opts.signal));
     // `auto`: the kind is the content's (a page that serves HTML is rendered as a webpage).
-    const kind = type === 'auto' ? autoKindFor(fetched.format, 'url') : type;
+    const kind =
+      SOURCE_KINDS[type].layout === 'detected' ? autoKindFor(fetched.format, 'url') : type;
     if (!kind) throw notEnabled(type);
     return { url: source, kind, ...fetched, sha256: sha256(fetched.bytes) };
   }

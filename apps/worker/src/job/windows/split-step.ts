@@ -1,4 +1,4 @@
-import type { PreparedSource, SourceType } from '@xt/contract';
+import { mayWorkInPageWindows, traitsOf, type PreparedSource } from '@xt/contract';
 import type { FetchedFile, PreparationStore, SourcePreparer, UploadedSource } from '@xt/sources';
 import type { ExtractionRow } from '../lifecycle.ts';
 import { planWindows } from './plan.ts';
@@ -36,9 +36,6 @@ export type SplitOutcome =
 
 /** What a URL source was found to be once fetched, before its windows are cut. */
 export type FetchedLong = Pick<FetchedFile, 'kind' | 'format' | 'sha256' | 'contentType'>;
-
-/** URL kinds that may turn out to be a long document once fetched. */
-const WINDOWED_URL_KINDS: ReadonlySet<SourceType> = new Set(['pdf', 'document', 'auto']);
 
 /**
  * Whether the extraction is worked as page windows (docs/scaling.md#one-large-document): a
@@ -101,7 +98,7 @@ export async function splitStep(
   if (row.file) {
     file = { ref: row.fileRef, contentType: row.file.contentType, sha256: row.file.sha256 };
   } else {
-    if (!WINDOWED_URL_KINDS.has(row.sourceType)) return { next: 'one-job' };
+    if (!mayWorkInPageWindows(row.sourceType)) return { next: 'one-job' };
     fetched = await sources.fetchUrl(row.sourceType, row.source, opts);
     if (!fetched) return { next: 'one-job' };
     const got = fetched;
@@ -141,14 +138,14 @@ export async function splitStep(
       );
     },
   });
-  if (kind === 'document') {
+  if (!traitsOf(kind).pageWindows) return otherwise;
+  if (traitsOf(kind).convertedToPdf) {
     const converted = await sources.convertUpload(kind, file, opts);
     if (!converted) return otherwise;
     if (planWindows(converted.pageCount, splitPages).length === 0)
       return { next: 'whole', prepare: () => sources.prepareConverted(converted, opts) };
     return cut(converted.pdf, converted.pageCount, converted.notesPages, converted.revisions);
   }
-  if (kind !== 'pdf') return otherwise;
   const counted = await sources.countUploadPages(kind, file, opts);
   if (!counted) return otherwise;
   if (planWindows(counted.pageCount, splitPages).length === 0)
