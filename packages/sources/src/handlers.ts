@@ -7,26 +7,28 @@ import {
   type FormatName,
   type PreparedSource,
   type SourceType,
-  traitsOf,
 } from '@xt/contract';
 import { detectFormat } from '@xt/formats';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { WindowPages } from './pdf/window-pages.ts';
-import { createDocumentConverter, createDocumentReader } from './document/index.ts';
+import {
+  createDocumentConverter,
+  createDocumentReader,
+  type DocumentConverter,
+} from './document/index.ts';
+import { convertUploadWith } from './document/convert-upload.ts';
 import { createPrepPool } from './prep-pool/index.ts';
 import type { BlobStore } from '@xt/blob-store';
 import {
   dispatch,
   type FileFetcher,
   type PrepareOptions,
-  fileBytes,
   notEnabled,
   type SourceHandlers,
   type SourcePreparer,
 } from './preparer.ts';
 import { keepSourceBytes, type PageBytes } from './previews/source-bytes.ts';
 import { withSentText } from './sent-text.ts';
-import { contentReadWith, withPreparations } from './preparations.ts';
 import { createSpreadsheetReader } from './spreadsheet/reader.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
 import { prepareTextBytes } from './text.ts';
@@ -60,6 +62,8 @@ export function createSourcePreparer(
     time?: SourceStageTimer | undefined;
     /** Where uploaded files' bytes are read from; without it uploads are not enabled. */
     uploads?: { store: BlobStore; maxBytes: number } | undefined;
+    /** What lays documents out; LibreOffice under these settings when absent. */
+    converter?: Pick<DocumentConverter, 'convertToPdf' | 'convertToXlsx'> | undefined;
   },
 ): SourcePreparer {
   const { chromium, time = untimed } = options;
@@ -110,7 +114,12 @@ export function createSourcePreparer(
       ? keepSourceBytes(prepared, { drawAs, bytes: kept, ...(window ? { window } : {}) })
       : prepared;
 
-  async function preparePdfBytes(bytes: Buffer, opts: PrepareOptions, converted = opts.converted) {
+  async function preparePdfBytes(
+    bytes: Buffer,
+    opts: PrepareOptions,
+    converted = opts.converted,
+    readUpTo?: number,
+  ) {
     const { model, citations, images, pages, window } = opts;
     const kept = keepFor(citations, bytes);
     const pdf = await pool.runPrep({
@@ -128,12 +137,15 @@ export function createSourcePreparer(
         ...(converted ? { converted } : {}),
         ...(pages ? { pages } : {}),
         ...(window ? { window } : {}),
+        ...(readUpTo === undefined ? {} : { readUpTo }),
       },
     });
     logger.debug(
       { pages: pdf.pageCount, textPages: pdf.textPages, imagePages: pdf.imagePages },
       'pdf prepared',
     );
+    // Only counted (a long document's pages, before its windows are cut): nothing to draw.
+    if (readUpTo !== undefined && pdf.pageCount > readUpTo) return pdf;
     return withBytes(pdf, kept, 'pdf', window);
   }
   async function prepareImageBytes(bytes: Buffer, opts: PrepareOptions) {
@@ -153,16 +165,18 @@ export function createSourcePreparer(
 
   // Documents are laid out as PDFs by LibreOffice, isolated (docs/security.md), then read as
   // PDFs are; the converted PDF is what page previews draw.
-  const converter = createDocumentConverter({
-    executable: config.CONVERTER_PATH,
-    user: config.CONVERTER_USER,
-    memoryMb: config.CONVERT_MAX_MEMORY_MB,
-    timeoutMs: config.CONVERT_TIMEOUT_MS,
-    concurrency: config.CONVERT_CONCURRENCY,
-    environment: options.environment,
-    requireIsolation: config.CONVERT_REQUIRE_ISOLATION === true,
-    logger,
-  });
+  const converter =
+    options.converter ??
+    createDocumentConverter({
+      executable: config.CONVERTER_PATH,
+      user: config.CONVERTER_USER,
+      memoryMb: config.CONVERT_MAX_MEMORY_MB,
+      timeoutMs: config.CONVERT_TIMEOUT_MS,
+      concurrency: config.CONVERT_CONCURRENCY,
+      environment: options.environment,
+      requireIsolation: config.CONVERT_REQUIRE_ISOLATION === true,
+      logger,
+    });
   const archive = {
     maxExpandedBytes: config.MAX_ARCHIVE_EXPANDED_BYTES,
     maxEntries: config.MAX_ARCHIVE_ENTRIES,
@@ -313,48 +327,15 @@ export function createSourcePreparer(
     return fetchSource(url, type, fetchOptions(maxBytes, signal));
   };
 
-  // A page count reads no page: a range that ends before it starts (prepare-pdf.ts).
-  const countPdfPages = async (pdf: Buffer, opts: PrepareOptions, notesPages: boolean) => {
-    // A copy: the prep thread takes (detaches) the bytes it is given, and the PDF is read again.
-    const counted = await preparePdfBytes(
-      Buffer.from(pdf),
-      { ...opts, citations: false, pages: { first: 1, last: 0 } },
-      { notesPages },
-    );
-    return counted.pageCount;
-  };
-
   return {
     ...dispatch(handlers, { fetch: fetchFile, uploads: options.uploads }, time),
-    async convertUpload(type, file, opts) {
-      const { uploads } = options;
-      const fetched = 'bytes' in file ? file : undefined;
-      if (!traitsOf(type).convertedToPdf || (!fetched && !uploads)) return undefined;
-      const content = contentReadWith(
-        { type, sha256: file.sha256, contentType: file.contentType },
-        opts,
-      );
-      // Read before (docs/reuse.md#preparations): the one job takes that, nothing is converted.
-      if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
-        return undefined;
-      const bytes = await fileBytes(file, type, uploads, time);
-      const format = await formatOf(bytes, file.contentType);
-      if (!format) throw new ExtractionFailure('SOURCE_UNSUPPORTED', 'The file is not a document.');
-      const { pdf, notesPages, revisions } = await documents.convertDocumentBytes(
-        bytes,
-        format,
-        opts.signal,
-      );
-      const pageCount = await countPdfPages(pdf, opts, notesPages);
-      return {
-        pdf,
-        notesPages,
-        pageCount,
-        content,
-        ...(revisions ? { revisions } : {}),
-        ...(fetched ? { found: { type: fetched.kind, format: fetched.format } } : {}),
-      };
-    },
+    convertUpload: convertUploadWith({
+      documents,
+      uploads: options.uploads,
+      formatOf,
+      readPdf: (pdf, opts, converted, readUpTo) => preparePdfBytes(pdf, opts, converted, readUpTo),
+      time,
+    }),
     // Its own stage: the extraction's job pays it once for all of its windows.
     cutPdf: (pdf, windows, notesPages) =>
       time('parse', 'pdf', () =>
@@ -364,20 +345,6 @@ export function createSourcePreparer(
           opts: { windows, notesPages, maxImagePixels: config.MAX_IMAGE_PIXELS },
         }),
       ),
-    async prepareConverted(converted, opts) {
-      const content = contentReadWith(converted.content, opts);
-      const prepared = await withPreparations(opts.preparations, content, async () => {
-        const read = await time('rasterise', 'document', () =>
-          preparePdfBytes(converted.pdf, opts, { notesPages: converted.notesPages }),
-        );
-        // Inside the preparation, so that one taken from the store says it as well.
-        if (converted.revisions) read.revisions = converted.revisions;
-        return read;
-      });
-      // A fetched document: what it was found to be, as `prepare` sets it.
-      if (converted.found) prepared.found = converted.found;
-      return prepared;
-    },
     renderPreviews: (task) => time('rasterise', task.type, () => pool.runPrep(task)),
     // The pool's own stats accessor, so a change of pool implementation changes only this line.
     stats: () => ({

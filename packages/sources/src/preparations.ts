@@ -129,7 +129,20 @@ export async function withPreparations(
   const restored = earlier === undefined ? undefined : restorePrepared(earlier);
   if (restored && servesReading(restored, content)) return restored;
   const prepared = await produce();
+  await keepPreparation(store, content, prepared);
+  return prepared;
+}
+
+/**
+ * Stores a preparation of `content` made without `withPreparations` (a converted document read
+ * as its pages were counted), for next time; best effort, as there.
+ */
+export async function keepPreparation(
+  store: PreparationStore | undefined,
+  content: ContentId,
+  prepared: PreparedSource,
+): Promise<void> {
+  if (!store || traitsOf(content.type).readAgainNotStored) return;
   const serialized = serializePrepared(prepared);
   if (serialized !== undefined) await store.write(content, serialized).catch(() => undefined);
-  return prepared;
 }

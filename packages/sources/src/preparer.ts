@@ -85,12 +85,22 @@ export interface CountedUpload {
   bytes: Buffer;
 }
 
-/** A `document` converted to PDF once, for its page windows (docs/scaling.md). */
+/**
+ * A `document` converted to PDF once for its job (docs/sources.md#documents), that PDF opened
+ * once: what the steps that read it, cut it into page windows (docs/scaling.md) or a bundle's
+ * documents (docs/split.md), and draw its previews take, none converting or opening it again.
+ */
 export interface ConvertedDocument {
+  /** The converted PDF, whole: what windows and a bundle's documents are cut from. */
   pdf: Buffer;
   notesPages: boolean;
   /** Its pages (a presentation's slides: its notes pages are not counted). */
   pageCount: number;
+  /**
+   * The document read whole, as `prepareUpload` reads it (its PDF's bytes kept beside it for
+   * the page previews, with citations): set when it has no more pages than `readUpTo`.
+   */
+  read?: PreparedSource;
   /** The uploaded document's content, by which its preparation is kept. */
   content: ContentId;
   /** A document fetched from a URL: what it was found to be, set on its preparation. */
@@ -134,13 +144,16 @@ export interface SourcePreparer {
     opts: PrepareOptions,
   ): Promise<CountedUpload | undefined>;
   /**
-   * An uploaded (or fetched) `document` converted to PDF, with its pages counted (none read);
-   * undefined for any other kind. Refuses what `prepareUpload` would refuse before converting.
+   * An uploaded (or fetched) file of a kind converted to PDF before it is read (`document`),
+   * converted, with its pages counted and, when there are no more than `readUpTo` (all, when
+   * absent), read whole in the same opening of the PDF; undefined for any other kind, and for
+   * a file prepared before. Refuses what `prepareUpload` would refuse before converting.
    */
   convertUpload(
     type: SourceType,
     file: UploadedSource | FetchedFile,
     opts: PrepareOptions,
+    readUpTo?: number,
   ): Promise<ConvertedDocument | undefined>;
   /**
    * Each page window's pages of a long PDF (with `notesPages`, a presentation's export, its
@@ -148,8 +161,6 @@ export interface SourcePreparer {
    * once (docs/scaling.md#one-large-document). Takes (detaches) `pdf`.
    */
   cutPdf(pdf: Uint8Array, windows: WindowPages[], notesPages: boolean): Promise<Uint8Array[]>;
-  /** A converted document read whole, as `prepareUpload` reads the document. */
-  prepareConverted(converted: ConvertedDocument, opts: PrepareOptions): Promise<PreparedSource>;
   /** Draws page previews for the review view on a prep thread (docs/citations.md#review-view). */
   renderPreviews(task: PreviewTask): Promise<PagePreview[]>;
   /** The state of the prep threads and the browser, read when metrics are scraped. */

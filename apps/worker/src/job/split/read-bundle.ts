@@ -71,7 +71,6 @@ export async function readBundle(
       SourcePreparer,
       | 'countUploadPages'
       | 'convertUpload'
-      | 'prepareConverted'
       | 'prepareUpload'
       | 'prepareFetched'
       | 'cutPdf'
@@ -115,10 +114,10 @@ export async function readBundle(
     };
   const traits = traitsOf(kind);
   if (traits.convertedToPdf) {
+    // Converted, and read whole as its pages are counted: its PDF opened once.
     const converted = await sources.convertUpload(kind, file, opts);
-    if (!converted) throw notPages(kind);
-    const pdf = Buffer.from(converted.pdf);
-    const read = await sources.prepareConverted(converted, opts);
+    if (!converted?.read) throw notPages(kind);
+    const { pdf, read } = converted;
     return {
       pagesTotal: converted.pageCount,
       pages: pageTexts(read, converted.pageCount),

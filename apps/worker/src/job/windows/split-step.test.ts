@@ -54,16 +54,22 @@ function fakes(pages: number, found: { kind: SourceType; format: FormatName } = 
         prepare: () => read(bytes.toString()),
       });
     },
-    prepareConverted: () => read('document'),
-    convertUpload: (_type: SourceType, file: UploadedSource | FetchedFile) => {
+    convertUpload: async (
+      _type: SourceType,
+      file: UploadedSource | FetchedFile,
+      _opts: unknown,
+      readUpTo = Infinity,
+    ) => {
       readFrom.push(from(file));
       converted++;
-      return Promise.resolve({
+      // Read whole as its pages are counted when short enough: nothing opens it again.
+      return {
         pdf: Buffer.from('converted'),
         notesPages: false,
         pageCount: pages,
         content: { type: 'document' as const, sha256: 'ab', contentType: null },
-      });
+        ...(pages <= readUpTo ? { read: await read('document') } : {}),
+      };
     },
     cutPdf: (pdf: Uint8Array, windows: { first: number; last: number; total: number }[]) => {
       cuts.push({ bytes: Buffer.from(pdf).toString(), windows });

@@ -1,7 +1,7 @@
 import { mayWorkInPageWindows, traitsOf, type PreparedSource } from '@xt/contract';
 import type { FetchedFile, PreparationStore, SourcePreparer, UploadedSource } from '@xt/sources';
 import type { ExtractionRow } from '../lifecycle.ts';
-import { planWindows } from './plan.ts';
+import { pagesOfOneJob, planWindows } from './plan.ts';
 import type { WindowStore } from './store.ts';
 
 /** How a long document is split: its pages, and how many a window holds. */
@@ -54,12 +54,7 @@ export type FetchedLong = Pick<FetchedFile, 'kind' | 'format' | 'sha256' | 'cont
 export async function splitStep(
   sources: Pick<
     SourcePreparer,
-    | 'countUploadPages'
-    | 'convertUpload'
-    | 'prepareConverted'
-    | 'cutPdf'
-    | 'fetchUrl'
-    | 'prepareFetched'
+    'countUploadPages' | 'convertUpload' | 'cutPdf' | 'fetchUrl' | 'prepareFetched'
   >,
   keepPdfs: WindowStore['keepPdfs'],
   row: SplitRow,
@@ -140,10 +135,11 @@ export async function splitStep(
   });
   if (!traitsOf(kind).pageWindows) return otherwise;
   if (traitsOf(kind).convertedToPdf) {
-    const converted = await sources.convertUpload(kind, file, opts);
+    // Converted and its PDF opened once: read whole there when it is short enough for one job.
+    const converted = await sources.convertUpload(kind, file, opts, pagesOfOneJob(splitPages));
     if (!converted) return otherwise;
-    if (planWindows(converted.pageCount, splitPages).length === 0)
-      return { next: 'whole', prepare: () => sources.prepareConverted(converted, opts) };
+    const { read } = converted;
+    if (read) return { next: 'whole', prepare: () => Promise.resolve(read) };
     return cut(converted.pdf, converted.pageCount, converted.notesPages, converted.revisions);
   }
   const counted = await sources.countUploadPages(kind, file, opts);
