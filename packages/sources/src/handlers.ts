@@ -255,16 +255,11 @@ export function createSourcePreparer(
     text: { bytes: (bytes, contentType, { citations }) => readText(bytes, contentType, citations) },
     pdf: {
       bytes: (bytes, _type, opts) => time('rasterise', 'pdf', () => preparePdfBytes(bytes, opts)),
-      // A range that ends before it starts reads the count and no page.
-      countPages: (bytes, opts) =>
-        time('parse', 'pdf', async () => {
-          const counted = await preparePdfBytes(bytes, {
-            ...opts,
-            citations: false,
-            preparations: undefined,
-            pages: { first: 1, last: 0 },
-          });
-          return counted.pageCount;
+      // Counted and, when short enough, read in one opening of the PDF.
+      countPages: (bytes, opts, readUpTo) =>
+        time('rasterise', 'pdf', async () => {
+          const pdf = await preparePdfBytes(bytes, opts, opts.converted, readUpTo);
+          return { pageCount: pdf.pageCount, ...(pdf.pageCount <= readUpTo ? { read: pdf } : {}) };
         }),
     },
     image: {

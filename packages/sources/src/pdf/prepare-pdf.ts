@@ -66,8 +66,8 @@ export interface PdfOptions {
   window?: WindowPages | undefined;
   /**
    * Read no page of a document with more pages than this: only `pageCount` is answered. A
-   * count and, for a document short enough, its reading, with the PDF opened once (a converted
-   * document's, before its page windows are cut).
+   * count and, for a document short enough, its reading, with the PDF opened once (before a
+   * long one's page windows are cut).
    */
   readUpTo?: number | undefined;
 }
@@ -105,7 +105,7 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
     if (opts.mode === 'images' && (opts.window?.total ?? pages) > opts.maxImagePages)
       throw tooManyImagePages(opts.maxImagePages);
     if (opts.readUpTo !== undefined && pages > opts.readUpTo)
-      return { parts: [], pageCount: pages, textPages: 0, imagePages: 0 };
+      return { parts: [], pageCount: opts.window?.total ?? pages, textPages: 0, imagePages: 0 };
     const read: ReadState = {
       parts: [],
       grounding: [],

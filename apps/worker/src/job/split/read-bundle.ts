@@ -129,11 +129,10 @@ export async function readBundle(
     };
   }
   if (traits.drawnAs === 'pdf') {
+    // Counted and read whole in one opening of the PDF.
     const counted = await sources.countUploadPages(kind, file, opts);
-    if (!counted) throw notPages(kind);
-    // A copy to cut from: reading hands its bytes to a prep thread.
-    const pdf = Buffer.from(counted.bytes);
-    const read = await counted.prepare();
+    if (!counted?.read) throw notPages(kind);
+    const { bytes: pdf, read } = counted;
     return {
       pagesTotal: counted.pageCount,
       pages: pageTexts(read, counted.pageCount),

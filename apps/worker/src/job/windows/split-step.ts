@@ -142,9 +142,10 @@ export async function splitStep(
     if (read) return { next: 'whole', prepare: () => Promise.resolve(read) };
     return cut(converted.pdf, converted.pageCount, converted.notesPages, converted.revisions);
   }
-  const counted = await sources.countUploadPages(kind, file, opts);
+  // Counted and, when short enough for one job, read in the same opening of the PDF.
+  const counted = await sources.countUploadPages(kind, file, opts, pagesOfOneJob(splitPages));
   if (!counted) return otherwise;
-  if (planWindows(counted.pageCount, splitPages).length === 0)
-    return { next: 'whole', prepare: counted.prepare };
+  const { read } = counted;
+  if (read) return { next: 'whole', prepare: () => Promise.resolve(read) };
   return cut(counted.bytes, counted.pageCount, false);
 }

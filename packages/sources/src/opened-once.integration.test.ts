@@ -1,8 +1,8 @@
 /**
- * A document converted once for its job (docs/sources.md#documents): the preparer counts its
- * converted PDF's pages and reads it in one opening, and that reading carries the PDF to the
- * page previews, so nothing converts or opens it again. LibreOffice's layout is stood in for
- * by a PDF of the document's text: what is counted here is how often the converter is called.
+ * A document converted once for its job (docs/sources.md#documents), and a PDF, each opened
+ * once to count its pages and read them: the reading carries the PDF to the page previews, so
+ * nothing converts or opens it again. LibreOffice's layout is stood in for by a PDF of the
+ * document's text: what is counted here is how often the converter is called.
  */
 import { Writable } from 'node:stream';
 import { createHash } from 'node:crypto';
@@ -10,10 +10,10 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORMATS } from '@xt/contract';
 import { redlinedDocx, textPdf } from '@xt/testkit/fixtures';
-import { createSourcePreparer } from '../handlers.ts';
-import type { FetchedFile, SourcePreparer } from '../preparer.ts';
-import { sourceBytesOf } from '../previews/source-bytes.ts';
-import type { SourcesConfig } from '../sources-config.ts';
+import { createSourcePreparer } from './handlers.ts';
+import type { FetchedFile, SourcePreparer } from './preparer.ts';
+import { sourceBytesOf } from './previews/source-bytes.ts';
+import type { SourcesConfig } from './sources-config.ts';
 
 const MB = 1024 * 1024;
 const config: SourcesConfig = {
@@ -55,6 +55,7 @@ let conversions = 0;
 /** The PDFs read on a prep thread: each is one opening of a PDF (handlers.ts logs each). */
 let pdfReads = 0;
 
+let laidOut: Buffer;
 const docx = redlinedDocx({ pagesAfter: 1 });
 const fetched: FetchedFile = {
   url: 'https://example.com/agreement.docx',
@@ -71,7 +72,7 @@ const opts = () => ({
 });
 
 beforeAll(async () => {
-  const laidOut = await textPdf(['Vendor: New Vendor GmbH', 'Clause page 2.']);
+  laidOut = await textPdf(['Vendor: New Vendor GmbH', 'Clause page 2.']);
   const logs = new Writable({
     write(chunk: Buffer, _encoding, done) {
       for (const line of chunk.toString().split('\n'))
@@ -143,5 +144,43 @@ describe('a document converted once', () => {
     );
     expect(windows).toHaveLength(2);
     expect(conversions).toBe(1);
+  });
+});
+
+describe('a PDF counted for page windows', () => {
+  const pdf = (): FetchedFile => ({
+    url: 'https://example.com/agreement.pdf',
+    kind: 'pdf',
+    bytes: Buffer.from(laidOut),
+    contentType: FORMATS.pdf.mime,
+    format: 'pdf',
+    sha256: createHash('sha256').update(laidOut).digest('hex'),
+  });
+
+  it('is read in the opening that counts its pages when short enough, and its bytes kept to cut', async () => {
+    pdfReads = 0;
+    const short = await preparer.countUploadPages('pdf', pdf(), opts(), 40);
+    expect(short?.pageCount).toBe(2);
+    expect(short?.read?.parts).toHaveLength(2);
+    expect(short?.read?.found).toEqual({ type: 'pdf', format: 'pdf' });
+    expect(short?.read && sourceBytesOf(short.read)?.drawAs).toBe('pdf');
+    // Before, it was counted in one opening and read in another.
+    expect(pdfReads).toBe(1);
+
+    pdfReads = 0;
+    const long = await preparer.countUploadPages('pdf', pdf(), opts(), 1);
+    expect(long?.pageCount).toBe(2);
+    expect(long?.read).toBeUndefined();
+    expect(pdfReads).toBe(1);
+    if (!long) throw new Error('counted');
+    const windows = await preparer.cutPdf(
+      long.bytes,
+      [
+        { first: 1, last: 1, total: 2 },
+        { first: 2, last: 2, total: 2 },
+      ],
+      false,
+    );
+    expect(windows).toHaveLength(2);
   });
 });
