@@ -135,9 +135,9 @@ export interface SourcePreparer {
   /**
    * How many pages an uploaded (or fetched, `fetchUrl`) file of `type` has, when it is a kind
    * read as pages that can be worked in windows (`pdf`), and when they are no more than
-   * `readUpTo` (all, when absent) the file read whole in the same opening, which `prepare`
-   * answers (kept in preparations, as `prepareUpload` keeps its reading): a short PDF is not
-   * read from the store, fetched or opened twice. Undefined for any other kind, and for a file
+   * `readUpTo` (all, when absent) the file read whole in the same opening (`read`, kept in
+   * preparations as `prepareUpload` keeps its reading): a short PDF is not read from the
+   * store, fetched or opened twice. Undefined for any other kind, and for a file
    * prepared before (docs/reuse.md#preparations): `prepareUpload` (`prepareFetched`) takes that
    * preparation and reads nothing.
    */

@@ -27,8 +27,9 @@ export type SplitOutcome =
    */
   | { next: 'windows'; split: WindowSplit; found?: FetchedLong; cut: () => Promise<void> }
   /**
-   * Short enough for one job, and already read to count its pages (a PDF's bytes, a document
-   * converted) or fetched (a URL source): `prepare` reads the whole of it from what was read.
+   * Short enough for one job, and already read as its pages were counted (a PDF, a document
+   * converted) or fetched (a URL source of another kind): `prepare` answers that reading, or
+   * reads the fetched bytes.
    */
   | { next: 'whole'; prepare: () => Promise<PreparedSource> }
   /** The one-job path, from the start. */
@@ -39,10 +40,11 @@ export type FetchedLong = Pick<FetchedFile, 'kind' | 'format' | 'sha256' | 'cont
 
 /**
  * Whether the extraction is worked as page windows (docs/scaling.md#one-large-document): a
- * `pdf` or `document`, uploaded or given by URL (`auto` too, when the content is one), with
- * more than `splitPages` pages. A URL source is fetched here, once, through the same fetcher
- * as one job's. A PDF's pages are counted without reading any. A document is converted to PDF
- * here, once. When it is long, the caller is told so (and what a URL source was found to be)
+ * kind the registry works in page windows (`pdf`, `document`), uploaded or given by URL
+ * (`auto` too, when the content is one), with more than `splitPages` pages. A URL source is
+ * fetched here, once, through the same fetcher as one job's. A document is converted to PDF
+ * here, once. The PDF is opened once: its pages counted and, when they fit in one job, read
+ * in the same pass. When it is long, the caller is told so (and what a URL source was found to be)
  * before anything is cut; `cut` then cuts each window's pages into a PDF of its own, once, and
  * keeps them (`keepPdfs`) for that window to read: a window reads only its pages, no window
  * opens the whole document, and none fetches the URL. When it
