@@ -11,11 +11,7 @@ import {
 import { detectFormat } from '@xt/formats';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { WindowPages } from './pdf/window-pages.ts';
-import {
-  createDocumentConverter,
-  createDocumentReader,
-  type DocumentConverter,
-} from './document/index.ts';
+import { createDocumentConverter, createDocumentReader } from './document/index.ts';
 import { convertUploadWith } from './document/convert-upload.ts';
 import { createPrepPool } from './prep-pool/index.ts';
 import type { BlobStore } from '@xt/blob-store';
@@ -62,8 +58,6 @@ export function createSourcePreparer(
     time?: SourceStageTimer | undefined;
     /** Where uploaded files' bytes are read from; without it uploads are not enabled. */
     uploads?: { store: BlobStore; maxBytes: number } | undefined;
-    /** What lays documents out; LibreOffice under these settings when absent. */
-    converter?: Pick<DocumentConverter, 'convertToPdf' | 'convertToXlsx'> | undefined;
   },
 ): SourcePreparer {
   const { chromium, time = untimed } = options;
@@ -165,18 +159,16 @@ export function createSourcePreparer(
 
   // Documents are laid out as PDFs by LibreOffice, isolated (docs/security.md), then read as
   // PDFs are; the converted PDF is what page previews draw.
-  const converter =
-    options.converter ??
-    createDocumentConverter({
-      executable: config.CONVERTER_PATH,
-      user: config.CONVERTER_USER,
-      memoryMb: config.CONVERT_MAX_MEMORY_MB,
-      timeoutMs: config.CONVERT_TIMEOUT_MS,
-      concurrency: config.CONVERT_CONCURRENCY,
-      environment: options.environment,
-      requireIsolation: config.CONVERT_REQUIRE_ISOLATION === true,
-      logger,
-    });
+  const converter = createDocumentConverter({
+    executable: config.CONVERTER_PATH,
+    user: config.CONVERTER_USER,
+    memoryMb: config.CONVERT_MAX_MEMORY_MB,
+    timeoutMs: config.CONVERT_TIMEOUT_MS,
+    concurrency: config.CONVERT_CONCURRENCY,
+    environment: options.environment,
+    requireIsolation: config.CONVERT_REQUIRE_ISOLATION === true,
+    logger,
+  });
   const archive = {
     maxExpandedBytes: config.MAX_ARCHIVE_EXPANDED_BYTES,
     maxEntries: config.MAX_ARCHIVE_ENTRIES,

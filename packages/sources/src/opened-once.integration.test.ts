@@ -1,8 +1,7 @@
 /**
- * A document converted once for its job (docs/sources.md#documents), and a PDF, each opened
- * once to count its pages and read them: the reading carries the PDF to the page previews, so
- * nothing converts or opens it again. LibreOffice's layout is stood in for by a PDF of the
- * document's text: what is counted here is how often the converter is called.
+ * A document converted once for its job (docs/sources.md#documents), by LibreOffice as the
+ * worker runs it, and a PDF: each opened once to count its pages and read them. The reading
+ * carries the PDF to the page previews, so nothing converts or opens it again.
  */
 import { Writable } from 'node:stream';
 import { createHash } from 'node:crypto';
@@ -44,7 +43,7 @@ const config: SourcesConfig = {
   MAX_ARCHIVE_EXPANDED_BYTES: 100 * MB,
   MAX_ARCHIVE_ENTRIES: 10_000,
   MAX_ARCHIVE_RATIO: 200,
-  CONVERT_TIMEOUT_MS: 120_000,
+  CONVERT_TIMEOUT_MS: 240_000,
   CONVERT_MAX_MEMORY_MB: 2048,
   CONVERT_CONCURRENCY: 1,
   MAX_DOCUMENT_BYTES: 50 * MB,
@@ -67,7 +66,7 @@ const fetched: FetchedFile = {
 };
 const opts = () => ({
   model: 'gpt-4.1',
-  signal: AbortSignal.timeout(120_000),
+  signal: AbortSignal.timeout(300_000),
   citations: true,
 });
 
@@ -81,13 +80,11 @@ beforeAll(async () => {
     },
   });
   preparer = createSourcePreparer(config, pino({ level: 'debug' }, logs), {
-    environment: {},
-    converter: {
-      convertToPdf: () => {
-        conversions++;
-        return Promise.resolve(Buffer.from(laidOut));
-      },
-      convertToXlsx: () => Promise.reject(new Error('no spreadsheet here')),
+    environment: process.env,
+    // Each conversion is timed as the `convert` stage: what is counted here.
+    time: (stage, _type, run) => {
+      if (stage === 'convert') conversions++;
+      return run();
     },
   });
 });
@@ -104,10 +101,9 @@ describe('a document converted once', () => {
     expect(converted?.pageCount).toBe(2);
     const read = converted?.read;
     if (!read) throw new Error('a short document is read as it is converted');
-    expect(read.parts.map((p) => (p.kind === 'text' ? p.text : ''))).toEqual([
-      '--- Page 1 ---\nVendor: New Vendor GmbH',
-      '--- Page 2 ---\nClause page 2.',
-    ]);
+    const text = read.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('\n');
+    expect(text).toContain('New Vendor GmbH');
+    expect(text).toContain('Clause page 2.');
     expect(read.revisions?.message).toContain('tracked changes');
     expect(read.found).toEqual({ type: 'document', format: 'docx' });
     // Before, its pages were counted in one opening of the PDF and read in another.
@@ -124,7 +120,7 @@ describe('a document converted once', () => {
     });
     expect(previews.map((p) => p.page)).toEqual([2]);
     expect(conversions).toBe(1);
-  });
+  }, 300_000);
 
   it('reads no page of a document longer than one job takes, and keeps its PDF whole to cut', async () => {
     conversions = 0;
@@ -144,7 +140,7 @@ describe('a document converted once', () => {
     );
     expect(windows).toHaveLength(2);
     expect(conversions).toBe(1);
-  });
+  }, 300_000);
 });
 
 describe('a PDF counted for page windows', () => {
