@@ -11,6 +11,7 @@ import { FORMATS } from '@xt/contract';
 import { redlinedDocx, textPdf } from '@xt/testkit/fixtures';
 import { createSourcePreparer } from './handlers.ts';
 import type { FetchedFile, SourcePreparer } from './preparer.ts';
+import type { ContentId, PreparationStore } from './preparations.ts';
 import { sourceBytesOf } from './previews/source-bytes.ts';
 import type { SourcesConfig } from './sources-config.ts';
 
@@ -64,6 +65,20 @@ const fetched: FetchedFile = {
   format: 'docx',
   sha256: createHash('sha256').update(docx).digest('hex'),
 };
+/** Earlier preparations, as the worker's store keeps them (by content). */
+function memoryStore(): PreparationStore & { kept: Map<string, string> } {
+  const kept = new Map<string, string>();
+  const key = (c: ContentId) => JSON.stringify(c);
+  return {
+    kept,
+    read: (c) => Promise.resolve(kept.get(key(c))),
+    write: (c, serialized) => {
+      kept.set(key(c), serialized);
+      return Promise.resolve();
+    },
+  };
+}
+
 const opts = () => ({
   model: 'gpt-4.1',
   signal: AbortSignal.timeout(300_000),
@@ -97,7 +112,13 @@ describe('a document converted once', () => {
   it('is converted and its PDF opened once for its pages, its reading and its previews', async () => {
     conversions = 0;
     pdfReads = 0;
-    const converted = await preparer.convertUpload('document', fetched, opts(), 40);
+    const preparations = memoryStore();
+    const converted = await preparer.convertUpload(
+      'document',
+      fetched,
+      { ...opts(), preparations },
+      40,
+    );
     expect(converted?.pageCount).toBe(2);
     const read = converted?.read;
     if (!read) throw new Error('a short document is read as it is converted');
@@ -120,6 +141,15 @@ describe('a document converted once', () => {
     });
     expect(previews.map((p) => p.page)).toEqual([2]);
     expect(conversions).toBe(1);
+
+    // Kept as one job's reading is: the same document again is neither converted nor read.
+    expect(preparations.kept.size).toBe(1);
+    pdfReads = 0;
+    expect(
+      await preparer.convertUpload('document', fetched, { ...opts(), preparations }, 40),
+    ).toBeUndefined();
+    expect(conversions).toBe(1);
+    expect(pdfReads).toBe(0);
   }, 300_000);
 
   it('reads no page of a document longer than one job takes, and keeps its PDF whole to cut', async () => {
@@ -155,13 +185,15 @@ describe('a PDF counted for page windows', () => {
 
   it('is read in the opening that counts its pages when short enough, and its bytes kept to cut', async () => {
     pdfReads = 0;
-    const short = await preparer.countUploadPages('pdf', pdf(), opts(), 40);
+    const preparations = memoryStore();
+    const short = await preparer.countUploadPages('pdf', pdf(), { ...opts(), preparations }, 40);
     expect(short?.pageCount).toBe(2);
     expect(short?.read?.parts).toHaveLength(2);
     expect(short?.read?.found).toEqual({ type: 'pdf', format: 'pdf' });
     expect(short?.read && sourceBytesOf(short.read)?.drawAs).toBe('pdf');
     // Before, it was counted in one opening and read in another.
     expect(pdfReads).toBe(1);
+    expect(preparations.kept.size).toBe(1);
 
     pdfReads = 0;
     const long = await preparer.countUploadPages('pdf', pdf(), opts(), 1);
