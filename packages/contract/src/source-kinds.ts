@@ -50,7 +50,35 @@ export interface SourceKind {
    * email's attachments choose it only when no other kind reads the format.
    */
   fallback?: true;
+  /*
+   * Traits the worker's steps read instead of naming kinds: a trait a kind lacks is off.
+   */
+  /**
+   * Laid out as a PDF (by LibreOffice) before it is read: that PDF, converted once per job, is
+   * what is read, cut into page windows or a bundle's documents, and drawn for previews.
+   */
+  convertedToPdf?: true;
+  /** What its page previews are drawn from: a PDF (its own, or the one it was converted to) or the image. */
+  drawnAs?: 'pdf' | 'image';
+  /** A long one is worked as page windows (docs/scaling.md#one-large-document). */
+  pageWindows?: true;
+  /**
+   * The worker setting that caps its download (docs/api.md#limits); inside a message, its
+   * attachment's cap. `auto` takes the largest of them.
+   */
+  downloadCap?: DownloadCapSetting;
+  /** Read again rather than stored as a preparation: reading it costs less than the look-up. */
+  readAgainNotStored?: true;
 }
+
+/** The worker settings that cap a file's download, by kind (SourceKind.downloadCap). */
+export type DownloadCapSetting =
+  | 'MAX_PDF_BYTES'
+  | 'MAX_IMAGE_BYTES'
+  | 'MAX_HTML_BYTES'
+  | 'MAX_EMAIL_BYTES'
+  | 'MAX_SPREADSHEET_BYTES'
+  | 'MAX_DOCUMENT_BYTES';
 
 /**
  * How a format is recognised from its bytes, never from its name or a declared type:
@@ -163,6 +191,9 @@ export const SOURCE_KINDS = {
     recordType: 'text',
     formats: ['txt', 'md', 'csv', 'tsv', 'json', 'html'],
     fallback: true,
+    // Never fetched as a file; inside a message it is held to the cap of a fetched page's HTML.
+    downloadCap: 'MAX_HTML_BYTES',
+    readAgainNotStored: true,
   },
   image: {
     label: 'Image',
@@ -171,6 +202,8 @@ export const SOURCE_KINDS = {
     layout: 'pages',
     recordType: 'image',
     formats: IMAGE_FORMATS,
+    drawnAs: 'image',
+    downloadCap: 'MAX_IMAGE_BYTES',
   },
   pdf: {
     label: 'PDF',
@@ -179,6 +212,9 @@ export const SOURCE_KINDS = {
     layout: 'pages',
     recordType: 'pdf',
     formats: ['pdf'],
+    drawnAs: 'pdf',
+    pageWindows: true,
+    downloadCap: 'MAX_PDF_BYTES',
   },
   webpage: {
     label: 'Webpage',
@@ -195,6 +231,10 @@ export const SOURCE_KINDS = {
     layout: 'pages',
     recordType: 'document',
     formats: ['docx', 'doc', 'odt', 'rtf', 'pptx', 'ppt', 'odp', 'office-encrypted'],
+    convertedToPdf: true,
+    drawnAs: 'pdf',
+    pageWindows: true,
+    downloadCap: 'MAX_DOCUMENT_BYTES',
   },
   spreadsheet: {
     label: 'Spreadsheet',
@@ -203,6 +243,7 @@ export const SOURCE_KINDS = {
     layout: 'sheets',
     recordType: 'spreadsheet',
     formats: ['xlsx', 'xls', 'ods', 'csv', 'tsv', 'office-encrypted'],
+    downloadCap: 'MAX_SPREADSHEET_BYTES',
   },
   email: {
     label: 'Email',
@@ -211,6 +252,7 @@ export const SOURCE_KINDS = {
     layout: 'parts',
     recordType: 'email',
     formats: ['eml', 'msg'],
+    downloadCap: 'MAX_EMAIL_BYTES',
   },
   /** Its YAML front matter read as metadata, its body as text (docs/sources.md#markdown). */
   markdown: {
@@ -220,6 +262,10 @@ export const SOURCE_KINDS = {
     layout: 'flow',
     recordType: 'markdown',
     formats: ['md'],
+    // Read as text is: inside a message held to a fetched page's HTML cap, and read again
+    // rather than stored.
+    downloadCap: 'MAX_HTML_BYTES',
+    readAgainNotStored: true,
   },
   /**
    * Any file the other kinds read, its kind decided by its content (autoKindFor). An upload is
@@ -248,6 +294,19 @@ export function isSourceType(value: unknown): value is SourceType {
 /** A source whose citations carry a page and boxes, and which gets page previews. */
 export function hasPages(type: SourceType): boolean {
   return SOURCE_KINDS[type].layout === 'pages';
+}
+
+/** A kind's traits (SourceKind): read through this, since most kinds leave most of them out. */
+export function traitsOf(type: SourceType): SourceKind {
+  return SOURCE_KINDS[type];
+}
+
+/**
+ * Whether a source of `type` may be worked as page windows: a kind that is, or `auto`, whose
+ * URL may turn out to be one once fetched.
+ */
+export function mayWorkInPageWindows(type: SourceType): boolean {
+  return traitsOf(type).pageWindows === true || SOURCE_KINDS[type].layout === 'detected';
 }
 
 /** What the single record shows as `source.type` (webpages are `url` there). */

@@ -13,20 +13,19 @@ import { detectFormat } from '@xt/formats';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { WindowPages } from './pdf/window-pages.ts';
 import { createDocumentConverter, createDocumentReader } from './document/index.ts';
+import { convertUploadWith } from './document/convert-upload.ts';
 import { createPrepPool } from './prep-pool/index.ts';
 import type { BlobStore } from '@xt/blob-store';
 import {
   dispatch,
   type FileFetcher,
   type PrepareOptions,
-  fileBytes,
   notEnabled,
   type SourceHandlers,
   type SourcePreparer,
 } from './preparer.ts';
 import { keepSourceBytes, type PageBytes } from './previews/source-bytes.ts';
 import { withSentText } from './sent-text.ts';
-import { contentReadWith, withPreparations } from './preparations.ts';
 import { createSpreadsheetReader } from './spreadsheet/reader.ts';
 import { untimed, type SourceStageTimer } from './stages.ts';
 import { createTextReader } from './text-reader.ts';
@@ -104,7 +103,12 @@ export function createSourcePreparer(
       ? keepSourceBytes(prepared, { drawAs, bytes: kept, ...(window ? { window } : {}) })
       : prepared;
 
-  async function preparePdfBytes(bytes: Buffer, opts: PrepareOptions, converted = opts.converted) {
+  async function preparePdfBytes(
+    bytes: Buffer,
+    opts: PrepareOptions,
+    converted = opts.converted,
+    readUpTo?: number,
+  ) {
     const { model, citations, images, pages, window } = opts;
     const kept = keepFor(citations, bytes);
     const pdf = await pool.runPrep({
@@ -122,12 +126,15 @@ export function createSourcePreparer(
         ...(converted ? { converted } : {}),
         ...(pages ? { pages } : {}),
         ...(window ? { window } : {}),
+        ...(readUpTo === undefined ? {} : { readUpTo }),
       },
     });
     logger.debug(
       { pages: pdf.pageCount, textPages: pdf.textPages, imagePages: pdf.imagePages },
       'pdf prepared',
     );
+    // Only counted (a long document's pages, before its windows are cut): nothing to draw.
+    if (readUpTo !== undefined && pdf.pageCount > readUpTo) return pdf;
     return withBytes(pdf, kept, 'pdf', window);
   }
   async function prepareImageBytes(bytes: Buffer, opts: PrepareOptions) {
@@ -228,16 +235,11 @@ export function createSourcePreparer(
     markdown: { bytes: (bytes, type, { citations }) => readText(bytes, type, citations, true) },
     pdf: {
       bytes: (bytes, _type, opts) => time('rasterise', 'pdf', () => preparePdfBytes(bytes, opts)),
-      // A range that ends before it starts reads the count and no page.
-      countPages: (bytes, opts) =>
-        time('parse', 'pdf', async () => {
-          const counted = await preparePdfBytes(bytes, {
-            ...opts,
-            citations: false,
-            preparations: undefined,
-            pages: { first: 1, last: 0 },
-          });
-          return counted.pageCount;
+      // Counted and, when short enough, read in one opening of the PDF.
+      countPages: (bytes, opts, readUpTo) =>
+        time('rasterise', 'pdf', async () => {
+          const pdf = await preparePdfBytes(bytes, opts, opts.converted, readUpTo);
+          return { pageCount: pdf.pageCount, ...(pdf.pageCount <= readUpTo ? { read: pdf } : {}) };
         }),
     },
     image: {
@@ -289,10 +291,8 @@ export function createSourcePreparer(
       if (!read) return Promise.reject(notEnabled(kind));
       return read(bytes, FORMATS[format].mime, opts);
     },
-    // Text is never fetched; inside a message it is held to the cap of a fetched page's HTML.
-    maxBytes: (kind) =>
-      maxFetchBytes[kind] ??
-      (SOURCE_KINDS[kind].layout === 'flow' ? config.MAX_HTML_BYTES : undefined),
+    // Each kind's download cap, text's being what it is held to inside a message.
+    maxBytes: (kind) => maxFetchBytes[kind],
   };
 
   const maxFetchBytes = fetchCaps(config);
@@ -302,48 +302,15 @@ export function createSourcePreparer(
     return fetchSource(url, type, fetchOptions(maxBytes, signal));
   };
 
-  // A page count reads no page: a range that ends before it starts (prepare-pdf.ts).
-  const countPdfPages = async (pdf: Buffer, opts: PrepareOptions, notesPages: boolean) => {
-    // A copy: the prep thread takes (detaches) the bytes it is given, and the PDF is read again.
-    const counted = await preparePdfBytes(
-      Buffer.from(pdf),
-      { ...opts, citations: false, pages: { first: 1, last: 0 } },
-      { notesPages },
-    );
-    return counted.pageCount;
-  };
-
   return {
     ...dispatch(handlers, { fetch: fetchFile, uploads: options.uploads }, time),
-    async convertUpload(type, file, opts) {
-      const { uploads } = options;
-      const fetched = 'bytes' in file ? file : undefined;
-      if (type !== 'document' || (!fetched && !uploads)) return undefined;
-      const content = contentReadWith(
-        { type, sha256: file.sha256, contentType: file.contentType },
-        opts,
-      );
-      // Read before (docs/reuse.md#preparations): the one job takes that, nothing is converted.
-      if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
-        return undefined;
-      const bytes = await fileBytes(file, type, uploads, time);
-      const format = await formatOf(bytes, file.contentType);
-      if (!format) throw new ExtractionFailure('SOURCE_UNSUPPORTED', 'The file is not a document.');
-      const { pdf, notesPages, revisions } = await documents.convertDocumentBytes(
-        bytes,
-        format,
-        opts.signal,
-      );
-      const pageCount = await countPdfPages(pdf, opts, notesPages);
-      return {
-        pdf,
-        notesPages,
-        pageCount,
-        content,
-        ...(revisions ? { revisions } : {}),
-        ...(fetched ? { found: { type: fetched.kind, format: fetched.format } } : {}),
-      };
-    },
+    convertUpload: convertUploadWith({
+      documents,
+      uploads: options.uploads,
+      formatOf,
+      readPdf: (pdf, opts, converted, readUpTo) => preparePdfBytes(pdf, opts, converted, readUpTo),
+      time,
+    }),
     // Its own stage: the extraction's job pays it once for all of its windows.
     cutPdf: (pdf, windows, notesPages) =>
       time('parse', 'pdf', () =>
@@ -353,20 +320,6 @@ export function createSourcePreparer(
           opts: { windows, notesPages, maxImagePixels: config.MAX_IMAGE_PIXELS },
         }),
       ),
-    async prepareConverted(converted, opts) {
-      const content = contentReadWith(converted.content, opts);
-      const prepared = await withPreparations(opts.preparations, content, async () => {
-        const read = await time('rasterise', 'document', () =>
-          preparePdfBytes(converted.pdf, opts, { notesPages: converted.notesPages }),
-        );
-        // Inside the preparation, so that one taken from the store says it as well.
-        if (converted.revisions) read.revisions = converted.revisions;
-        return read;
-      });
-      // A fetched document: what it was found to be, as `prepare` sets it.
-      if (converted.found) prepared.found = converted.found;
-      return prepared;
-    },
     renderPreviews: (task) => time('rasterise', task.type, () => pool.runPrep(task)),
     // The pool's own stats accessor, so a change of pool implementation changes only this line.
     stats: () => ({

@@ -1,4 +1,4 @@
-import type { PreparedSource, SourceType } from '@xt/contract';
+import { traitsOf, type PreparedSource, type SourceType } from '@xt/contract';
 import {
   keepPartBytes,
   keepSourceBytes,
@@ -116,7 +116,7 @@ export function restorePrepared(text: string): PreparedSource | undefined {
 
 /**
  * The preparation of `content`: an earlier one from the store when there is one, else `produce`'s,
- * stored for next time. Typed text is not stored: reading it costs less than the look-up. The
+ * stored for next time. A kind cheaper to read than to look up (text) is not stored. The
  * store is an economy, never a dependency: when it fails, the source is prepared as usual.
  */
 export async function withPreparations(
@@ -124,12 +124,25 @@ export async function withPreparations(
   content: ContentId,
   produce: () => Promise<PreparedSource>,
 ): Promise<PreparedSource> {
-  if (!store || content.type === 'text') return produce();
+  if (!store || traitsOf(content.type).readAgainNotStored) return produce();
   const earlier = await store.read(content).catch(() => undefined);
   const restored = earlier === undefined ? undefined : restorePrepared(earlier);
   if (restored && servesReading(restored, content)) return restored;
   const prepared = await produce();
+  await keepPreparation(store, content, prepared);
+  return prepared;
+}
+
+/**
+ * Stores a preparation of `content` made without `withPreparations` (a converted document read
+ * as its pages were counted), for next time; best effort, as there.
+ */
+export async function keepPreparation(
+  store: PreparationStore | undefined,
+  content: ContentId,
+  prepared: PreparedSource,
+): Promise<void> {
+  if (!store || traitsOf(content.type).readAgainNotStored) return;
   const serialized = serializePrepared(prepared);
   if (serialized !== undefined) await store.write(content, serialized).catch(() => undefined);
-  return prepared;
 }

@@ -15,6 +15,7 @@ import { untimed, type SourceStageTimer } from './stages.ts';
 import { readUpload, type UploadedSource } from './upload.ts';
 import {
   contentReadWith,
+  keepPreparation,
   withPreparations,
   type ContentId,
   type PreparationStore,
@@ -77,20 +78,31 @@ export interface FetchedFile {
   sha256: string;
 }
 
-/** An uploaded file whose pages were counted: its page count, and its whole preparation. */
+/** An uploaded (or fetched) file whose pages were counted, and read when short enough. */
 export interface CountedUpload {
   pageCount: number;
-  prepare: () => Promise<PreparedSource>;
-  /** The bytes read, to cut into windows (`cutPdf`); `prepare` cannot run once they are cut. */
+  /** The file read whole, as `prepareUpload` reads it: set when it has no more than `readUpTo`. */
+  read?: PreparedSource;
+  /** The bytes read, to cut into windows (`cutPdf`). */
   bytes: Buffer;
 }
 
-/** A `document` converted to PDF once, for its page windows (docs/scaling.md). */
+/**
+ * A `document` converted to PDF once for its job (docs/sources.md#documents), that PDF opened
+ * once: what the steps that read it, cut it into page windows (docs/scaling.md) or a bundle's
+ * documents (docs/split.md), and draw its previews take, none converting or opening it again.
+ */
 export interface ConvertedDocument {
+  /** The converted PDF, whole: what windows and a bundle's documents are cut from. */
   pdf: Buffer;
   notesPages: boolean;
   /** Its pages (a presentation's slides: its notes pages are not counted). */
   pageCount: number;
+  /**
+   * The document read whole, as `prepareUpload` reads it (its PDF's bytes kept beside it for
+   * the page previews, with citations): set when it has no more pages than `readUpTo`.
+   */
+  read?: PreparedSource;
   /** The uploaded document's content, by which its preparation is kept. */
   content: ContentId;
   /** A document fetched from a URL: what it was found to be, set on its preparation. */
@@ -122,25 +134,30 @@ export interface SourcePreparer {
   prepareFetched(fetched: FetchedFile, opts: PrepareOptions): Promise<PreparedSource>;
   /**
    * How many pages an uploaded (or fetched, `fetchUrl`) file of `type` has, when it is a kind
-   * read as pages that can be worked in windows (`pdf`), counted without reading any, with
-   * `prepare` reading the whole of it from the bytes already read (so a short PDF is not read
-   * from the store, or fetched, twice). Undefined for any other kind, and for a file prepared
-   * before (docs/reuse.md#preparations): `prepareUpload` (`prepareFetched`) takes that
+   * read as pages that can be worked in windows (`pdf`), and when they are no more than
+   * `readUpTo` (all, when absent) the file read whole in the same opening (`read`, kept in
+   * preparations as `prepareUpload` keeps its reading): a short PDF is not read from the
+   * store, fetched or opened twice. Undefined for any other kind, and for a file
+   * prepared before (docs/reuse.md#preparations): `prepareUpload` (`prepareFetched`) takes that
    * preparation and reads nothing.
    */
   countUploadPages(
     type: SourceType,
     file: UploadedSource | FetchedFile,
     opts: PrepareOptions,
+    readUpTo?: number,
   ): Promise<CountedUpload | undefined>;
   /**
-   * An uploaded (or fetched) `document` converted to PDF, with its pages counted (none read);
-   * undefined for any other kind. Refuses what `prepareUpload` would refuse before converting.
+   * An uploaded (or fetched) file of a kind converted to PDF before it is read (`document`),
+   * converted, with its pages counted and, when there are no more than `readUpTo` (all, when
+   * absent), read whole in the same opening of the PDF; undefined for any other kind, and for
+   * a file prepared before. Refuses what `prepareUpload` would refuse before converting.
    */
   convertUpload(
     type: SourceType,
     file: UploadedSource | FetchedFile,
     opts: PrepareOptions,
+    readUpTo?: number,
   ): Promise<ConvertedDocument | undefined>;
   /**
    * Each page window's pages of a long PDF (with `notesPages`, a presentation's export, its
@@ -148,8 +165,6 @@ export interface SourcePreparer {
    * once (docs/scaling.md#one-large-document). Takes (detaches) `pdf`.
    */
   cutPdf(pdf: Uint8Array, windows: WindowPages[], notesPages: boolean): Promise<Uint8Array[]>;
-  /** A converted document read whole, as `prepareUpload` reads the document. */
-  prepareConverted(converted: ConvertedDocument, opts: PrepareOptions): Promise<PreparedSource>;
   /** Draws page previews for the review view on a prep thread (docs/citations.md#review-view). */
   renderPreviews(task: PreviewTask): Promise<PagePreview[]>;
   /** The state of the prep threads and the browser, read when metrics are scraped. */
@@ -174,10 +189,14 @@ export interface SourceHandler {
   /** A URL the kind renders itself (a webpage), rather than fetching it as a file. */
   url?: (url: string, opts: PrepareOptions) => Promise<PreparedSource>;
   /**
-   * How many pages the file has, reading none: for a kind that can be worked in page windows.
-   * Its own stage, so counting is not taken for preparing in the metrics.
+   * How many pages the file has, for a kind that can be worked in page windows, and when they
+   * are no more than `readUpTo`, the file read whole in the same pass: the file opened once.
    */
-  countPages?: (bytes: Buffer, opts: PrepareOptions) => Promise<number | undefined>;
+  countPages?: (
+    bytes: Buffer,
+    opts: PrepareOptions,
+    readUpTo: number,
+  ) => Promise<{ pageCount: number; read?: PreparedSource }>;
 }
 
 /** The handlers dispatch() routes by type: a kind without one is not enabled on this worker. */
@@ -246,7 +265,8 @@ export function dispatch(
     if (SOURCE_KINDS[type].inputs.inline || handlers[type]?.url) return undefined;
     const fetched = await time('fetch', type, () => files.fetch(source, type, opts.signal));
     // `auto`: the kind is the content's (a page that serves HTML is rendered as a webpage).
-    const kind = type === 'auto' ? autoKindFor(fetched.format, 'url') : type;
+    const kind =
+      SOURCE_KINDS[type].layout === 'detected' ? autoKindFor(fetched.format, 'url') : type;
     if (!kind) throw notEnabled(type);
     return { url: source, kind, ...fetched, sha256: sha256(fetched.bytes) };
   }
@@ -283,7 +303,7 @@ export function dispatch(
         return read(bytes, file.contentType, opts);
       });
     },
-    async countUploadPages(type, file, opts) {
+    async countUploadPages(type, file, opts, readUpTo = Number.POSITIVE_INFINITY) {
       const count = handlers[type]?.countPages;
       if (!count || (!('bytes' in file) && !files.uploads)) return undefined;
       const content = contentReadWith(
@@ -292,22 +312,16 @@ export function dispatch(
       );
       if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
         return undefined;
-      const read = bytesHandler(type);
       const bytes = await fileBytes(file, type, files.uploads, time);
-      // On a copy: the prep thread takes (detaches) the bytes it is given, and `prepare` reads
-      // them again.
-      const pageCount = await count(Buffer.from(bytes), opts);
-      if (pageCount === undefined) return undefined;
-      return {
-        pageCount,
-        bytes,
-        prepare: () =>
-          'bytes' in file
-            ? prepareFetched(file, opts)
-            : withPreparations(opts.preparations, content, () =>
-                read(bytes, file.contentType, opts),
-              ),
-      };
+      // On a copy: the prep thread takes (detaches) the bytes it is given, and a long file is
+      // cut from them.
+      const { pageCount, read } = await count(Buffer.from(bytes), opts, readUpTo);
+      if (read) {
+        // As `prepareUpload` (`prepareFetched`) would have kept and told it.
+        if (!opts.pages && !opts.window) await keepPreparation(opts.preparations, content, read);
+        if ('bytes' in file) read.found = { type: file.kind, format: file.format };
+      }
+      return { pageCount, bytes, ...(read ? { read } : {}) };
     },
     async prepare(type, source, opts) {
       if (SOURCE_KINDS[type].inputs.inline)

@@ -1,4 +1,4 @@
-import type { SourceType } from '@xt/contract';
+import { SOURCE_KINDS, SOURCE_TYPES, traitsOf, type SourceType } from '@xt/contract';
 import type { PdfMode } from './pdf/prepare-pdf.ts';
 
 /**
@@ -60,22 +60,19 @@ export interface SourcesConfig {
   MAX_DOCUMENT_BYTES: number;
 }
 
-/** The download cap of each kind fetched as a file (docs/api.md#limits). */
+/**
+ * The download cap of each kind read from a file, by the setting the registry names for it
+ * (docs/api.md#limits); text's is what it is held to inside a message, never being fetched.
+ */
 export function fetchCaps(config: SourcesConfig): Partial<Record<SourceType, number>> {
-  return {
-    pdf: config.MAX_PDF_BYTES,
-    image: config.MAX_IMAGE_BYTES,
-    email: config.MAX_EMAIL_BYTES,
-    spreadsheet: config.MAX_SPREADSHEET_BYTES,
-    document: config.MAX_DOCUMENT_BYTES,
-    // Any of the file kinds, or a page (then rendered in the browser, under its own caps).
-    auto: Math.max(
-      config.MAX_PDF_BYTES,
-      config.MAX_IMAGE_BYTES,
-      config.MAX_HTML_BYTES,
-      config.MAX_EMAIL_BYTES,
-      config.MAX_SPREADSHEET_BYTES,
-      config.MAX_DOCUMENT_BYTES,
-    ),
-  };
+  const caps: Partial<Record<SourceType, number>> = {};
+  for (const type of SOURCE_TYPES) {
+    const setting = traitsOf(type).downloadCap;
+    if (setting) caps[type] = config[setting];
+  }
+  // Any of the file kinds, or a page (then rendered in the browser, under its own caps).
+  const largest = Math.max(...Object.values(caps));
+  for (const type of SOURCE_TYPES)
+    if (SOURCE_KINDS[type].layout === 'detected') caps[type] = largest;
+  return caps;
 }

@@ -6,9 +6,10 @@ import type { SourceType } from '@xt/contract';
  * - `fetch`: downloading a URL source, or reading an upload from the blob store;
  * - `render`: a webpage in Chromium (its own navigation and downloads included);
  * - `convert`: a document laid out as a PDF by LibreOffice, waiting for a converter included;
- * - `rasterise`: PDF and image preparation on the prep threads, queueing for a thread included;
- * - `parse`: a spreadsheet read into its sheets (a LibreOffice rewrite, then a prep thread), or
- *   an uploaded PDF's pages counted to decide whether it is split into windows.
+ * - `rasterise`: PDF and image preparation on the prep threads, queueing for a thread included
+ *   (a PDF's pages counted to decide whether it is split into windows, and read in the same pass
+ *   when it is not);
+ * - `parse`: a spreadsheet read into its sheets (a LibreOffice rewrite, then a prep thread).
  */
 export const SOURCE_STAGES = ['fetch', 'render', 'convert', 'rasterise', 'parse'] as const;
 export type SourceStage = (typeof SOURCE_STAGES)[number];

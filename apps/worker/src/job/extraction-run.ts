@@ -121,6 +121,8 @@ export function extractionRun(deps: ExtractionRunDeps) {
     if (batch) await batch.advance(claimed);
     const windows = batch ? undefined : deps.windows;
     const preparations = deps.preparations?.(claimed);
+    // From before the split: a document is converted and read there when short enough.
+    const preparing = performance.now();
     const split = windows
       ? await withTimeout(
           splitStep(
@@ -134,7 +136,6 @@ export function extractionRun(deps: ExtractionRunDeps) {
         )
       : undefined;
     if (split?.next === 'windows') return withTimeout(intoWindows(claimed, split, log), signal);
-    const preparing = performance.now();
     const source = await withTimeout(
       split?.next === 'whole'
         ? split.prepare()

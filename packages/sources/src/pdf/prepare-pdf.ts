@@ -64,6 +64,12 @@ export interface PdfOptions {
    * `pages`, a window with nothing readable is empty rather than a failure.
    */
   window?: WindowPages | undefined;
+  /**
+   * Read no page of a document with more pages than this: only `pageCount` is answered. A
+   * count and, for a document short enough, its reading, with the PDF opened once (before a
+   * long one's page windows are cut).
+   */
+  readUpTo?: number | undefined;
 }
 
 export type PreparedPdf = PreparedSource & {
@@ -98,6 +104,8 @@ export async function preparePdf(bytes: Uint8Array, opts: PdfOptions): Promise<P
     // the document's pages, so every window refuses before any work, as one job does.
     if (opts.mode === 'images' && (opts.window?.total ?? pages) > opts.maxImagePages)
       throw tooManyImagePages(opts.maxImagePages);
+    if (opts.readUpTo !== undefined && pages > opts.readUpTo)
+      return { parts: [], pageCount: opts.window?.total ?? pages, textPages: 0, imagePages: 0 };
     const read: ReadState = {
       parts: [],
       grounding: [],

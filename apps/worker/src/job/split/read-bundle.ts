@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readAll } from '@xt/blob-store';
 import type { BlobStore } from '@xt/blob-store';
-import { ExtractionFailure, type PreparedSource, type SplitPages } from '@xt/contract';
+import { ExtractionFailure, traitsOf, type PreparedSource, type SplitPages } from '@xt/contract';
 import type { FetchedFile, PageBytes, SourcePreparer, UploadedSource } from '@xt/sources';
 import type { ExtractionRow } from '../lifecycle.ts';
 
@@ -71,7 +71,6 @@ export async function readBundle(
       SourcePreparer,
       | 'countUploadPages'
       | 'convertUpload'
-      | 'prepareConverted'
       | 'prepareUpload'
       | 'prepareFetched'
       | 'cutPdf'
@@ -113,25 +112,12 @@ export async function readBundle(
         contentType: 'application/pdf',
       }));
     };
-  if (kind === 'pdf') {
-    const counted = await sources.countUploadPages('pdf', file, opts);
-    if (!counted) throw notPages(kind);
-    // A copy to cut from: reading hands its bytes to a prep thread.
-    const pdf = Buffer.from(counted.bytes);
-    const read = await counted.prepare();
-    return {
-      pagesTotal: counted.pageCount,
-      pages: pageTexts(read, counted.pageCount),
-      ...(found ? { found } : {}),
-      cut: cutFrom(pdf, counted.pageCount, false),
-      drawn: { drawAs: 'pdf', bytes: new Uint8Array(pdf) },
-    };
-  }
-  if (kind === 'document') {
-    const converted = await sources.convertUpload('document', file, opts);
-    if (!converted) throw notPages(kind);
-    const pdf = Buffer.from(converted.pdf);
-    const read = await sources.prepareConverted(converted, opts);
+  const traits = traitsOf(kind);
+  if (traits.convertedToPdf) {
+    // Converted, and read whole as its pages are counted: its PDF opened once.
+    const converted = await sources.convertUpload(kind, file, opts);
+    if (!converted?.read) throw notPages(kind);
+    const { pdf, read } = converted;
     return {
       pagesTotal: converted.pageCount,
       pages: pageTexts(read, converted.pageCount),
@@ -142,7 +128,20 @@ export async function readBundle(
       drawn: { drawAs: 'pdf', bytes: new Uint8Array(pdf) },
     };
   }
-  if (kind === 'image') {
+  if (traits.drawnAs === 'pdf') {
+    // Counted and read whole in one opening of the PDF.
+    const counted = await sources.countUploadPages(kind, file, opts);
+    if (!counted?.read) throw notPages(kind);
+    const { bytes: pdf, read } = counted;
+    return {
+      pagesTotal: counted.pageCount,
+      pages: pageTexts(read, counted.pageCount),
+      ...(found ? { found } : {}),
+      cut: cutFrom(pdf, counted.pageCount, false),
+      drawn: { drawAs: 'pdf', bytes: new Uint8Array(pdf) },
+    };
+  }
+  if (traits.drawnAs === 'image') {
     const bytes =
       'bytes' in file
         ? Buffer.from(file.bytes)
@@ -153,7 +152,7 @@ export async function readBundle(
     const read =
       'bytes' in file
         ? await sources.prepareFetched(file, opts)
-        : await sources.prepareUpload('image', file, opts);
+        : await sources.prepareUpload(kind, file, opts);
     const contentType = file.contentType;
     return {
       pagesTotal: 1,

@@ -5,6 +5,11 @@ export interface PageWindow {
   lastPage: number;
 }
 
+/** The most pages a document worked by one job has (SPLIT_PAGES): more are page windows. */
+export function pagesOfOneJob(splitPages: number): number {
+  return Math.max(1, Math.floor(splitPages));
+}
+
 /**
  * The page windows of a document of `pagesTotal` pages worked `splitPages` at a time
  * (SPLIT_PAGES, docs/scaling.md#one-large-document), in page order; none when it fits in one.
@@ -12,7 +17,7 @@ export interface PageWindow {
  * 20, so that no window is the straggler the others wait for.
  */
 export function planWindows(pagesTotal: number, splitPages: number): PageWindow[] {
-  const size = Math.max(1, Math.floor(splitPages));
+  const size = pagesOfOneJob(splitPages);
   if (!Number.isFinite(pagesTotal) || pagesTotal <= size) return [];
   const count = Math.ceil(pagesTotal / size);
   const base = Math.floor(pagesTotal / count);

@@ -45,25 +45,37 @@ function fakes(pages: number, found: { kind: SourceType; format: FormatName } = 
       });
     },
     prepareFetched: (fetched: FetchedFile) => read(`fetched ${fetched.kind}`),
-    countUploadPages: (_type: SourceType, file: UploadedSource | FetchedFile) => {
+    countUploadPages: async (
+      _type: SourceType,
+      file: UploadedSource | FetchedFile,
+      _opts?: unknown,
+      readUpTo = Infinity,
+    ) => {
       readFrom.push(from(file));
       const bytes = 'bytes' in file ? file.bytes : Buffer.from('pdf');
-      return Promise.resolve({
+      // Read whole as its pages are counted when short enough: nothing opens it again.
+      return {
         pageCount: pages,
         bytes,
-        prepare: () => read(bytes.toString()),
-      });
+        ...(pages <= readUpTo ? { read: await read(bytes.toString()) } : {}),
+      };
     },
-    prepareConverted: () => read('document'),
-    convertUpload: (_type: SourceType, file: UploadedSource | FetchedFile) => {
+    convertUpload: async (
+      _type: SourceType,
+      file: UploadedSource | FetchedFile,
+      _opts: unknown,
+      readUpTo = Infinity,
+    ) => {
       readFrom.push(from(file));
       converted++;
-      return Promise.resolve({
+      // Read whole as its pages are counted when short enough: nothing opens it again.
+      return {
         pdf: Buffer.from('converted'),
         notesPages: false,
         pageCount: pages,
         content: { type: 'document' as const, sha256: 'ab', contentType: null },
-      });
+        ...(pages <= readUpTo ? { read: await read('document') } : {}),
+      };
     },
     cutPdf: (pdf: Uint8Array, windows: { first: number; last: number; total: number }[]) => {
       cuts.push({ bytes: Buffer.from(pdf).toString(), windows });
@@ -141,9 +153,14 @@ describe('splitStep', () => {
     const asked: unknown[] = [];
     const sources = {
       ...f.sources,
-      countUploadPages: (type: SourceType, up: UploadedSource | FetchedFile, opts: unknown) => {
+      countUploadPages: (
+        type: SourceType,
+        up: UploadedSource | FetchedFile,
+        opts: unknown,
+        readUpTo?: number,
+      ) => {
         asked.push(opts);
-        return f.sources.countUploadPages(type, up);
+        return f.sources.countUploadPages(type, up, opts, readUpTo);
       },
     };
     await splitStep(sources, f.keep, row(), 40, { signal, images: false });

@@ -1,7 +1,7 @@
-import type { PreparedSource, SourceType } from '@xt/contract';
+import { mayWorkInPageWindows, traitsOf, type PreparedSource } from '@xt/contract';
 import type { FetchedFile, PreparationStore, SourcePreparer, UploadedSource } from '@xt/sources';
 import type { ExtractionRow } from '../lifecycle.ts';
-import { planWindows } from './plan.ts';
+import { pagesOfOneJob, planWindows } from './plan.ts';
 import type { WindowStore } from './store.ts';
 
 /** How a long document is split: its pages, and how many a window holds. */
@@ -27,8 +27,9 @@ export type SplitOutcome =
    */
   | { next: 'windows'; split: WindowSplit; found?: FetchedLong; cut: () => Promise<void> }
   /**
-   * Short enough for one job, and already read to count its pages (a PDF's bytes, a document
-   * converted) or fetched (a URL source): `prepare` reads the whole of it from what was read.
+   * Short enough for one job, and already read as its pages were counted (a PDF, a document
+   * converted) or fetched (a URL source of another kind): `prepare` answers that reading, or
+   * reads the fetched bytes.
    */
   | { next: 'whole'; prepare: () => Promise<PreparedSource> }
   /** The one-job path, from the start. */
@@ -37,15 +38,13 @@ export type SplitOutcome =
 /** What a URL source was found to be once fetched, before its windows are cut. */
 export type FetchedLong = Pick<FetchedFile, 'kind' | 'format' | 'sha256' | 'contentType'>;
 
-/** URL kinds that may turn out to be a long document once fetched. */
-const WINDOWED_URL_KINDS: ReadonlySet<SourceType> = new Set(['pdf', 'document', 'auto']);
-
 /**
  * Whether the extraction is worked as page windows (docs/scaling.md#one-large-document): a
- * `pdf` or `document`, uploaded or given by URL (`auto` too, when the content is one), with
- * more than `splitPages` pages. A URL source is fetched here, once, through the same fetcher
- * as one job's. A PDF's pages are counted without reading any. A document is converted to PDF
- * here, once. When it is long, the caller is told so (and what a URL source was found to be)
+ * kind the registry works in page windows (`pdf`, `document`), uploaded or given by URL
+ * (`auto` too, when the content is one), with more than `splitPages` pages. A URL source is
+ * fetched here, once, through the same fetcher as one job's. A document is converted to PDF
+ * here, once. The PDF is opened once: its pages counted and, when they fit in one job, read
+ * in the same pass. When it is long, the caller is told so (and what a URL source was found to be)
  * before anything is cut; `cut` then cuts each window's pages into a PDF of its own, once, and
  * keeps them (`keepPdfs`) for that window to read: a window reads only its pages, no window
  * opens the whole document, and none fetches the URL. When it
@@ -57,12 +56,7 @@ const WINDOWED_URL_KINDS: ReadonlySet<SourceType> = new Set(['pdf', 'document', 
 export async function splitStep(
   sources: Pick<
     SourcePreparer,
-    | 'countUploadPages'
-    | 'convertUpload'
-    | 'prepareConverted'
-    | 'cutPdf'
-    | 'fetchUrl'
-    | 'prepareFetched'
+    'countUploadPages' | 'convertUpload' | 'cutPdf' | 'fetchUrl' | 'prepareFetched'
   >,
   keepPdfs: WindowStore['keepPdfs'],
   row: SplitRow,
@@ -101,7 +95,7 @@ export async function splitStep(
   if (row.file) {
     file = { ref: row.fileRef, contentType: row.file.contentType, sha256: row.file.sha256 };
   } else {
-    if (!WINDOWED_URL_KINDS.has(row.sourceType)) return { next: 'one-job' };
+    if (!mayWorkInPageWindows(row.sourceType)) return { next: 'one-job' };
     fetched = await sources.fetchUrl(row.sourceType, row.source, opts);
     if (!fetched) return { next: 'one-job' };
     const got = fetched;
@@ -141,17 +135,19 @@ export async function splitStep(
       );
     },
   });
-  if (kind === 'document') {
-    const converted = await sources.convertUpload(kind, file, opts);
+  if (!traitsOf(kind).pageWindows) return otherwise;
+  if (traitsOf(kind).convertedToPdf) {
+    // Converted and its PDF opened once: read whole there when it is short enough for one job.
+    const converted = await sources.convertUpload(kind, file, opts, pagesOfOneJob(splitPages));
     if (!converted) return otherwise;
-    if (planWindows(converted.pageCount, splitPages).length === 0)
-      return { next: 'whole', prepare: () => sources.prepareConverted(converted, opts) };
+    const { read } = converted;
+    if (read) return { next: 'whole', prepare: () => Promise.resolve(read) };
     return cut(converted.pdf, converted.pageCount, converted.notesPages, converted.revisions);
   }
-  if (kind !== 'pdf') return otherwise;
-  const counted = await sources.countUploadPages(kind, file, opts);
+  // Counted and, when short enough for one job, read in the same opening of the PDF.
+  const counted = await sources.countUploadPages(kind, file, opts, pagesOfOneJob(splitPages));
   if (!counted) return otherwise;
-  if (planWindows(counted.pageCount, splitPages).length === 0)
-    return { next: 'whole', prepare: counted.prepare };
+  const { read } = counted;
+  if (read) return { next: 'whole', prepare: () => Promise.resolve(read) };
   return cut(counted.bytes, counted.pageCount, false);
 }

@@ -1,4 +1,4 @@
-import { ExtractionFailure, type PreparedSource } from '@xt/contract';
+import { ExtractionFailure, traitsOf, type PreparedSource } from '@xt/contract';
 import { groundOutput } from '@xt/grounding';
 import type { ExtractResult, ModelClient } from '@xt/model';
 import type { WindowJobPayload } from '@xt/queue';
@@ -77,7 +77,7 @@ export async function prepareWindow(
     ...(images ? {} : { images }),
   };
   const converted = (notesPages: boolean) =>
-    row.sourceType === 'document' ? { converted: { notesPages } } : {};
+    traitsOf(row.sourceType).convertedToPdf ? { converted: { notesPages } } : {};
   const own = await stored.pdf(row.id, window.index);
   if (own)
     return sources.prepareUpload(
@@ -93,7 +93,7 @@ export async function prepareWindow(
   // A URL source's windows were always cut their own PDFs: without one there is nothing to read.
   if (!row.file) throw new ExtractionFailure('INTERNAL', "The page window's PDF is not stored.");
   const pages = { first: window.firstPage, last: window.lastPage };
-  if (row.sourceType !== 'document')
+  if (!traitsOf(row.sourceType).convertedToPdf)
     return sources.prepareUpload(
       row.sourceType,
       { ref: row.fileRef, contentType: row.file.contentType, sha256: row.file.sha256 },

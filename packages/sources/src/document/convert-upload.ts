@@ -1,0 +1,77 @@
+import { ExtractionFailure, traitsOf, type FormatName } from '@xt/contract';
+import type { BlobStore } from '@xt/blob-store';
+import type { PreparedPdf } from '../pdf/prepare-pdf.ts';
+import { contentReadWith, keepPreparation } from '../preparations.ts';
+import { fileBytes, type PrepareOptions, type SourcePreparer } from '../preparer.ts';
+import type { SourceStageTimer } from '../stages.ts';
+import type { DocumentReader } from './prepare-document.ts';
+
+export interface ConvertUploadDeps {
+  documents: Pick<DocumentReader, 'convertDocumentBytes'>;
+  /** Where uploaded files' bytes are read from; without it only fetched files are converted. */
+  uploads: { store: BlobStore; maxBytes: number } | undefined;
+  formatOf(bytes: Buffer, contentType: string | null): Promise<FormatName | null | undefined>;
+  /**
+   * Reads the converted PDF as a `pdf` is read (its bytes kept for previews with citations),
+   * none of its pages when it has more than `readUpTo`: its page count then only.
+   */
+  readPdf(
+    pdf: Buffer,
+    opts: PrepareOptions,
+    converted: { notesPages: boolean },
+    readUpTo: number,
+  ): Promise<PreparedPdf>;
+  time: SourceStageTimer;
+}
+
+/**
+ * An uploaded (or fetched) document converted to PDF once for its job, and that PDF opened
+ * once: its pages counted and, when there are no more than `readUpTo`, read whole in the same
+ * pass (kept in preparations, as `prepareUpload` keeps its reading). What the conversion gave
+ * (the PDF, its notes pages, the revisions' warning) goes with it to the steps that cut it into
+ * page windows or a bundle's documents; the reading carries its bytes for the page previews.
+ */
+export function convertUploadWith(deps: ConvertUploadDeps): SourcePreparer['convertUpload'] {
+  const { uploads, time } = deps;
+  return async (type, file, opts, readUpTo = Number.POSITIVE_INFINITY) => {
+    const fetched = 'bytes' in file ? file : undefined;
+    if (!traitsOf(type).convertedToPdf || (!fetched && !uploads)) return undefined;
+    const content = contentReadWith(
+      { type, sha256: file.sha256, contentType: file.contentType },
+      opts,
+    );
+    // Read before (docs/reuse.md#preparations): the one job takes that, nothing is converted.
+    if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
+      return undefined;
+    const bytes = await fileBytes(file, type, uploads, time);
+    const format = await deps.formatOf(bytes, file.contentType);
+    if (!format) throw new ExtractionFailure('SOURCE_UNSUPPORTED', 'The file is not a document.');
+    const { pdf, notesPages, revisions } = await deps.documents.convertDocumentBytes(
+      bytes,
+      format,
+      opts.signal,
+    );
+    // A copy: the prep thread takes (detaches) the bytes it is given, and a long document's
+    // windows are cut from these.
+    const read = await time('rasterise', 'document', () =>
+      deps.readPdf(Buffer.from(pdf), opts, { notesPages }, readUpTo),
+    );
+    const whole = read.pageCount <= readUpTo ? read : undefined;
+    if (whole) {
+      // Inside the preparation, so that one taken from the store says it as well.
+      if (revisions) whole.revisions = revisions;
+      await keepPreparation(opts.preparations, content, whole);
+      // What a fetched document was found to be, as `prepareFetched` sets it (not stored).
+      if (fetched) whole.found = { type: fetched.kind, format: fetched.format };
+    }
+    return {
+      pdf,
+      notesPages,
+      pageCount: read.pageCount,
+      content,
+      ...(revisions ? { revisions } : {}),
+      ...(fetched ? { found: { type: fetched.kind, format: fetched.format } } : {}),
+      ...(whole ? { read: whole } : {}),
+    };
+  };
+}

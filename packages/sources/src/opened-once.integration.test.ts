@@ -1,0 +1,214 @@
+/**
+ * A document converted once for its job (docs/sources.md#documents), by LibreOffice as the
+ * worker runs it, and a PDF: each opened once to count its pages and read them. The reading
+ * carries the PDF to the page previews, so nothing converts or opens it again.
+ */
+import { Writable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FORMATS } from '@xt/contract';
+import { redlinedDocx, textPdf } from '@xt/testkit/fixtures';
+import { createSourcePreparer } from './handlers.ts';
+import type { FetchedFile, SourcePreparer } from './preparer.ts';
+import type { ContentId, PreparationStore } from './preparations.ts';
+import { sourceBytesOf } from './previews/source-bytes.ts';
+import type { SourcesConfig } from './sources-config.ts';
+
+const MB = 1024 * 1024;
+const config: SourcesConfig = {
+  SOURCE_ALLOWLIST: '',
+  FETCH_TIMEOUT_MS: 30_000,
+  MAX_REDIRECTS: 0,
+  PREP_THREADS: 1,
+  PREP_TIMEOUT_MS: 120_000,
+  PREP_TEXT_TIMEOUT_MS: 30_000,
+  PREP_THREAD_HEAP_MB: 1024,
+  OCR_TIMEOUT_MS: 60_000,
+  PDF_MODE: 'text',
+  MAX_PDF_BYTES: 50 * MB,
+  MAX_PDF_PAGES: 100,
+  MAX_PDF_IMAGE_PAGES: 10,
+  MAX_IMAGE_BYTES: 20 * MB,
+  MAX_IMAGE_PIXELS: 50_000_000,
+  RENDER_CONCURRENCY: 1,
+  PAGE_TIMEOUT_MS: 30_000,
+  NETWORK_IDLE_MS: 500,
+  BROWSER_MAX_PAGES: 10,
+  MAX_HTML_BYTES: 10 * MB,
+  MAX_EMAIL_BYTES: 50 * MB,
+  MAX_EMAIL_PARTS: 200,
+  MAX_EMAIL_IMAGES: 20,
+  MAX_SPREADSHEET_BYTES: 20 * MB,
+  MAX_SHEET_CELLS: 200_000,
+  MAX_ARCHIVE_EXPANDED_BYTES: 100 * MB,
+  MAX_ARCHIVE_ENTRIES: 10_000,
+  MAX_ARCHIVE_RATIO: 200,
+  CONVERT_TIMEOUT_MS: 240_000,
+  CONVERT_MAX_MEMORY_MB: 2048,
+  CONVERT_CONCURRENCY: 1,
+  MAX_DOCUMENT_BYTES: 50 * MB,
+};
+
+let preparer: SourcePreparer;
+let conversions = 0;
+/** The PDFs read on a prep thread: each is one opening of a PDF (handlers.ts logs each). */
+let pdfReads = 0;
+
+let laidOut: Buffer;
+const docx = redlinedDocx({ pagesAfter: 1 });
+const fetched: FetchedFile = {
+  url: 'https://example.com/agreement.docx',
+  kind: 'document',
+  bytes: docx,
+  contentType: FORMATS.docx.mime,
+  format: 'docx',
+  sha256: createHash('sha256').update(docx).digest('hex'),
+};
+/** Earlier preparations, as the worker's store keeps them (by content). */
+function memoryStore(): PreparationStore & { kept: Map<string, string> } {
+  const kept = new Map<string, string>();
+  const key = (c: ContentId) => JSON.stringify(c);
+  return {
+    kept,
+    read: (c) => Promise.resolve(kept.get(key(c))),
+    write: (c, serialized) => {
+      kept.set(key(c), serialized);
+      return Promise.resolve();
+    },
+  };
+}
+
+const opts = () => ({
+  model: 'gpt-4.1',
+  signal: AbortSignal.timeout(300_000),
+  citations: true,
+});
+
+beforeAll(async () => {
+  laidOut = await textPdf(['Vendor: New Vendor GmbH', 'Clause page 2.']);
+  const logs = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n'))
+        if (line.includes('"pdf prepared"')) pdfReads++;
+      done();
+    },
+  });
+  preparer = createSourcePreparer(config, pino({ level: 'debug' }, logs), {
+    environment: process.env,
+    // Each conversion is timed as the `convert` stage: what is counted here.
+    time: (stage, _type, run) => {
+      if (stage === 'convert') conversions++;
+      return run();
+    },
+  });
+});
+
+afterAll(async () => {
+  await preparer.close();
+});
+
+describe('a document converted once', () => {
+  it('is converted and its PDF opened once for its pages, its reading and its previews', async () => {
+    conversions = 0;
+    pdfReads = 0;
+    const preparations = memoryStore();
+    const converted = await preparer.convertUpload(
+      'document',
+      fetched,
+      { ...opts(), preparations },
+      40,
+    );
+    expect(converted?.pageCount).toBe(2);
+    const read = converted?.read;
+    if (!read) throw new Error('a short document is read as it is converted');
+    const text = read.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('\n');
+    expect(text).toContain('New Vendor GmbH');
+    expect(text).toContain('Clause page 2.');
+    expect(read.revisions?.message).toContain('tracked changes');
+    expect(read.found).toEqual({ type: 'document', format: 'docx' });
+    // Before, its pages were counted in one opening of the PDF and read in another.
+    expect(pdfReads).toBe(1);
+
+    const drawn = sourceBytesOf(read);
+    if (!drawn) throw new Error('the converted PDF is kept for previews with citations');
+    const previews = await preparer.renderPreviews({
+      kind: 'previews',
+      type: drawn.drawAs,
+      bytes: drawn.bytes,
+      pages: [2],
+      maxImagePixels: config.MAX_IMAGE_PIXELS,
+    });
+    expect(previews.map((p) => p.page)).toEqual([2]);
+    expect(conversions).toBe(1);
+
+    // Kept as one job's reading is: the same document again is neither converted nor read.
+    expect(preparations.kept.size).toBe(1);
+    pdfReads = 0;
+    expect(
+      await preparer.convertUpload('document', fetched, { ...opts(), preparations }, 40),
+    ).toBeUndefined();
+    expect(conversions).toBe(1);
+    expect(pdfReads).toBe(0);
+  }, 300_000);
+
+  it('reads no page of a document longer than one job takes, and keeps its PDF whole to cut', async () => {
+    conversions = 0;
+    pdfReads = 0;
+    const converted = await preparer.convertUpload('document', fetched, opts(), 1);
+    expect(converted?.pageCount).toBe(2);
+    expect(converted?.read).toBeUndefined();
+    expect(pdfReads).toBe(1);
+    if (!converted) throw new Error('converted');
+    const windows = await preparer.cutPdf(
+      converted.pdf,
+      [
+        { first: 1, last: 1, total: 2 },
+        { first: 2, last: 2, total: 2 },
+      ],
+      converted.notesPages,
+    );
+    expect(windows).toHaveLength(2);
+    expect(conversions).toBe(1);
+  }, 300_000);
+});
+
+describe('a PDF counted for page windows', () => {
+  const pdf = (): FetchedFile => ({
+    url: 'https://example.com/agreement.pdf',
+    kind: 'pdf',
+    bytes: Buffer.from(laidOut),
+    contentType: FORMATS.pdf.mime,
+    format: 'pdf',
+    sha256: createHash('sha256').update(laidOut).digest('hex'),
+  });
+
+  it('is read in the opening that counts its pages when short enough, and its bytes kept to cut', async () => {
+    pdfReads = 0;
+    const preparations = memoryStore();
+    const short = await preparer.countUploadPages('pdf', pdf(), { ...opts(), preparations }, 40);
+    expect(short?.pageCount).toBe(2);
+    expect(short?.read?.parts).toHaveLength(2);
+    expect(short?.read?.found).toEqual({ type: 'pdf', format: 'pdf' });
+    expect(short?.read && sourceBytesOf(short.read)?.drawAs).toBe('pdf');
+    // Before, it was counted in one opening and read in another.
+    expect(pdfReads).toBe(1);
+    expect(preparations.kept.size).toBe(1);
+
+    pdfReads = 0;
+    const long = await preparer.countUploadPages('pdf', pdf(), opts(), 1);
+    expect(long?.pageCount).toBe(2);
+    expect(long?.read).toBeUndefined();
+    expect(pdfReads).toBe(1);
+    if (!long) throw new Error('counted');
+    const windows = await preparer.cutPdf(
+      long.bytes,
+      [
+        { first: 1, last: 1, total: 2 },
+        { first: 2, last: 2, total: 2 },
+      ],
+      false,
+    );
+    expect(windows).toHaveLength(2);
+  });
+});
