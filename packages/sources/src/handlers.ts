@@ -37,7 +37,7 @@ import { fetchCaps, type SourcesConfig } from './sources-config.ts';
 
 /**
  * Turns any submitted source into the parts the model layer takes. The URL source types, wired to the worker's limits (docs/api.md#limits). Fetching and model calls
- * stay on the main loop (I/O); decoding and rasterising go to the prep threads; webpages are
+ * stay on the main loop (I/O); decoding and rasterising go to the prep processes; webpages are
  * rendered by one shared Chromium, a few pages at a time.
  */
 export function createSourcePreparer(

@@ -52,7 +52,7 @@ const config: SourcesConfig = {
 
 let preparer: SourcePreparer;
 let conversions = 0;
-/** The PDFs read on a prep thread: each is one opening of a PDF (handlers.ts logs each). */
+/** The PDFs read in a prep process: each is one opening of a PDF (handlers.ts logs each). */
 let pdfReads = 0;
 
 let laidOut: Buffer;

@@ -161,13 +161,13 @@ export interface SourcePreparer {
   ): Promise<ConvertedDocument | undefined>;
   /**
    * Each page window's pages of a long PDF (with `notesPages`, a presentation's export, its
-   * slides' notes pages too) written into a PDF of its own, on a prep thread, the PDF opened
+   * slides' notes pages too) written into a PDF of its own, in a prep process, the PDF opened
    * once (docs/scaling.md#one-large-document). Takes (detaches) `pdf`.
    */
   cutPdf(pdf: Uint8Array, windows: WindowPages[], notesPages: boolean): Promise<Uint8Array[]>;
-  /** Draws page previews for the review view on a prep thread (docs/citations.md#review-view). */
+  /** Draws page previews for the review view in a prep process (docs/citations.md#review-view). */
   renderPreviews(task: PreviewTask): Promise<PagePreview[]>;
-  /** The state of the prep threads and the browser, read when metrics are scraped. */
+  /** The state of the prep processes and the browser, read when metrics are scraped. */
   stats(): SourceStats;
   close(): Promise<void>;
 }

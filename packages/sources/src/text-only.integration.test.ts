@@ -1,5 +1,5 @@
 /**
- * A model that takes no images, through the worker's own source preparation (prep thread,
+ * A model that takes no images, through the worker's own source preparation (prep process,
  * fetch, preparations): an image and a scanned PDF fetched by URL reach it as OCR text, and
  * the same file read for a model that takes images is never answered from the text reading.
  */

@@ -10,11 +10,11 @@ const noMarkdown = (): string => {
 };
 
 /**
- * How the kinds read as text (`text`, `markdown`) are read. Text is read on a prep thread too:
+ * How the kinds read as text (`text`, `markdown`) are read. Text is read in a prep process too:
  * an uploaded HTML file is parsed there (statically, nothing in it runs), and a source that
- * defeats a parser costs a thread, not the loop. Short plain text, the commonest source, is not
- * parsed (one linear scan for blank lines): it is prepared here, since handing it to a thread
- * and back cost more than the scan. Markdown's front matter is YAML, parsed: always on a thread.
+ * defeats a parser costs a process, not the loop. Short plain text, the commonest source, is not
+ * parsed (one linear scan for blank lines): it is prepared here, since handing it to a process
+ * and back cost more than the scan. Markdown's front matter is YAML, parsed: always in a process.
  */
 export function createTextReader(pool: PrepPool, timeoutMs: number) {
   return async (

@@ -54,7 +54,7 @@ export function prepareText(text: string): PreparedSource {
 }
 
 /**
- * A text source's bytes as model input (the prep threads run this): typed in (`contentType`
+ * A text source's bytes as model input (the prep processes run this): typed in (`contentType`
  * null) or uploaded. The API checked they are UTF-8; HTML is read as a webpage's text would be,
  * by `htmlToMarkdown`, without running anything in it. With `citations` the text is kept to
  * locate values in (docs/citations.md): typed text and an uploaded text file by offsets into the

@@ -62,7 +62,7 @@ export interface DocumentReaderDeps {
   time?: SourceStageTimer | undefined;
   /**
    * Accepts a DOCX's or ODT's tracked changes (accept-changes.ts), given a copy of its bytes:
-   * on a prep thread in the worker, since rewriting a large part's XML would hold the loop.
+   * in a prep process in the worker, since rewriting a large part's XML would hold the loop.
    * `bytes` is unused when `changes` is 0. Done here when absent.
    */
   acceptChanges?: ((bytes: Uint8Array, format: FormatName) => Promise<AcceptedChanges>) | undefined;

@@ -24,7 +24,7 @@ const opts: PrepareOptions = {
   citations: true,
 };
 
-/** The kinds' own preparations, run here rather than on prep threads. */
+/** The kinds' own preparations, run here rather than in prep processes. */
 const handlers: Partial<
   Record<SourceType, (bytes: Buffer, mime: string) => Promise<PreparedSource>>
 > = {

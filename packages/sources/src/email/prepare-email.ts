@@ -31,7 +31,7 @@ export interface AttachmentReaders {
 }
 
 export interface EmailDeps extends AttachmentReaders {
-  /** Reads the message file (on a prep thread): headers, body, attachments, nested messages. */
+  /** Reads the message file (in a prep process): headers, body, attachments, nested messages. */
   read(bytes: Buffer, format: 'eml' | 'msg'): Promise<ReadMessage>;
   /** Images, attached or inline, sent to the model across the whole message. */
   maxImages: number;

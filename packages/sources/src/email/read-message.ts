@@ -52,7 +52,7 @@ function parse(bytes: Uint8Array, format: 'eml' | 'msg', limits: ReadLimits) {
 /** Counts the parts of the whole message, nested ones included, against the bound. */
 class PartBudget {
   used = 0;
-  // A plain field, not a parameter property: prep threads load this file with Node's own type
+  // A plain field, not a parameter property: prep processes load this file with Node's own type
   // stripping, which only erases types.
   readonly max: number;
   constructor(max: number) {
@@ -122,7 +122,7 @@ async function readNested(
 }
 
 /**
- * A message file as a reader sees it (runs on a prep thread): its headers and body, and its
+ * A message file as a reader sees it (runs in a prep process): its headers and body, and its
  * attachments with their formats recognised by content; attached messages are read in turn,
  * to MAX_EMAIL_DEPTH. Past `maxParts` parts in all, the message is too large to read.
  */

@@ -42,7 +42,7 @@ const toJpeg = (image: Sharp) =>
  * JPEG previews of the pages that carry citations, for the dashboard's review view: PDF pages
  * drawn by pdf.js as the worker renders them for the model, images turned upright as OCR read
  * them. Citation boxes are fractions of the page, so any width shows them in place. Runs on a
- * prep thread: drawing pages is CPU work.
+ * prep process: drawing pages is CPU work.
  */
 export async function renderPreviews(task: PreviewTask): Promise<PagePreview[]> {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);

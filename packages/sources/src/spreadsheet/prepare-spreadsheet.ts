@@ -13,11 +13,11 @@ export interface SpreadsheetOptions {
   citations: boolean;
 }
 
-/** The formats read on a prep thread; XLS and ODS arrive converted to XLSX (convert.ts). */
+/** The formats read in a prep process; XLS and ODS arrive converted to XLSX (convert.ts). */
 export type ThreadFormat = 'xlsx' | 'csv' | 'tsv';
 
 /**
- * What a prep thread answers: the source, or that ExcelJS could not take the workbook apart (it
+ * What a prep process answers: the source, or that ExcelJS could not take the workbook apart (it
  * is stricter than Excel about namespace prefixes and a few other liberties real files take),
  * so that the caller can have LibreOffice rewrite it and try once more.
  */
@@ -48,7 +48,7 @@ async function readWorkbook(
 }
 
 /**
- * A spreadsheet's bytes as model input (the prep threads run this): every sheet as a table, in
+ * A spreadsheet's bytes as model input (the prep processes run this): every sheet as a table, in
  * order, with its name, values as displayed, long sheets in windows with their header rows
  * repeated; with citations, the cells as read.
  */

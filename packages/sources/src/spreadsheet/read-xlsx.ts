@@ -5,7 +5,7 @@ import { headerRows } from './header.ts';
 import type { Sheet, SheetCell, SheetRow, Workbook } from './workbook.ts';
 
 /*
- * XLSX is read with ExcelJS: maintained, MIT, pure JavaScript (it runs on a prep thread with
+ * XLSX is read with ExcelJS: maintained, MIT, pure JavaScript (it runs in a prep process with
  * nothing native), and it keeps what the display needs: each formula's last computed result as
  * the file stores it (nothing is recalculated), each cell's number format, merged ranges, and
  * hidden sheets, rows and columns. It never follows a workbook's external links or data

@@ -30,7 +30,7 @@ const ODF_ENCRYPTED = /<(?:[\w-]+:)?encryption-data[\s/>]/;
 /**
  * Spreadsheets on the main loop's side: refuses what cannot be read (a password-protected
  * file, whatever wraps it) before any work, has LibreOffice rewrite XLS and ODS (and XLSX that
- * ExcelJS cannot take apart) as XLSX, and hands the parsing to a prep thread. Conversions are
+ * ExcelJS cannot take apart) as XLSX, and hands the parsing to a prep process. Conversions are
  * the document converter's, under its bound on how many run at once (CONVERT_CONCURRENCY).
  */
 export function createSpreadsheetReader(

@@ -3,7 +3,7 @@ import type { GroundingCell, GroundingRow, GroundingSheet } from '@xt/contract';
 /*
  * A workbook as the service reads it, whatever file it came from: each sheet's cells as their
  * displayed text, with what the model and a reviewer need to know of the layout (hidden sheets,
- * rows and columns; the header rows). Plain data: it crosses from a prep thread to the main loop.
+ * rows and columns; the header rows). Plain data: it crosses from a prep process to the main loop.
  */
 
 export type SheetCell = GroundingCell;
