@@ -6,7 +6,6 @@ import {
   formatOfMime,
   type FormatName,
   type PreparedSource,
-  SOURCE_KINDS,
   type SourceType,
 } from '@xt/contract';
 import { detectFormat } from '@xt/formats';
@@ -89,10 +88,10 @@ export function createSourcePreparer(
   const ocrFor = ({ citations, images }: PrepareOptions) =>
     citations || images === false ? { ocr: ocrOptions } : {};
 
-  // Fetched and uploaded files take the same path from their bytes on. With citations a copy is
-  // kept for the page previews (the prep thread takes the bytes it is given).
+  // Fetched and uploaded files take the same path from their bytes on. With citations the bytes
+  // are kept for the page previews: the pool copies what it is given, so they stay whole.
   const keepFor = (citations: boolean | undefined, bytes: Buffer) =>
-    citations ? new Uint8Array(bytes) : undefined;
+    citations ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : undefined;
   const withBytes = <T extends PreparedSource>(
     prepared: T,
     kept: Uint8Array | undefined,

@@ -313,9 +313,8 @@ export function dispatch(
       if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
         return undefined;
       const bytes = await fileBytes(file, type, files.uploads, time);
-      // On a copy: the prep thread takes (detaches) the bytes it is given, and a long file is
-      // cut from them.
-      const { pageCount, read } = await count(Buffer.from(bytes), opts, readUpTo);
+      // The pool copies what it is given, so `bytes` stays whole for a long file's windows.
+      const { pageCount, read } = await count(bytes, opts, readUpTo);
       if (read) {
         // As `prepareUpload` (`prepareFetched`) would have kept and told it.
         if (!opts.pages && !opts.window) await keepPreparation(opts.preparations, content, read);

@@ -51,10 +51,9 @@ export function convertUploadWith(deps: ConvertUploadDeps): SourcePreparer['conv
       format,
       opts.signal,
     );
-    // A copy: the prep thread takes (detaches) the bytes it is given, and a long document's
-    // windows are cut from these.
+    // The pool copies what it is given, so `pdf` stays whole for a long document's windows.
     const read = await time('rasterise', 'document', () =>
-      deps.readPdf(Buffer.from(pdf), opts, { notesPages }, readUpTo),
+      deps.readPdf(pdf, opts, { notesPages }, readUpTo),
     );
     const whole = read.pageCount <= readUpTo ? read : undefined;
     if (whole) {
