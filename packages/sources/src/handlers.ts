@@ -11,7 +11,7 @@ import {
 import { detectFormat } from '@xt/formats';
 import { createPinnedDispatcher, fetchSource, parseAllowlist } from '@xt/fetcher';
 import type { WindowPages } from './pdf/window-pages.ts';
-import { createDocumentConverter, createDocumentReader } from './document/index.ts';
+import { createDocumentConverter, createDocumentReader, readConverted } from './document/index.ts';
 import { convertUploadWith } from './document/convert-upload.ts';
 import { createPrepPool } from './prep-pool/index.ts';
 import type { BlobStore } from '@xt/blob-store';
@@ -173,8 +173,6 @@ export function createSourcePreparer(
     converter,
     archive,
     acceptChanges: (bytes, format) => pool.runPrep({ kind: 'accept-changes', bytes, format }),
-    readPdf: (pdf, opts, converted) =>
-      time('rasterise', 'document', () => preparePdfBytes(pdf, opts, converted)),
     time,
   });
   const formatOf = async (bytes: Buffer, contentType: string | null) =>
@@ -273,7 +271,11 @@ export function createSourcePreparer(
         const format = await formatOf(bytes, contentType);
         if (!format)
           throw new ExtractionFailure('SOURCE_UNSUPPORTED', 'The file is not a document.');
-        return documents.prepareDocumentBytes(bytes, format, opts);
+        // Converted, then read here as any PDF is: the document reader only lays it out.
+        const converted = await documents.convertDocumentBytes(bytes, format, opts.signal);
+        return readConverted(converted, (pdf, laidOut) =>
+          time('rasterise', 'document', () => preparePdfBytes(pdf, opts, laidOut)),
+        );
       },
     },
   };

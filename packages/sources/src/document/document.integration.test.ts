@@ -8,7 +8,7 @@ import type { ContentPart, GroundingPage, PreparedSource } from '@xt/contract';
 import { flatPresentation, flatTextDocument, jpegImage, officeFile } from '@xt/testkit/fixtures';
 import { preparePdf } from '../pdf/prepare-pdf.ts';
 import { createDocumentConverter } from './converter/converter.ts';
-import { createDocumentReader } from './prepare-document.ts';
+import { createDocumentReader, readConverted } from './prepare-document.ts';
 
 const converter = createDocumentConverter({
   memoryMb: 2048,
@@ -19,23 +19,24 @@ const converter = createDocumentConverter({
 const reader = createDocumentReader({
   converter,
   archive: { maxExpandedBytes: 100 * 1024 * 1024, maxEntries: 10_000, maxRatio: 200 },
-  readPdf: (pdf, opts, converted) =>
-    preparePdf(pdf, {
-      model: opts.model,
-      mode: 'auto',
-      maxPages: 100,
-      maxImagePages: 10,
-      maxImagePixels: 50_000_000,
-      grounding: opts.citations === true,
-      converted,
-    }),
 });
-const read = (bytes: Buffer, format: 'docx' | 'pptx' | 'odt' | 'doc' | 'rtf' | 'ppt' | 'odp') =>
-  reader.prepareDocumentBytes(bytes, format, {
-    model: 'gpt-4.1',
-    signal: AbortSignal.timeout(300_000),
-    citations: true,
-  });
+const read = async (
+  bytes: Buffer,
+  format: 'docx' | 'pptx' | 'odt' | 'doc' | 'rtf' | 'ppt' | 'odp',
+): Promise<PreparedSource> =>
+  readConverted(
+    await reader.convertDocumentBytes(bytes, format, AbortSignal.timeout(300_000)),
+    (pdf, converted) =>
+      preparePdf(pdf, {
+        model: 'gpt-4.1',
+        mode: 'auto',
+        maxPages: 100,
+        maxImagePages: 10,
+        maxImagePixels: 50_000_000,
+        grounding: true,
+        converted,
+      }),
+  );
 
 const textOf = (parts: ContentPart[]) =>
   parts.flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('\n');

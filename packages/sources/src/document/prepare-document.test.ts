@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { failureOf } from '@xt/testkit';
 import { deflatedZeros, expansionBomb, zipArchive } from '@xt/testkit/fixtures';
-import type { PreparedSource } from '@xt/contract';
 import { createDocumentReader } from './prepare-document.ts';
 import type { DocumentFormat } from './export-filter.ts';
 
@@ -23,13 +22,9 @@ function reader() {
         return Promise.resolve(Buffer.from('%PDF-1.4'));
       },
     },
-    readPdf: () => Promise.resolve({ parts: [] } as PreparedSource),
   });
   const read = (bytes: Buffer, format: DocumentFormat) =>
-    r.prepareDocumentBytes(bytes, format, {
-      model: 'gpt-4.1',
-      signal: AbortSignal.timeout(60_000),
-    });
+    r.convertDocumentBytes(bytes, format, AbortSignal.timeout(60_000));
   return { read, converted };
 }
 
@@ -82,13 +77,13 @@ describe('createDocumentReader: archives measured before conversion', () => {
     const spread = createDocumentReader({
       archive: { ...archive, maxRatio: 10_000 },
       converter: { convertToPdf: () => Promise.reject(new Error('converted')) },
-      readPdf: () => Promise.reject(new Error('read')),
     });
     const err = await failureOf(
-      spread.prepareDocumentBytes(expansionBomb(PACKAGES.docx), 'docx', {
-        model: 'gpt-4.1',
-        signal: AbortSignal.timeout(60_000),
-      }),
+      spread.convertDocumentBytes(
+        expansionBomb(PACKAGES.docx),
+        'docx',
+        AbortSignal.timeout(60_000),
+      ),
     );
     expect(err.message).toBe(
       'The document is an archive that expands to more than 100 MiB; at most that is accepted (MAX_ARCHIVE_EXPANDED_BYTES).',

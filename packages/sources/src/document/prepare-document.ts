@@ -1,7 +1,6 @@
 import { ExtractionFailure, FORMATS, type FormatName, type PreparedSource } from '@xt/contract';
 import { isPasswordProtected } from '@xt/formats';
 import { checkArchive, type ArchiveLimits } from '../archive/bounds.ts';
-import type { PrepareOptions } from '../preparer.ts';
 import { untimed, type SourceStageTimer } from '../stages.ts';
 import { acceptTrackedChanges, hasTrackedChanges, type AcceptedChanges } from './accept-changes.ts';
 import type { DocumentConverter } from './converter/converter.ts';
@@ -10,19 +9,11 @@ import { NOTES_ENTRIES, hasSpeakerNotes } from './speaker-notes.ts';
 
 export interface DocumentReader {
   /**
-   * A word-processing document or presentation, read as the PDF LibreOffice lays it out as
-   * (docs/sources.md#documents): its pages as a PDF's are read, with its comments and speaker
-   * notes beside the pages they belong to. Password-protected files are refused before any
-   * work. For any caller with a document's bytes (an uploaded document, an email's attachment).
-   */
-  prepareDocumentBytes(
-    bytes: Uint8Array,
-    format: FormatName,
-    opts: PrepareOptions,
-  ): Promise<PreparedSource>;
-  /**
-   * The same refusals and conversion, without reading the PDF: for a long document worked as
-   * page windows, converted once and read a window at a time (docs/scaling.md).
+   * A word-processing document or presentation laid out as a PDF by LibreOffice
+   * (docs/sources.md#documents), with what the export added beside the pages (speaker notes'
+   * pages) and whether tracked changes were accepted. Password-protected files and archives
+   * past their bounds are refused before any work. The caller reads the PDF as a `pdf` source
+   * is read (handlers.ts), once, for the one job, a page window's cut or a bundle's documents.
    */
   convertDocumentBytes(
     bytes: Uint8Array,
@@ -50,15 +41,6 @@ export interface DocumentReaderDeps {
    * (MAX_ARCHIVE_EXPANDED_BYTES, MAX_ARCHIVE_ENTRIES, MAX_ARCHIVE_RATIO).
    */
   archive: ArchiveLimits;
-  /**
-   * Reads the converted PDF as a `pdf` source is read (text layer, page images, OCR with
-   * citations, its bytes kept for page previews), with what the export added beside the pages.
-   */
-  readPdf(
-    pdf: Buffer,
-    opts: PrepareOptions,
-    converted: { notesPages: boolean },
-  ): Promise<PreparedSource>;
   time?: SourceStageTimer | undefined;
   /**
    * Accepts a DOCX's or ODT's tracked changes (accept-changes.ts), given a copy of its bytes:
@@ -119,14 +101,19 @@ export function createDocumentReader(deps: DocumentReaderDeps): DocumentReader {
     });
     return { pdf, notesPages, ...(revisions ? { revisions } : {}) };
   };
-  return {
-    convertDocumentBytes,
-    async prepareDocumentBytes(bytes, format, opts) {
-      const { pdf, notesPages, revisions } = await convertDocumentBytes(bytes, format, opts.signal);
-      const read = await deps.readPdf(pdf, opts, { notesPages });
-      // Set on the object itself: its page bytes for previews are kept by its identity.
-      if (revisions) read.revisions = revisions;
-      return read;
-    },
-  };
+  return { convertDocumentBytes };
+}
+
+/**
+ * What a converted document reads as: its PDF's reading (`read`, as a `pdf` source is read),
+ * with the warning that tracked changes were accepted.
+ */
+export async function readConverted(
+  converted: ConvertedPdf,
+  read: (pdf: Buffer, converted: { notesPages: boolean }) => Promise<PreparedSource>,
+): Promise<PreparedSource> {
+  const source = await read(converted.pdf, { notesPages: converted.notesPages });
+  // Set on the object itself: its page bytes for previews are kept by its identity.
+  if (converted.revisions) source.revisions = converted.revisions;
+  return source;
 }
