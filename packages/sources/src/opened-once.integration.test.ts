@@ -13,42 +13,9 @@ import { createSourcePreparer } from './handlers.ts';
 import type { FetchedFile, SourcePreparer } from './preparer.ts';
 import type { ContentId, PreparationStore } from './preparations.ts';
 import { sourceBytesOf } from './previews/source-bytes.ts';
-import type { SourcesConfig } from './sources-config.ts';
+import { testSourcesConfig } from './test-config.ts';
 
-const MB = 1024 * 1024;
-const config: SourcesConfig = {
-  SOURCE_ALLOWLIST: '',
-  FETCH_TIMEOUT_MS: 30_000,
-  MAX_REDIRECTS: 0,
-  PREP_THREADS: 1,
-  PREP_TIMEOUT_MS: 120_000,
-  PREP_TEXT_TIMEOUT_MS: 30_000,
-  PREP_THREAD_HEAP_MB: 1024,
-  OCR_TIMEOUT_MS: 60_000,
-  PDF_MODE: 'text',
-  MAX_PDF_BYTES: 50 * MB,
-  MAX_PDF_PAGES: 100,
-  MAX_PDF_IMAGE_PAGES: 10,
-  MAX_IMAGE_BYTES: 20 * MB,
-  MAX_IMAGE_PIXELS: 50_000_000,
-  RENDER_CONCURRENCY: 1,
-  PAGE_TIMEOUT_MS: 30_000,
-  NETWORK_IDLE_MS: 500,
-  BROWSER_MAX_PAGES: 10,
-  MAX_HTML_BYTES: 10 * MB,
-  MAX_EMAIL_BYTES: 50 * MB,
-  MAX_EMAIL_PARTS: 200,
-  MAX_EMAIL_IMAGES: 20,
-  MAX_SPREADSHEET_BYTES: 20 * MB,
-  MAX_SHEET_CELLS: 200_000,
-  MAX_ARCHIVE_EXPANDED_BYTES: 100 * MB,
-  MAX_ARCHIVE_ENTRIES: 10_000,
-  MAX_ARCHIVE_RATIO: 200,
-  CONVERT_TIMEOUT_MS: 240_000,
-  CONVERT_MAX_MEMORY_MB: 2048,
-  CONVERT_CONCURRENCY: 1,
-  MAX_DOCUMENT_BYTES: 50 * MB,
-};
+const config = testSourcesConfig({ PDF_MODE: 'text', CONVERT_TIMEOUT_MS: 240_000 });
 
 let preparer: SourcePreparer;
 let conversions = 0;
