@@ -1,6 +1,7 @@
 import type { PreparedSource } from '@xt/contract';
 import type { PreparationStore, SourcePreparer } from '@xt/sources';
 import type { ExtractionRow, JobLifecycle } from './lifecycle.ts';
+import { bundledPages } from './split/bundled-pages.ts';
 
 /** A preparation at least this long is followed by a look whether the row was deleted meanwhile. */
 export const RECHECK_AFTER_PREPARING_MS = 50;
@@ -29,7 +30,7 @@ export function prepareStep(
   // with the bundle's numbers so its citations name them (docs/split.md). Its `total` is its own
   // pages, not the bundle's: a document may send as many pages as images as any document,
   // rather than its pages' share of the bundle's (which is what a page window's total gives).
-  const pages = row.sourceType === 'pdf' ? row.pages : undefined;
+  const pages = bundledPages(row);
   const opts = {
     model: row.model,
     signal,

@@ -1,4 +1,5 @@
 import { mayWorkInPageWindows, traitsOf, type PreparedSource } from '@xt/contract';
+import { bundledPages } from '../split/bundled-pages.ts';
 import type { FetchedFile, PreparationStore, SourcePreparer, UploadedSource } from '@xt/sources';
 import type { ExtractionRow } from '../lifecycle.ts';
 import { pagesOfOneJob, planWindows } from './plan.ts';
@@ -76,7 +77,7 @@ export async function splitStep(
   // A document of a split bundle (docs/split.md): its own PDF holds the bundle's pages `from`
   // to `to`, read with the bundle's numbers whole or in windows (numbered from `from`), and
   // never taken from or kept in preparations, which number pages from 1.
-  const bundled = row.sourceType === 'pdf' && row.pages ? row.pages : undefined;
+  const bundled = bundledPages(row);
   const offset = bundled ? bundled.from - 1 : 0;
   // A document read before is not converted again (docs/reuse.md#preparations).
   const opts = {
