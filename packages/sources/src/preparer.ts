@@ -162,7 +162,7 @@ export interface SourcePreparer {
   /**
    * Each page window's pages of a long PDF (with `notesPages`, a presentation's export, its
    * slides' notes pages too) written into a PDF of its own, in a prep process, the PDF opened
-   * once (docs/scaling.md#one-large-document). Takes (detaches) `pdf`.
+   * once (docs/scaling.md#one-large-document). `pdf` is copied to the process, left whole here.
    */
   cutPdf(pdf: Uint8Array, windows: WindowPages[], notesPages: boolean): Promise<Uint8Array[]>;
   /** Draws page previews for the review view in a prep process (docs/citations.md#review-view). */
@@ -236,6 +236,28 @@ export async function fileBytes(
 }
 
 /**
+ * A file's bytes and what its preparation is kept by, for a step that reads it ahead of the
+ * one job (counting a PDF's pages, converting a document); undefined, with nothing read from
+ * the store, when a preparation of the same content was kept before
+ * (docs/reuse.md#preparations): the one job takes that instead.
+ */
+export async function unpreparedBytes(
+  type: SourceType,
+  file: UploadedSource | FetchedFile,
+  opts: PrepareOptions,
+  uploads: { store: BlobStore; maxBytes: number } | undefined,
+  time: SourceStageTimer,
+): Promise<{ content: ContentId; bytes: Buffer } | undefined> {
+  const content = contentReadWith(
+    { type, sha256: file.sha256, contentType: file.contentType },
+    opts,
+  );
+  if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
+    return undefined;
+  return { content, bytes: await fileBytes(file, type, uploads, time) };
+}
+
+/**
  * Routes a source to its kind's handler, the way the registry says the kind takes its source
  * (docs/sources.md): typed text as bytes; a URL rendered by the kind itself, or fetched as a file
  * and then read from its bytes; an upload read from the blob store. A kind without a handler for
@@ -306,13 +328,9 @@ export function dispatch(
     async countUploadPages(type, file, opts, readUpTo = Number.POSITIVE_INFINITY) {
       const count = handlers[type]?.countPages;
       if (!count || (!('bytes' in file) && !files.uploads)) return undefined;
-      const content = contentReadWith(
-        { type, sha256: file.sha256, contentType: file.contentType },
-        opts,
-      );
-      if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
-        return undefined;
-      const bytes = await fileBytes(file, type, files.uploads, time);
+      const unprepared = await unpreparedBytes(type, file, opts, files.uploads, time);
+      if (!unprepared) return undefined;
+      const { content, bytes } = unprepared;
       // The pool copies what it is given, so `bytes` stays whole for a long file's windows.
       const { pageCount, read } = await count(bytes, opts, readUpTo);
       if (read) {

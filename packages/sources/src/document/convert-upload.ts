@@ -1,8 +1,8 @@
 import { ExtractionFailure, traitsOf, type FormatName } from '@xt/contract';
 import type { BlobStore } from '@xt/blob-store';
 import type { PreparedPdf } from '../pdf/prepare-pdf.ts';
-import { contentReadWith, keepPreparation } from '../preparations.ts';
-import { fileBytes, type PrepareOptions, type SourcePreparer } from '../preparer.ts';
+import { keepPreparation } from '../preparations.ts';
+import { unpreparedBytes, type PrepareOptions, type SourcePreparer } from '../preparer.ts';
 import type { SourceStageTimer } from '../stages.ts';
 import type { DocumentReader } from './prepare-document.ts';
 
@@ -36,14 +36,10 @@ export function convertUploadWith(deps: ConvertUploadDeps): SourcePreparer['conv
   return async (type, file, opts, readUpTo = Number.POSITIVE_INFINITY) => {
     const fetched = 'bytes' in file ? file : undefined;
     if (!traitsOf(type).convertedToPdf || (!fetched && !uploads)) return undefined;
-    const content = contentReadWith(
-      { type, sha256: file.sha256, contentType: file.contentType },
-      opts,
-    );
     // Read before (docs/reuse.md#preparations): the one job takes that, nothing is converted.
-    if (opts.preparations && (await opts.preparations.read(content).catch(() => undefined)))
-      return undefined;
-    const bytes = await fileBytes(file, type, uploads, time);
+    const unprepared = await unpreparedBytes(type, file, opts, uploads, time);
+    if (!unprepared) return undefined;
+    const { content, bytes } = unprepared;
     const format = await deps.formatOf(bytes, file.contentType);
     if (!format) throw new ExtractionFailure('SOURCE_UNSUPPORTED', 'The file is not a document.');
     const { pdf, notesPages, revisions } = await deps.documents.convertDocumentBytes(
