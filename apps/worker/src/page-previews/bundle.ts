@@ -41,8 +41,8 @@ export async function storeBundlePreviews(
       const previews = await deps.render({
         kind: 'previews',
         type: file.drawAs,
-        // A copy each time: the prep pool moves the bytes it is given to its thread.
-        bytes: file.bytes.slice(),
+        // The pool copies what it is given to its process: the same bytes serve every task.
+        bytes: file.bytes,
         pages,
         maxImagePixels: deps.maxImagePixels,
         width: BUNDLE_PREVIEW_WIDTH,

@@ -125,7 +125,7 @@ export async function readBundle(
       // Without a presentation's notes pages: a child numbers its pages as the bundle's slides,
       // and a notes page has no such number (docs/split.md#limits).
       cut: cutFrom(pdf, converted.pageCount, false),
-      drawn: { drawAs: 'pdf', bytes: new Uint8Array(pdf) },
+      drawn: { drawAs: 'pdf', bytes: pdf },
     };
   }
   if (traits.drawnAs === 'pdf') {
@@ -138,13 +138,13 @@ export async function readBundle(
       pages: pageTexts(read, counted.pageCount),
       ...(found ? { found } : {}),
       cut: cutFrom(pdf, counted.pageCount, false),
-      drawn: { drawAs: 'pdf', bytes: new Uint8Array(pdf) },
+      drawn: { drawAs: 'pdf', bytes: pdf },
     };
   }
   if (traits.drawnAs === 'image') {
     const bytes =
       'bytes' in file
-        ? Buffer.from(file.bytes)
+        ? file.bytes
         : row.fileRef
           ? await readAll(deps.store, row.fileRef, deps.maxUploadBytes)
           : undefined;
@@ -158,7 +158,7 @@ export async function readBundle(
       pagesTotal: 1,
       pages: pageTexts(read, 1),
       ...(found ? { found } : {}),
-      drawn: { drawAs: 'image', bytes: new Uint8Array(bytes) },
+      drawn: { drawAs: 'image', bytes },
       // One page, one document at most: the child reads a copy of the image.
       cut: (documents) =>
         Promise.resolve(
