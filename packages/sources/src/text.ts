@@ -54,6 +54,18 @@ export function prepareText(text: string): PreparedSource {
 }
 
 /**
+ * Bytes of a text kind (text, Markdown) as the text they hold, failing SOURCE_UNREADABLE when
+ * they are not UTF-8. A file's byte-order mark is not text and is dropped, unless `keepBom`.
+ */
+export function decodeUtf8(bytes: Uint8Array, keepBom = false): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: keepBom }).decode(bytes);
+  } catch {
+    throw new ExtractionFailure('SOURCE_UNREADABLE', 'The uploaded file is not UTF-8 text.');
+  }
+}
+
+/**
  * A text source's bytes as model input (the prep processes run this): typed in (`contentType`
  * null) or uploaded. The API checked they are UTF-8; HTML is read as a webpage's text would be,
  * by `htmlToMarkdown`, without running anything in it. With `citations` the text is kept to
@@ -67,14 +79,8 @@ export function prepareTextBytes(
   htmlToMarkdown: (html: string) => string,
   citations = false,
 ): PreparedSource {
-  let text: string;
-  try {
-    // A file's byte-order mark is not text; typed text is kept whole, so that offsets index the
-    // record's `source` as the client sent it.
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: contentType === null }).decode(bytes);
-  } catch {
-    throw new ExtractionFailure('SOURCE_UNREADABLE', 'The uploaded file is not UTF-8 text.');
-  }
+  // Typed text is kept whole, so that offsets index the record's `source` as the client sent it.
+  const text = decodeUtf8(bytes, contentType === null);
   if (contentType !== 'text/html') {
     const prepared = prepareText(text);
     return citations ? { ...prepared, grounding: { kind: 'text', content: text } } : prepared;

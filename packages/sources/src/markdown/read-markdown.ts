@@ -1,7 +1,6 @@
-import { TextDecoder } from 'node:util';
 import { parse } from 'yaml';
-import { ExtractionFailure, type PreparedSource } from '@xt/contract';
-import { prepareText } from '../text.ts';
+import type { PreparedSource } from '@xt/contract';
+import { decodeUtf8, prepareText } from '../text.ts';
 
 /** The lines that open and close a front matter block (Jekyll's and Hugo's `---`, YAML's `...`). */
 const OPEN = /^---[ \t]*\r?\n/;
@@ -68,12 +67,7 @@ export function frontMatterMeta(yaml: string): Record<string, string> | null {
  * front matter included, so that a value taken from it is cited there.
  */
 export function prepareMarkdownBytes(bytes: Buffer, citations = false): PreparedSource {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new ExtractionFailure('SOURCE_UNREADABLE', 'The uploaded file is not UTF-8 text.');
-  }
+  const text = decodeUtf8(bytes);
   const block = splitFrontMatter(text);
   const meta = block ? frontMatterMeta(block.yaml) : null;
   const prepared = meta && block ? { ...prepareText(block.body), meta } : prepareText(text);
