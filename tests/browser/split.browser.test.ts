@@ -195,11 +195,25 @@ it(
     }
     await screenshots(page, 'split-bundle');
 
-    // A child says which pages of which bundle it is, and links back.
+    // A child says which pages of which bundle it is, and links back. Its review is held until
+    // the page has shown the child: nothing of the bundle's own review shows under the child's id
+    // meanwhile (the bundle's empty schema name did, when the page was not started afresh).
+    let releaseReview!: () => void;
+    const reviewHeld = new Promise<void>((resolve) => (releaseReview = resolve));
+    const childReview = `**/extractions/${documents[1].extractionId}/review`;
+    await page.route(childReview, async (route) => {
+      await reviewHeld;
+      await route.continue();
+    });
     await entries.nth(1).getByRole('link').click();
     const of = page.getByTestId('bundle-of');
     await expect.poll(() => of.textContent(), poll).toBe(`page 3 of bundle ${parentId}`);
-    expect(await page.getByTestId('schema-name').textContent()).toBe('Bundle delivery_note');
+    expect(await page.getByTestId('schema-name').count()).toBe(0);
+    releaseReview();
+    await expect
+      .poll(() => page.getByTestId('schema-name').textContent(), poll)
+      .toBe('Bundle delivery_note');
+    await page.unroute(childReview);
     await screenshots(page, 'split-child');
     await of.getByRole('link').click();
     await bundle.waitFor();

@@ -1,5 +1,6 @@
+import type { ComponentType } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { LocationProvider, Route, Router } from 'preact-iso';
+import { LocationProvider, Route, Router, useRoute } from 'preact-iso';
 import { api, ApiError, setCsrfToken, whenSignedOut } from './api.ts';
 import { Layout } from './components/layout.tsx';
 import { ErrorNotice, Spinner } from './components/ui.tsx';
@@ -17,6 +18,21 @@ import { WebhooksPage } from './pages/webhooks.tsx';
 import { AccountPage } from './pages/account.tsx';
 import { SessionContext } from './session.tsx';
 import type { SessionView, User } from './types.ts';
+
+/**
+ * A page about one record, started afresh for another. The router keeps a route's component
+ * when only its `:id` changes, so without the key a link from a bundle to its document showed
+ * the bundle's review (and the editor one schema's form) under the next record's id until the
+ * new loads landed.
+ */
+function keyedById(Page: ComponentType): ComponentType {
+  return function KeyedById() {
+    const { params } = useRoute();
+    return <Page key={params.id ?? ''} />;
+  };
+}
+const ExtractionDetail = keyedById(ExtractionDetailPage);
+const SchemaEditor = keyedById(SchemaEditorPage);
 
 type State =
   | { kind: 'loading' }
@@ -76,11 +92,11 @@ export function App() {
             <Route path="/dashboard/keys" component={KeysPage} />
             <Route path="/dashboard/schemas" component={SchemasPage} />
             <Route path="/dashboard/schemas/new" component={SchemaEditorPage} />
-            <Route path="/dashboard/schemas/:id" component={SchemaEditorPage} />
+            <Route path="/dashboard/schemas/:id" component={SchemaEditor} />
             <Route path="/dashboard/extractions" component={ExtractionsPage} />
             <Route path="/dashboard/reviews" component={ReviewQueuePage} />
             <Route path="/dashboard/extractions/new" component={RunExtractionPage} />
-            <Route path="/dashboard/extractions/:id" component={ExtractionDetailPage} />
+            <Route path="/dashboard/extractions/:id" component={ExtractionDetail} />
             <Route path="/dashboard/usage" component={UsagePage} />
             <Route path="/dashboard/webhooks" component={WebhooksPage} />
             <Route path="/dashboard/account" component={AccountPage} />
