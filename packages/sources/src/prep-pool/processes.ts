@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { PrepRequest, PrepTask } from './tasks.ts';
 import type { ChildAnswer, ChildMessage } from './child.ts';
+import { systemTool } from '../isolation/system-tool.ts';
 
 /*
  * The preparation processes: one task at a time each, up to `size`, each started under
@@ -57,6 +58,17 @@ interface Slot {
 
 const STDERR_KEPT = 8192;
 
+/*
+ * A child outlives a worker that is killed outright (SIGKILL, the kernel's OOM killer) unless the
+ * kernel ends it: its 'disconnect' handler runs only between tasks, and a task is seconds of
+ * synchronous parsing, so a child busy with a hostile file kept its CPU and memory until the
+ * task's end, or for ever if the file made it loop. setpriv (util-linux, as prlimit) asks the
+ * kernel for SIGKILL when the parent dies (PR_SET_PDEATHSIG), and the setting survives the exec
+ * into prlimit and node. Where there is no setpriv (not Linux), the children go without.
+ */
+const SETPRIV = systemTool('setpriv');
+const DIES_WITH_PARENT = SETPRIV ? [SETPRIV, '--pdeathsig', 'KILL', '--'] : [];
+
 export class PrepProcesses {
   private readonly slots = new Set<Slot>();
   private readonly queue: Job[] = [];
@@ -99,10 +111,10 @@ export class PrepProcesses {
   }
 
   private spawn(): void {
-    const [execPath, ...prefixArgs] = this.opts.prefix;
+    const [execPath, ...prefixArgs] = [...DIES_WITH_PARENT, ...this.opts.prefix];
     const child = fork(fileURLToPath(this.opts.entry), [], {
-      // fork's IPC channel is a file descriptor the child inherits, so it survives prlimit
-      // exec'ing node: prlimit's arguments go first, then node and its own flags.
+      // fork's IPC channel is a file descriptor the child inherits, so it survives setpriv and
+      // prlimit exec'ing node: their arguments go first, then node and its own flags.
       ...(execPath === undefined
         ? { execArgv: this.opts.execArgv }
         : { execPath, execArgv: [...prefixArgs, process.execPath, ...this.opts.execArgv] }),
