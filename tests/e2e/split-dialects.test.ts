@@ -93,3 +93,43 @@ describe.each(Object.keys(dialects.servers))('a %s server', (model) => {
     }
   });
 });
+
+test('fails a split whose classes alone fill a 4k window, saying so, uncharged and unsent', async ({
+  api,
+}) => {
+  const server = dialects.servers['ollama-4k']!;
+  const before = server.requests.length;
+  // Twenty classes of a thousand characters each, the most a create takes: some 5,000 tokens
+  // before any page, more than the window holds.
+  const classes = Array.from({ length: 20 }, (_, i) => ({
+    name: `kind_${i + 1}`,
+    description: filler(1_000, i * 17).slice(0, 1_000),
+  }));
+  const form = new FormData();
+  form.append('type', 'pdf');
+  form.append('model', 'ollama-4k');
+  form.append('split', JSON.stringify({ classes }));
+  form.append('source', new Blob([new Uint8Array(bundle)]), 'bundle.pdf');
+  const created = await api.request('POST', '/v1/extractions', {
+    body: form,
+    headers: { prefer: 'respond-async' },
+  });
+  expect(created.status, created.text).toBe(202);
+  const id = created.body.data.id as string;
+  const record = await waitFor(
+    async () => {
+      const res = await api.request('GET', `/v1/extractions/${id}`);
+      const data = res.body.data as { status: string };
+      return data.status === 'completed' || data.status === 'failed' ? res.body.data : false;
+    },
+    180_000,
+    250,
+  );
+  expect(record.status).toBe('failed');
+  expect(record.error.code).toBe('MODEL_CONTEXT_TOO_SMALL');
+  expect(record.error.message).toContain('(4096 tokens)');
+  expect(record.error.message).toContain("shorten the classes' descriptions");
+  expect(record.charged).toBe(false);
+  // Known from the server's own report of its window: nothing was sent to be cut.
+  expect(server.requests.slice(before)).toHaveLength(0);
+});

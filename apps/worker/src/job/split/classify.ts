@@ -145,9 +145,10 @@ export async function classifyPages(
     const page = chunk[0]!;
     const text = page.text.slice(0, Math.min(page.text.length, SPLIT_PAGE_TEXT_CHARS) >> 1);
     if (text.trim().length < MIN_PAGE_CHARS) {
+      const window = capabilities?.contextTokens;
       tally.failure ??= new ExtractionFailure(
         'MODEL_CONTEXT_TOO_SMALL',
-        `The model's context window cannot hold the classes and the start of page ${page.page}: use a model with a larger context, or raise it on the server (docs/models.md).`,
+        `The model's context window${window ? ` (${window} tokens)` : ''} cannot hold the split's classes and the first ${MIN_PAGE_CHARS} characters of page ${page.page}: shorten the classes' descriptions, use a model with a larger context, or raise it on the server (docs/models.md).`,
       );
       return;
     }
