@@ -3,6 +3,8 @@ import { z } from 'zod';
 import {
   baseConfig,
   jobPolicyConfig,
+  LOG_FORMATS,
+  LOG_LEVELS,
   parseEnv,
   reuseConfig,
   sourceLimitsConfig,
@@ -301,4 +303,24 @@ export function opsPort(config: WorkerConfig): number | undefined {
  */
 export function processEnvironment(): Readonly<Record<string, string | undefined>> {
   return { ...process.env };
+}
+
+/**
+ * What the helper launcher (root, before the worker starts) reads of the worker's settings: the
+ * programs it may start and as whom, and how to log. Only these: the rest is the worker's to
+ * validate once it runs, unprivileged.
+ */
+export function launcherSettings(env: NodeJS.ProcessEnv) {
+  return parseEnv(
+    z.object({
+      LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+      LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
+      NODE_ENV: z.string().optional(),
+      CONVERTER_USER: z.string().default('nobody'),
+      BROWSER_USER: z.string().default('nobody'),
+      CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+      CONVERTER_PATH: z.string().default('/usr/bin/soffice'),
+    }),
+    env,
+  );
 }

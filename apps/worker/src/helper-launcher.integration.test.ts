@@ -88,7 +88,15 @@ describe.runIf(process.getuid?.() === 0)('the helper launcher as the container s
         CHROMIUM_PATH: CHROMIUM,
       },
     });
-    expect(JSON.parse(stdout.trim().split('\n').pop() ?? '')).toEqual({
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    // The launcher's own line, which says who runs what: the first an operator reads.
+    expect(lines.find((line) => line.name === 'helper-launcher')?.msg).toBe(
+      `worker started as ${WORKER} (uid ${worker.uid}) with no capabilities; Chromium only as ${BROWSER}, LibreOffice only as ${CONVERTERS.join(', ')}`,
+    );
+    expect(lines.find((line) => 'caps' in line)).toEqual({
       uid: worker.uid,
       caps: '0000000000000000',
       pdf: '%PDF-',
@@ -129,6 +137,7 @@ describe.runIf(process.getuid?.() === 0)('the helper launcher as the container s
     await ready;
     launcherProcess.kill('SIGTERM');
     expect(await exited).toBe(3);
-    expect(output).toBe('ready\ndrained\n');
+    // The worker's own lines, in order, around the launcher's log line (JSON, flushed late).
+    expect(output.replace(/^\{.*\}\n/gm, '')).toBe('ready\ndrained\n');
   });
 });

@@ -11,8 +11,9 @@
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { createAppLogger } from '@xt/runtime';
 import { lookupUser, startHelperLauncher, workerCommand } from '@xt/sources/launcher';
-import { processEnvironment } from './config.ts';
+import { launcherSettings, processEnvironment } from './config.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -26,26 +27,36 @@ if (process.getuid?.() !== 0 || positionals.length === 0) {
   console.error('helper-launcher: run as root, with the worker command after --');
   process.exit(2);
 }
-const converters = (env.CONVERTER_USER ?? 'nobody').split(',').map((name) => name.trim());
-const browser = env.BROWSER_USER ?? 'nobody';
+const settings = launcherSettings(env);
+const logger = createAppLogger(settings, 'helper-launcher');
+const converters = settings.CONVERTER_USER.split(',').map((name) => name.trim());
+const browser = settings.BROWSER_USER;
 const launcher = await startHelperLauncher({
   worker: values.worker,
   programs: {
-    chromium: { path: env.CHROMIUM_PATH ?? '/usr/bin/chromium', users: [browser], profile: true },
-    soffice: { path: env.CONVERTER_PATH ?? '/usr/bin/soffice', users: converters },
+    chromium: { path: settings.CHROMIUM_PATH, users: [browser], profile: true },
+    soffice: { path: settings.CONVERTER_PATH, users: converters },
     // The converter's probe for namespaces, and its clean-up as the user that filled a folder.
     true: { path: '/usr/bin/true', users: converters },
     rm: { path: '/usr/bin/rm', users: converters },
   },
 });
-const [command = '', ...args] = workerCommand(
-  await lookupUser(values.worker, '--worker'),
-  positionals,
-);
+const workerUser = await lookupUser(values.worker, '--worker');
+const [command = '', ...args] = workerCommand(workerUser, positionals);
 const worker = spawn(command, args, {
   stdio: 'inherit',
   env: { ...env, HELPER_LAUNCHER: launcher.socket },
 });
+// What an operator checks first when a container misbehaves: who runs what.
+logger.info(
+  {
+    worker: `${workerUser.name} (uid ${workerUser.uid}), no capabilities`,
+    browser,
+    converters,
+    socket: launcher.socket,
+  },
+  `worker started as ${workerUser.name} (uid ${workerUser.uid}) with no capabilities; Chromium only as ${browser}, LibreOffice only as ${converters.join(', ')}`,
+);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.kill(signal));
 worker.once('exit', (code, signal) => {
   void launcher
