@@ -237,7 +237,7 @@ describe.runIf(asRoot)('the helper launcher', () => {
       uids: [browser.uid],
       isolation: {
         environment: 'allow-listed',
-        user: `${BROWSER} (uid ${browser.uid})`,
+        user: `${BROWSER} (uid ${browser.uid}), by the helper launcher`,
         sandbox: 'on',
       },
     });

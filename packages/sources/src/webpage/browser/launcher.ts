@@ -72,6 +72,7 @@ export class ChromiumLauncher {
   readonly #user: SystemUser;
   readonly #runAs: RunAsLauncher | undefined;
   readonly #userNotApplied: string | undefined;
+  readonly #byLauncher: boolean;
   #sandbox: Sandbox;
 
   private constructor(
@@ -81,6 +82,7 @@ export class ChromiumLauncher {
     userNotApplied?: string,
   ) {
     this.#executablePath = runAs?.path ?? opts.executablePath;
+    this.#byLauncher = opts.launcher !== undefined;
     this.#env = browserEnvironment(opts.environment);
     this.#user = user;
     this.#runAs = runAs;
@@ -109,7 +111,8 @@ export class ChromiumLauncher {
     const s = this.#sandbox;
     return {
       environment: 'allow-listed',
-      user: `${this.#user.name} (uid ${this.#user.uid})`,
+      // Said as the converter's check says it, so the two start-up lines read alike.
+      user: `${this.#user.name} (uid ${this.#user.uid})${this.#byLauncher ? ', by the helper launcher' : ''}`,
       sandbox: s.state === 'off' ? `off: ${s.reason}` : s.state,
       ...(this.#userNotApplied === undefined ? {} : { userNotApplied: this.#userNotApplied }),
     };
