@@ -9,6 +9,7 @@
  * what reached it.
  */
 import { describe, expect } from 'vitest';
+import type { TestApi } from '@xt/api/testing';
 import { POPULAR_SERVERS, waitFor } from '@xt/testkit';
 import { textPdf } from '@xt/testkit/fixtures';
 import { filler, startDialects } from '../support/dialects.ts';
@@ -49,36 +50,44 @@ const EXPECTED = [
   { class: 'invoice', pages: { from: 11, to: 12 } },
 ];
 
+/** Splits the bundle through `model` with `classes`, and answers the record once it is final. */
+async function splitBundle(
+  api: TestApi,
+  model: string,
+  classes: { name: string; description?: string }[],
+) {
+  const form = new FormData();
+  form.append('type', 'pdf');
+  form.append('model', model);
+  form.append('split', JSON.stringify({ classes }));
+  form.append('source', new Blob([new Uint8Array(bundle)]), 'bundle.pdf');
+  const created = await api.request('POST', '/v1/extractions', {
+    body: form,
+    headers: { prefer: 'respond-async' },
+  });
+  expect(created.status, created.text).toBe(202);
+  const id = created.body.data.id as string;
+  return waitFor(
+    async () => {
+      const res = await api.request('GET', `/v1/extractions/${id}`);
+      const data = res.body.data as { status: string };
+      return data.status === 'completed' || data.status === 'failed' ? res.body.data : false;
+    },
+    180_000,
+    250,
+  );
+}
+
 describe.each(Object.keys(dialects.servers))('a %s server', (model) => {
   const server = dialects.servers[model]!;
 
   test('classifies every page of a bundle larger than its window', async ({ api }) => {
     const before = server.requests.length;
-    const form = new FormData();
-    form.append('type', 'pdf');
-    form.append('model', model);
-    form.append(
-      'split',
-      JSON.stringify({
-        classes: [{ name: 'invoice' }, { name: 'contract' }, { name: 'delivery_note' }],
-      }),
-    );
-    form.append('source', new Blob([new Uint8Array(bundle)]), 'bundle.pdf');
-    const created = await api.request('POST', '/v1/extractions', {
-      body: form,
-      headers: { prefer: 'respond-async' },
-    });
-    expect(created.status, created.text).toBe(202);
-    const id = created.body.data.id as string;
-    const record = await waitFor(
-      async () => {
-        const res = await api.request('GET', `/v1/extractions/${id}`);
-        const data = res.body.data as { status: string };
-        return data.status === 'completed' || data.status === 'failed' ? res.body.data : false;
-      },
-      180_000,
-      250,
-    );
+    const record = await splitBundle(api, model, [
+      { name: 'invoice' },
+      { name: 'contract' },
+      { name: 'delivery_note' },
+    ]);
     expect(record.status, JSON.stringify(record.error)).toBe('completed');
     const documents = (record.result as { documents: { class: string; pages: unknown }[] })
       .documents;
@@ -105,26 +114,7 @@ test('fails a split whose classes alone fill a 4k window, saying so, uncharged a
     name: `kind_${i + 1}`,
     description: filler(1_000, i * 17).slice(0, 1_000),
   }));
-  const form = new FormData();
-  form.append('type', 'pdf');
-  form.append('model', 'ollama-4k');
-  form.append('split', JSON.stringify({ classes }));
-  form.append('source', new Blob([new Uint8Array(bundle)]), 'bundle.pdf');
-  const created = await api.request('POST', '/v1/extractions', {
-    body: form,
-    headers: { prefer: 'respond-async' },
-  });
-  expect(created.status, created.text).toBe(202);
-  const id = created.body.data.id as string;
-  const record = await waitFor(
-    async () => {
-      const res = await api.request('GET', `/v1/extractions/${id}`);
-      const data = res.body.data as { status: string };
-      return data.status === 'completed' || data.status === 'failed' ? res.body.data : false;
-    },
-    180_000,
-    250,
-  );
+  const record = await splitBundle(api, 'ollama-4k', classes);
   expect(record.status).toBe('failed');
   expect(record.error.code).toBe('MODEL_CONTEXT_TOO_SMALL');
   expect(record.error.message).toContain('(4096 tokens)');
