@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { createAppLogger } from '@xt/runtime';
-import { lookupUser, startHelperLauncher, workerCommand } from '@xt/sources/launcher';
+import { describeUser, lookupUser, startHelperLauncher, workerCommand } from '@xt/sources/launcher';
 import { launcherSettings, processEnvironment } from './config.ts';
 
 const { values, positionals } = parseArgs({
@@ -50,12 +50,12 @@ const worker = spawn(command, args, {
 // What an operator checks first when a container misbehaves: who runs what.
 logger.info(
   {
-    worker: `${workerUser.name} (uid ${workerUser.uid}), no capabilities`,
+    worker: `${describeUser(workerUser)}, no capabilities`,
     browser,
     converters,
     socket: launcher.socket,
   },
-  `worker started as ${workerUser.name} (uid ${workerUser.uid}) with no capabilities; Chromium only as ${browser}, LibreOffice only as ${converters.join(', ')}`,
+  `worker started as ${describeUser(workerUser)} with no capabilities; Chromium only as ${browser}, LibreOffice only as ${converters.join(', ')}`,
 );
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.kill(signal));
 worker.once('exit', (code, signal) => {

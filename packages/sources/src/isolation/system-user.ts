@@ -12,6 +12,9 @@ export interface SystemUser {
   gid: number;
 }
 
+/** A user as start-up lines and messages name one: `nobody (uid 65534)`. */
+export const describeUser = (user: SystemUser): string => `${user.name} (uid ${user.uid})`;
+
 /** The user this process runs as. */
 export function currentUser(): SystemUser {
   const info = os.userInfo();
@@ -59,7 +62,7 @@ export async function helperUser(
   return {
     user: self,
     notApplied:
-      `${setting}=${configured} is not applied: the worker runs as ${self.name} (uid ${self.uid}), ` +
+      `${setting}=${configured} is not applied: the worker runs as ${describeUser(self)}, ` +
       `not root, so ${program} runs as the worker's own user and could read its environment`,
   };
 }

@@ -5,7 +5,15 @@ import { promisify } from 'node:util';
 import { launcherCommand } from '../../isolation/launcher/command.ts';
 import type { HelperRequest } from '../../isolation/launcher/protocol.ts';
 import { lookupUser, type SystemUser } from '../../isolation/system-user.ts';
-import { firstLine, OWN_PROC, USER_SPACES, type Sandbox, type SandboxOptions } from './sandbox.ts';
+import {
+  firstLine,
+  isolationOf,
+  OWN_PROC,
+  refuseUnisolated,
+  USER_SPACES,
+  type Sandbox,
+  type SandboxOptions,
+} from './sandbox.ts';
 
 const run = promisify(execFile);
 
@@ -46,25 +54,13 @@ export async function createLauncherSandbox(
       }
     }
   }
-  if (opts.requireIsolation && !('flags' in spaces))
-    throw new Error(
-      `LibreOffice would share the worker's network (${spaces.reason}), and CONVERT_REQUIRE_ISOLATION refuses that; allow unshare (a seccomp profile that permits it, or CAP_SYS_ADMIN) or set CONVERT_REQUIRE_ISOLATION=false`,
-    );
+  refuseUnisolated(spaces, opts.requireIsolation);
   const unshare = 'flags' in spaces ? spaces.flags : [];
   const limits = { addressSpace: opts.memoryMb * 1024 * 1024, fileSize: opts.maxFileBytes };
   const users = [first, ...others] as const;
   return {
     users,
-    isolation: {
-      environment: 'allow-listed',
-      user: `${users.map((u) => `${u.name} (uid ${u.uid})`).join(', ')}, by the helper launcher`,
-      network: 'flags' in spaces ? 'none (own network namespace)' : `shared: ${spaces.reason}`,
-      processes:
-        'flags' in spaces && spaces.sharedProc === undefined
-          ? 'own /proc (its processes only)'
-          : `the host's /proc: ${'flags' in spaces ? spaces.sharedProc : spaces.reason}`,
-      memory: `${opts.memoryMb} MiB address space`,
-    },
+    isolation: isolationOf(users, spaces, opts.memoryMb, 'by the helper launcher'),
     // The launcher starts its own soffice (CONVERTER_PATH is its allow-list's, not the worker's).
     wrap: (command, user) => [...ask(user, 'soffice', { limits, unshare }), ...command.slice(1)],
     handOver: (dir, user) => shareWithGroup(dir, user.gid),

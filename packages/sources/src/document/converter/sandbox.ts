@@ -6,6 +6,7 @@ import { requireSystemTool, systemTool } from '../../isolation/system-tool.ts';
 import {
   asUserCommand,
   currentUser,
+  describeUser,
   helperUser,
   lookupUser,
   type SystemUser,
@@ -67,6 +68,41 @@ export interface SandboxOptions {
    * document and the worker's network, and a converter exploit would have none.
    */
   requireIsolation?: boolean;
+}
+
+/**
+ * What either sandbox's namespace probe found: namespaces made (without a /proc of their own,
+ * and why, when `sharedProc` is set), or why none could be.
+ */
+export type ProbedSpaces = { sharedProc?: string | undefined } | { reason: string };
+
+/** Refuses to convert in the worker's network where CONVERT_REQUIRE_ISOLATION says so. */
+export function refuseUnisolated(spaces: ProbedSpaces, required: boolean | undefined): void {
+  if (required && 'reason' in spaces)
+    throw new Error(
+      `LibreOffice would share the worker's network (${spaces.reason}), and CONVERT_REQUIRE_ISOLATION refuses that; allow unshare (a seccomp profile that permits it, or CAP_SYS_ADMIN) or set CONVERT_REQUIRE_ISOLATION=false`,
+    );
+}
+
+/** The isolation a sandbox reports at start-up; `via` says who starts the converter, if not the worker. */
+export function isolationOf(
+  users: readonly SystemUser[],
+  spaces: ProbedSpaces,
+  memoryMb: number,
+  via?: string,
+): ConverterIsolation {
+  return {
+    environment: 'allow-listed',
+    user: `${users.map(describeUser).join(', ')}${via ? `, ${via}` : ''}`,
+    network: 'reason' in spaces ? `shared: ${spaces.reason}` : 'none (own network namespace)',
+    processes:
+      'reason' in spaces
+        ? `the host's /proc: ${spaces.reason}`
+        : spaces.sharedProc === undefined
+          ? 'own /proc (its processes only)'
+          : `the host's /proc: ${spaces.sharedProc}`,
+    memory: `${memoryMb} MiB address space`,
+  };
 }
 
 export const firstLine = (err: unknown) =>
@@ -160,10 +196,7 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
     opts.network === 'shared'
       ? { reason: 'network isolation turned off for this converter' }
       : await namespaces(root, asUser);
-  if (opts.requireIsolation && !('args' in spaces))
-    throw new Error(
-      `LibreOffice would share the worker's network (${spaces.reason}), and CONVERT_REQUIRE_ISOLATION refuses that; allow unshare (a seccomp profile that permits it, or CAP_SYS_ADMIN) or set CONVERT_REQUIRE_ISOLATION=false`,
-    );
+  refuseUnisolated(spaces, opts.requireIsolation);
   const outside = 'args' in spaces && !spaces.asTheUser ? spaces.args : [];
   const inside = 'args' in spaces && spaces.asTheUser ? spaces.args : [];
   const bytes = opts.memoryMb * 1024 * 1024;
@@ -179,14 +212,7 @@ export async function createSandbox(opts: SandboxOptions): Promise<Sandbox> {
   return {
     users,
     isolation: {
-      environment: 'allow-listed',
-      user: users.map((u) => `${u.name} (uid ${u.uid})`).join(', '),
-      network: 'args' in spaces ? 'none (own network namespace)' : `shared: ${spaces.reason}`,
-      processes:
-        'args' in spaces && spaces.sharedProc === undefined
-          ? 'own /proc (its processes only)'
-          : `the host's /proc: ${'args' in spaces ? spaces.sharedProc : spaces.reason}`,
-      memory: `${opts.memoryMb} MiB address space`,
+      ...isolationOf(users, spaces, opts.memoryMb),
       ...(notApplied === undefined ? {} : { userNotApplied: notApplied }),
     },
     wrap: (command, u) => [...prefix(u), ...command],

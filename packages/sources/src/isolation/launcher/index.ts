@@ -3,4 +3,4 @@
  * this, not the package's parsers, which it never runs.
  */
 export { startHelperLauncher, workerCommand } from './server.ts';
-export { lookupUser } from '../system-user.ts';
+export { describeUser, lookupUser } from '../system-user.ts';

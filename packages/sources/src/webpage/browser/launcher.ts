@@ -3,6 +3,7 @@ import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
 import { browserEnvironment } from './environment.ts';
 import {
   currentUser,
+  describeUser,
   helperUser,
   lookupUser,
   type SystemUser,
@@ -112,7 +113,7 @@ export class ChromiumLauncher {
     return {
       environment: 'allow-listed',
       // Said as the converter's check says it, so the two start-up lines read alike.
-      user: `${this.#user.name} (uid ${this.#user.uid})${this.#byLauncher ? ', by the helper launcher' : ''}`,
+      user: `${describeUser(this.#user)}${this.#byLauncher ? ', by the helper launcher' : ''}`,
       sandbox: s.state === 'off' ? `off: ${s.reason}` : s.state,
       ...(this.#userNotApplied === undefined ? {} : { userNotApplied: this.#userNotApplied }),
     };
