@@ -27,10 +27,7 @@ export interface ReadBundle {
   found?: Pick<FetchedFile, 'kind' | 'format'>;
   /** Each document's own file, in order; called once. */
   cut(documents: readonly SplitPages[]): Promise<ChildFile[]>;
-  /**
-   * The bundle's pages to draw its thumbnails from (page-previews/bundle.ts): a copy of its own,
-   * since cutting hands the bytes to a prep thread.
-   */
+  /** The bundle's pages to draw its thumbnails from (page-previews/bundle.ts). */
   drawn: PageBytes;
 }
 
@@ -97,13 +94,18 @@ export async function readBundle(
     kind = fetched.kind;
     found = { kind: fetched.kind, format: fetched.format };
   }
-  const cutFrom =
-    (pdf: Buffer, pagesTotal: number, notesPages: boolean) =>
-    async (documents: readonly SplitPages[]): Promise<ChildFile[]> => {
+  // A bundle read as one PDF: its pages' text, and its documents cut from it. Without a
+  // presentation's notes pages: a child numbers its pages as the bundle's slides, and a notes
+  // page has no such number (docs/split.md#limits).
+  const pdfBundle = (pdf: Buffer, read: PreparedSource, pagesTotal: number): ReadBundle => ({
+    pagesTotal,
+    pages: pageTexts(read, pagesTotal),
+    ...(found ? { found } : {}),
+    cut: async (documents) => {
       const pdfs = await sources.cutPdf(
         pdf,
         documents.map((d) => ({ first: d.from, last: d.to, total: pagesTotal })),
-        notesPages,
+        false,
       );
       return pdfs.map((bytes) => ({
         sourceType: 'pdf',
@@ -111,35 +113,21 @@ export async function readBundle(
         sha256: sha256(bytes),
         contentType: 'application/pdf',
       }));
-    };
+    },
+    drawn: { drawAs: 'pdf', bytes: pdf },
+  });
   const traits = traitsOf(kind);
   if (traits.convertedToPdf) {
     // Converted, and read whole as its pages are counted: its PDF opened once.
     const converted = await sources.convertUpload(kind, file, opts);
     if (!converted?.read) throw notPages(kind);
-    const { pdf, read } = converted;
-    return {
-      pagesTotal: converted.pageCount,
-      pages: pageTexts(read, converted.pageCount),
-      ...(found ? { found } : {}),
-      // Without a presentation's notes pages: a child numbers its pages as the bundle's slides,
-      // and a notes page has no such number (docs/split.md#limits).
-      cut: cutFrom(pdf, converted.pageCount, false),
-      drawn: { drawAs: 'pdf', bytes: pdf },
-    };
+    return pdfBundle(converted.pdf, converted.read, converted.pageCount);
   }
   if (traits.drawnAs === 'pdf') {
     // Counted and read whole in one opening of the PDF.
     const counted = await sources.countUploadPages(kind, file, opts);
     if (!counted?.read) throw notPages(kind);
-    const { bytes: pdf, read } = counted;
-    return {
-      pagesTotal: counted.pageCount,
-      pages: pageTexts(read, counted.pageCount),
-      ...(found ? { found } : {}),
-      cut: cutFrom(pdf, counted.pageCount, false),
-      drawn: { drawAs: 'pdf', bytes: pdf },
-    };
+    return pdfBundle(counted.bytes, counted.read, counted.pageCount);
   }
   if (traits.drawnAs === 'image') {
     const bytes =
