@@ -3,8 +3,6 @@ import { z } from 'zod';
 import {
   baseConfig,
   jobPolicyConfig,
-  LOG_FORMATS,
-  LOG_LEVELS,
   parseEnv,
   reuseConfig,
   sourceLimitsConfig,
@@ -307,19 +305,19 @@ export function processEnvironment(): Readonly<Record<string, string | undefined
 
 /**
  * What the helper launcher (root, before the worker starts) reads of the worker's settings: the
- * programs it may start and as whom, and how to log. Only these: the rest is the worker's to
- * validate once it runs, unprivileged.
+ * programs it may start and as whom, and how to log. Only these, validated as the worker will:
+ * the rest is the worker's to validate once it runs, unprivileged.
  */
 export function launcherSettings(env: NodeJS.ProcessEnv) {
   return parseEnv(
-    z.object({
-      LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-      LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
-      NODE_ENV: z.string().optional(),
-      CONVERTER_USER: z.string().default('nobody'),
-      BROWSER_USER: z.string().default('nobody'),
-      CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
-      CONVERTER_PATH: z.string().default('/usr/bin/soffice'),
+    configSchema.pick({
+      LOG_LEVEL: true,
+      LOG_FORMAT: true,
+      NODE_ENV: true,
+      CONVERTER_USER: true,
+      BROWSER_USER: true,
+      CHROMIUM_PATH: true,
+      CONVERTER_PATH: true,
     }),
     env,
   );

@@ -29,13 +29,17 @@ if (process.getuid?.() !== 0 || positionals.length === 0) {
 }
 const settings = launcherSettings(env);
 const logger = createAppLogger(settings, 'helper-launcher');
-const converters = settings.CONVERTER_USER.split(',').map((name) => name.trim());
-const browser = settings.BROWSER_USER;
+const converters = (settings.CONVERTER_USER ?? 'nobody').split(',').map((name) => name.trim());
+const browser = settings.BROWSER_USER ?? 'nobody';
 const launcher = await startHelperLauncher({
   worker: values.worker,
   programs: {
-    chromium: { path: settings.CHROMIUM_PATH, users: [browser], profile: true },
-    soffice: { path: settings.CONVERTER_PATH, users: converters },
+    chromium: {
+      path: settings.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      users: [browser],
+      profile: true,
+    },
+    soffice: { path: settings.CONVERTER_PATH ?? '/usr/bin/soffice', users: converters },
     // The converter's probe for namespaces, and its clean-up as the user that filled a folder.
     true: { path: '/usr/bin/true', users: converters },
     rm: { path: '/usr/bin/rm', users: converters },
